@@ -1,0 +1,12 @@
+// Mirrors Poplar SDK 3.x <poplar/VariableMappingMethod.hpp>; declaration-only stand-in for syntax checking (to become the CPU emulator).
+#ifndef IPU_LOWER_EMU_POPLAR_VARIABLEMAPPINGMETHOD_HPP
+#define IPU_LOWER_EMU_POPLAR_VARIABLEMAPPINGMETHOD_HPP
+
+namespace poplar {
+
+/// Mapping applied to a new variable by Graph::addVariable().
+enum class VariableMappingMethod { NONE, LINEAR };
+
+} // namespace poplar
+
+#endif // IPU_LOWER_EMU_POPLAR_VARIABLEMAPPINGMETHOD_HPP
