@@ -1,0 +1,50 @@
+"""IPU architecture numbers: the one place they live.
+
+Sources (see ../shared/reference/poplar.md, section 4):
+- GC2 (Mk1): Jia et al., "Dissecting the Graphcore IPU Architecture" (2019): 1216 tiles,
+  256 KiB per tile, 6 worker threads per tile, ~1.6 GHz.
+- GC200 (Mk2): Graphcore IPU-M2000 material: 1472 tiles, ~900 MB In-Processor memory
+  (624 KiB per tile), 6 workers, ~1.33 GHz.
+- Bow: GC200 silicon with wafer-on-wafer power delivery: same tiles and memory, 1.85 GHz.
+- Vector widths (elements per 64-bit load/store): Poplar's Target::getVectorWidth gives
+  2 for FLOAT/INT and 4 for HALF; a 64-bit data path, so bytes-per-element divides 8.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Arch:
+    name: str
+    """Poplar IPUModel / Target name ("ipu1", "ipu2", "ipu21")."""
+    tiles: int
+    bytes_per_tile: int
+    workers_per_tile: int
+    clock_hz: float
+    data_path_bytes: int = 8
+    """Width of a tile's load/store path; sets the vector width per element type."""
+
+    def vector_width(self, element_bytes: int) -> int:
+        """Elements of that size moved by one load/store (Target::getVectorWidth)."""
+        return max(1, self.data_path_bytes // element_bytes)
+
+
+ARCHS: dict[str, Arch] = {
+    "ipu1": Arch("ipu1", tiles=1216, bytes_per_tile=256 * 1024, workers_per_tile=6, clock_hz=1.6e9),
+    "ipu2": Arch("ipu2", tiles=1472, bytes_per_tile=624 * 1024, workers_per_tile=6, clock_hz=1.33e9),
+    "ipu21": Arch("ipu21", tiles=1472, bytes_per_tile=624 * 1024, workers_per_tile=6, clock_hz=1.85e9),
+}
+
+DEFAULT_ARCH = "ipu2"
+
+
+def get_arch(name: str) -> Arch:
+    """The architecture called `name`; ValueError lists the known ones."""
+    try:
+        return ARCHS[name]
+    except KeyError:
+        raise ValueError(
+            f"unknown IPU architecture '{name}' (known: {', '.join(ARCHS)})"
+        ) from None

@@ -1,0 +1,194 @@
+"""ipu-opt: xdsl-opt with ipu-lower's dialects, passes, frontends and the poplar-cpp target.
+
+On top of every xdsl-opt flag: `--pass-pipeline 'builtin.module(a,b{k=v})'`,
+`--symbols N=1024,M=64` and `--arch ipu1|ipu2|ipu21` (defaults for the passes that
+take them), and `--entry NAME` for `.py` inputs. Errors in the input are reported as
+one line on stderr with exit code 1, and no output file is written.
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import os
+import re
+import sys
+from collections.abc import Sequence
+from io import StringIO
+from pathlib import Path
+from typing import IO
+
+from xdsl.passes import PassPipeline
+from xdsl.utils.arg_spec import parse_spec
+from xdsl.utils.exceptions import DiagnosticException, ParseError
+from xdsl.xdsl_opt_main import xDSLOptMain
+
+from ipu_lower.arch import ARCHS, DEFAULT_ARCH
+from ipu_lower.frontend.frontends import (
+    DacePythonFrontend,
+    LocatedMlirFrontend,
+    SdfgFrontend,
+    SdfgzFrontend,
+)
+from ipu_lower.registry import DIALECTS, PASSES
+from ipu_lower.targets.poplar_cpp import PoplarCppTarget, split_files
+
+_PIPELINE = re.compile(r"\s*builtin\.module\((.*)\)\s*", re.S)
+
+
+class UsageError(Exception):
+    """A malformed command line."""
+
+
+def _constant(value):
+    """A zero-argument factory, as xDSL's registries expect."""
+    return lambda: value
+
+
+class IpuOptMain(xDSLOptMain):
+    def __init__(self, args: Sequence[str] | None = None):
+        super().__init__(description="ipu-opt: lower DaCe SDFGs to Poplar C++", args=args)
+
+    def register_all_dialects(self):
+        super().register_all_dialects()
+        for dialect in DIALECTS:
+            self.ctx.register_dialect(dialect.name, _constant(dialect))
+
+    def register_all_passes(self):
+        super().register_all_passes()
+        for p in PASSES:
+            self.register_pass(p.name, _constant(p))
+
+    def register_all_targets(self):
+        super().register_all_targets()
+        self.available_targets[PoplarCppTarget.name] = lambda: PoplarCppTarget
+
+    def register_all_frontends(self):
+        super().register_all_frontends()
+        for frontend in (LocatedMlirFrontend, SdfgFrontend, SdfgzFrontend, DacePythonFrontend):
+            self.available_frontends[frontend.name] = _constant(frontend)
+
+    def register_all_arguments(self, arg_parser: argparse.ArgumentParser):
+        super().register_all_arguments(arg_parser)
+        arg_parser.add_argument(
+            "--pass-pipeline",
+            help="pipeline in MLIR syntax, e.g. 'builtin.module(sdfg-to-poplar{arch=ipu1})'",
+        )
+        arg_parser.add_argument(
+            "--symbols", default="", help="symbol values for sdfg-specialize, e.g. N=1024,M=64"
+        )
+        arg_parser.add_argument(
+            "--arch", choices=sorted(ARCHS), default=None,
+            help=f"IPU architecture for ipu-tile-partition (default {DEFAULT_ARCH})",
+        )
+        arg_parser.add_argument("--entry", default="", help="the @dace.program of a .py input")
+
+    def setup_pipeline(self):
+        if self.args.pass_pipeline is not None:
+            if self.args.passes:
+                raise UsageError("give either -p or --pass-pipeline, not both")
+            match = _PIPELINE.fullmatch(self.args.pass_pipeline)
+            if match is None:
+                raise UsageError(
+                    f"--pass-pipeline must look like 'builtin.module(pass1,pass2{{opt=value}})', "
+                    f"got '{self.args.pass_pipeline}'"
+                )
+            self.args.passes = match.group(1).strip()
+        try:
+            super().setup_pipeline()
+        except Exception as err:  # xDSL reports unknown passes/options as plain exceptions
+            raise UsageError(f"invalid pass pipeline: {err}") from err
+        self.pipeline = PassPipeline(
+            tuple(self.with_cli_defaults(p) for p in self.pipeline.passes), self.pipeline.callback
+        )
+
+    def with_cli_defaults(self, p):
+        """Fill `symbols` and `arch` options the pipeline left at their defaults."""
+        changes = {}
+        if self.args.symbols and getattr(p, "symbols", None) == "":
+            changes["symbols"] = self.args.symbols
+        if self.args.arch and hasattr(p, "arch") and p.arch is None:
+            changes["arch"] = self.args.arch
+        return dataclasses.replace(p, **changes) if changes else p
+
+    def parse_chunk(self, chunk: IO[bytes], file_extension: str, start_offset: int = 0):
+        key = parse_spec(self.args.frontend or file_extension).name
+        if key == DacePythonFrontend.name:
+            return DacePythonFrontend(entry=self.args.entry).parse(self.ctx, chunk, self.get_input_name())
+        if key == LocatedMlirFrontend.name:
+            return LocatedMlirFrontend().parse(self.ctx, chunk, self.get_input_name(), start_offset)
+        return super().parse_chunk(chunk, file_extension, start_offset)
+
+    def run(self):
+        """Like xdsl-opt's run, but output is written only when everything succeeded."""
+        chunks, file_extension = self.prepare_input()
+        output = StringIO()
+        for i, (chunk, offset) in enumerate(chunks):
+            try:
+                if i > 0:
+                    output.write("// -----\n")
+                module = self.parse_chunk(chunk, file_extension, offset)
+                if module is not None:
+                    self.apply_passes(module)
+                    output.write(self.output_resulting_program(module))
+            except ParseError as err:
+                if not self.args.parsing_diagnostics:
+                    raise
+                print(err)
+            except DiagnosticException as err:
+                if not self.args.verify_diagnostics:
+                    raise
+                print(err)
+                for note in getattr(err, "__notes__", ()):
+                    print(note)
+            finally:
+                chunk.close()
+        self.write_output(output.getvalue())
+
+    def write_output(self, text: str) -> None:
+        target = self.args.output_file
+        if target is None:
+            sys.stdout.write(text)
+            return
+        if parse_spec(self.args.target).name == PoplarCppTarget.name:
+            directory = Path(target)
+            directory.mkdir(parents=True, exist_ok=True)
+            for name, content in split_files(text).items():
+                (directory / name).write_text(content)
+        else:
+            Path(target).write_text(text)
+
+
+def _exit_with_error(message: str) -> None:
+    print(f"ipu-opt: {message}", file=sys.stderr)
+    sys.exit(1)
+
+
+def ipu_opt_main(args: Sequence[str] | None = None) -> None:
+    """Console entry point; user errors are one line on stderr and exit code 1."""
+    try:
+        IpuOptMain(args).run()
+    except (DiagnosticException, ParseError) as err:
+        _exit_with_error(str(err).strip())
+    except UsageError as err:
+        _exit_with_error(f"error: {err}")
+    except OSError as err:
+        _exit_with_error(f"error: {err.strerror}: {err.filename}")
+    except Exception as err:
+        if os.environ.get("IPU_LOWER_DEBUG"):
+            raise
+        _exit_with_error(f"error: {_describe(err)}")
+
+
+def _describe(err: Exception) -> str:
+    """Input errors of the frontends carry their place; anything else is named by type."""
+    from ipu_lower.frontend.importer import SdfgImportError
+    from ipu_lower.frontend.sdfg_json import SdfgInputError
+
+    if isinstance(err, SdfgImportError | SdfgInputError | ValueError):
+        return str(err)
+    return f"internal error ({type(err).__name__}: {err}); set IPU_LOWER_DEBUG=1 for a traceback"
+
+
+if __name__ == "__main__":
+    ipu_opt_main()

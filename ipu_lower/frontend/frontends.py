@@ -1,0 +1,120 @@
+"""Input formats of ipu-opt, chosen by file extension (or -f).
+
+- `.sdfg` / `.sdfgz`: DaCe JSON, validated by the whitelist checker before DaCe parses it.
+- `.py`: a Python file defining `@dace.program`s; `entry` picks one when there are several.
+- `.mlir`: IR text; ops get file:line:col locations so diagnostics can name them.
+"""
+
+from __future__ import annotations
+
+import runpy
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+from typing import IO
+
+from xdsl.context import Context
+from xdsl.dialects.builtin import FileLineColLoc, IntAttr, ModuleOp, StringAttr, UnknownLoc
+from xdsl.ir import Operation
+from xdsl.parser import Parser
+from xdsl.utils.frontend import Frontend
+
+from ipu_lower.frontend.importer import import_sdfg
+from ipu_lower.frontend.sdfg_json import (
+    SdfgInputError,
+    load_sdfg_json,
+    register_ipu_enums,
+    sdfg_from_json_safely,
+)
+
+
+class LocatedParser(Parser):
+    """An MLIR parser that records where each op starts as its location."""
+
+    def __init__(self, ctx: Context, text: str, name: str, line_offset: int = 0):
+        super().__init__(ctx, text, name)
+        self.line_offset = line_offset
+
+    def parse_operation(self) -> Operation:
+        where = self._current_token.span.get_location()
+        op = super().parse_operation()
+        if isinstance(op.location, UnknownLoc):
+            op.location = FileLineColLoc(
+                StringAttr(where.file), IntAttr(where.line + self.line_offset), IntAttr(where.col)
+            )
+        return op
+
+
+@dataclass(frozen=True)
+class LocatedMlirFrontend(Frontend):
+    name = "mlir"
+
+    def parse(self, ctx: Context, input: IO[bytes], input_name: str, line_offset: int = 0) -> ModuleOp:
+        return LocatedParser(ctx, input.read().decode(), input_name, line_offset).parse_module()
+
+
+@dataclass(frozen=True)
+class SdfgFrontend(Frontend):
+    """A DaCe `.sdfg` (JSON) or `.sdfgz` (gzipped JSON) file."""
+
+    name = "sdfg"
+
+    def parse(self, ctx: Context, input: IO[bytes], input_name: str) -> ModuleOp:
+        document = load_sdfg_json(input.read(), input_name)
+        return import_sdfg(sdfg_from_json_safely(document))
+
+
+@dataclass(frozen=True)
+class SdfgzFrontend(SdfgFrontend):
+    name = "sdfgz"
+
+
+@dataclass(frozen=True)
+class DacePythonFrontend(Frontend):
+    """A Python file with `@dace.program`s, converted with `to_sdfg(simplify=True)`."""
+
+    name = "py"
+
+    entry: str = ""
+
+    def parse(self, ctx: Context, input: IO[bytes], input_name: str) -> ModuleOp:
+        import dace
+
+        register_ipu_enums()
+        path = Path(input_name).resolve()
+        sys.path.insert(0, str(path.parent))
+        try:
+            namespace = runpy.run_path(str(path), run_name="__ipu_lower_input__")
+        except Exception as err:
+            raise SdfgInputError(f"running the file failed: {type(err).__name__}: {err}", input_name) from err
+        finally:
+            sys.path.remove(str(path.parent))
+        programs = {
+            name: value
+            for name, value in namespace.items()
+            if isinstance(value, dace.frontend.python.parser.DaceProgram)
+        }
+        if not programs:
+            raise SdfgInputError("the file defines no @dace.program", input_name)
+        if self.entry:
+            if self.entry not in programs:
+                raise SdfgInputError(
+                    f"no @dace.program named '{self.entry}' (found: {', '.join(sorted(programs))})",
+                    input_name,
+                )
+            program = programs[self.entry]
+        elif len(programs) > 1:
+            raise SdfgInputError(
+                f"several @dace.programs ({', '.join(sorted(programs))}); pick one with --entry NAME",
+                input_name,
+            )
+        else:
+            program = next(iter(programs.values()))
+        try:
+            sdfg = program.to_sdfg(simplify=True)
+        except Exception as err:
+            raise SdfgInputError(
+                f"DaCe cannot build an SDFG: {type(err).__name__}: {err}", input_name
+            ) from err
+        sdfg.name = program.f.__name__  # DaCe prefixes the module name
+        return import_sdfg(sdfg)

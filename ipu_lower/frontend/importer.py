@@ -1,0 +1,339 @@
+"""Import a DaCe SDFG object into the `sdfg` dialect.
+
+The importer walks states in execution order and, in each state, the dataflow in
+topological order. Maps become `sdfg.map`, tasklets `sdfg.tasklet` with `arith`/`math`
+bodies, memlets `sdfg.read`/`sdfg.write`, AccessNode-to-AccessNode edges `sdfg.copy`.
+Transient scalars that only connect tasklets inside one map scope become SSA values.
+Anything not supported yet raises `SdfgImportError` naming the SDFG, state and node.
+"""
+
+from __future__ import annotations
+
+import dace
+import sympy
+from dace import data as dt
+from dace import dtypes, nodes
+from dace.sdfg import SDFG, SDFGState
+from dace.sdfg.infer_types import infer_connector_types
+from dace.sdfg.utils import dfs_topological_sort
+from xdsl.dialects.builtin import ModuleOp, f16, f32, f64, i1, i8, i16, i32, i64
+from xdsl.ir import Attribute, Block, Region, SSAValue
+
+from ipu_lower.dialects import sdfg as sd
+from ipu_lower.frontend.safe_expr import UnsafeExpressionError, check_expression
+from ipu_lower.frontend.tasklet import TaskletError, translate_tasklet
+
+DACE_TYPES: dict[type, Attribute] = {
+    dace.float16.type: f16,
+    dace.float32.type: f32,
+    dace.float64.type: f64,
+    dace.bool_.type: i1,
+    dace.int8.type: i8,
+    dace.int16.type: i16,
+    dace.int32.type: i32,
+    dace.int64.type: i64,
+}
+
+
+class SdfgImportError(Exception):
+    """An SDFG construct the importer cannot translate; one line naming the place."""
+
+    def __init__(self, where: str, message: str):
+        super().__init__(f"{where}: {message}")
+        self.where = where
+        self.message = message
+
+
+def import_sdfg(sdfg: SDFG) -> ModuleOp:
+    """Translate `sdfg` (which is modified: connector types get inferred)."""
+    return ModuleOp([_SdfgImporter(sdfg).run()])
+
+
+def sym(expr) -> sd.SymExprAttr:
+    """A DaCe/sympy expression as a checked `#sdfg.sym` attribute."""
+    text = str(expr) if not isinstance(expr, str) else expr
+    check_expression(text)
+    return sd.SymExprAttr(text)
+
+
+class _SdfgImporter:
+    def __init__(self, sdfg: SDFG):
+        self.sdfg = sdfg
+        self.where = f"SDFG '{sdfg.name}'"
+        self.containers: dict[str, SSAValue] = {}
+
+    def fail(self, message: str, state: SDFGState | None = None, node=None) -> SdfgImportError:
+        where = self.where
+        if state is not None:
+            where += f", state '{state.label}'"
+        if node is not None:
+            where += f", node '{node.label if hasattr(node, 'label') else node}' ({type(node).__name__})"
+        return SdfgImportError(where, message)
+
+    def run(self) -> sd.SdfgOp:
+        try:
+            infer_connector_types(self.sdfg)
+        except Exception as err:  # DaCe raises many kinds; report them as input errors
+            raise self.fail(f"DaCe cannot infer connector types: {err}") from err
+        body = Block()
+        args = self.argument_names()
+        for name, desc in self.sdfg.arrays.items():
+            body.add_op(self.container(name, desc))
+        for state in self.states_in_order():
+            body.add_op(self.state(state))
+        symbols = sorted(str(s) for s in self.sdfg.free_symbols)
+        for s in symbols:
+            check_expression(s)
+        return sd.SdfgOp(self.sdfg.name, args, symbols, Region(body))
+
+    def argument_names(self) -> list[str]:
+        names = list(self.sdfg.arg_names) or [
+            n for n in self.sdfg.arglist() if n in self.sdfg.arrays
+        ]
+        for name in names:
+            desc = self.sdfg.arrays.get(name)
+            if desc is None:
+                raise self.fail(f"argument '{name}' is not a data container")
+            if desc.transient:
+                raise self.fail(f"argument '{name}' is transient")
+        return names
+
+    def element_type(self, dtype, what: str) -> Attribute:
+        t = DACE_TYPES.get(getattr(dtype, "type", None))
+        if t is None:
+            raise self.fail(f"{what} has unsupported data type '{dtype}'")
+        return t
+
+    def container(self, name: str, desc: dt.Data) -> sd.ContainerOp:
+        what = f"container '{name}'"
+        if isinstance(desc, dt.Stream):
+            raise self.fail(f"{what} is a stream; streams are not supported yet")
+        if not isinstance(desc, dt.Array | dt.Scalar) or isinstance(desc, dt.View):
+            raise self.fail(f"{what} is a {type(desc).__name__}, which is not supported yet")
+        element = self.element_type(desc.dtype, what)
+        if isinstance(desc, dt.Scalar):
+            shape: list[sd.SymExprAttr] = []
+        else:
+            if not _is_row_major(desc):
+                raise self.fail(f"{what} is not a contiguous row-major array")
+            try:
+                shape = [sym(d) for d in desc.shape]
+            except UnsafeExpressionError as err:
+                raise self.fail(f"{what} has an unsupported shape: {err}") from err
+        op = sd.ContainerOp(name, sd.ArrayType(shape, element), transient=desc.transient)
+        self.containers[name] = op.result
+        return op
+
+    def states_in_order(self) -> list[SDFGState]:
+        """States of a straight-line SDFG in execution order."""
+        if any(not isinstance(b, SDFGState) for b in self.sdfg.nodes()):
+            block = next(b for b in self.sdfg.nodes() if not isinstance(b, SDFGState))
+            raise self.fail(
+                f"control-flow region '{block.label}' ({type(block).__name__}) is not supported yet"
+            )
+        if not self.sdfg.nodes():
+            return []
+        order = [self.sdfg.start_block]
+        while True:
+            out = self.sdfg.out_edges(order[-1])
+            if not out:
+                break
+            edge = out[0]
+            if len(out) > 1 or not edge.data.is_unconditional() or edge.data.assignments:
+                raise self.fail(
+                    "conditional or looping control flow (interstate edges with conditions "
+                    "or assignments) is not supported yet",
+                    state=order[-1],
+                )
+            if edge.dst in order:
+                raise self.fail("control flow loops back to an earlier state", state=edge.dst)
+            order.append(edge.dst)
+        if len(order) != len(self.sdfg.nodes()):
+            raise self.fail("some states are unreachable from the start state")
+        return order
+
+    # -- dataflow ---------------------------------------------------------------------
+
+    def state(self, state: SDFGState) -> sd.StateOp:
+        op = sd.StateOp(state.label)
+        scope_children = state.scope_children()
+        top = set(scope_children[None])
+        block = op.body.block
+        for node in dfs_topological_sort(state):
+            if node not in top:
+                continue
+            if isinstance(node, nodes.MapEntry):
+                block.add_op(self.map(state, node, scope_children))
+            elif isinstance(node, nodes.AccessNode):
+                for edge in state.out_edges(node):
+                    if isinstance(edge.dst, nodes.AccessNode):
+                        block.add_op(self.copy(state, edge))
+            elif isinstance(node, nodes.Tasklet):
+                self.tasklet_with_memlets(state, node, block, {})
+            elif isinstance(node, nodes.MapExit):
+                continue
+            else:
+                raise self.fail(
+                    f"{type(node).__name__} nodes are not supported yet", state, node
+                )
+        return op
+
+    def copy(self, state: SDFGState, edge) -> sd.CopyOp:
+        memlet = edge.data
+        self.check_memlet(state, edge)
+        src, dst = edge.src.data, edge.dst.data
+        if memlet.data == src:
+            src_subset, dst_subset = memlet.subset, memlet.other_subset
+        else:
+            src_subset, dst_subset = memlet.other_subset, memlet.subset
+        src_ranges = self.ranges(state, edge.src, src, src_subset)
+        dst_ranges = self.ranges(state, edge.dst, dst, dst_subset)
+        return sd.CopyOp(self.containers[src], src_ranges, self.containers[dst], dst_ranges)
+
+    def ranges(self, state, node, name: str, subset) -> list[tuple[sd.SymExprAttr, sd.SymExprAttr]]:
+        desc = self.sdfg.arrays[name]
+        if isinstance(desc, dt.Scalar):
+            return []
+        if subset is None:
+            return [(sym(0), sym(d)) for d in desc.shape]
+        result = []
+        for begin, end, step in subset.ndrange():
+            if step != 1:
+                raise self.fail(f"copy with a strided subset of '{name}'", state, node)
+            result.append((sym(begin), sym(sympy.simplify(end + 1))))
+        return result
+
+    def check_memlet(self, state: SDFGState, edge) -> None:
+        memlet = edge.data
+        node = edge.dst if isinstance(edge.dst, nodes.Tasklet | nodes.AccessNode) else edge.src
+        if memlet.wcr is not None:
+            raise self.fail(
+                f"memlet '{memlet}' has write-conflict resolution; reductions are not supported yet",
+                state,
+                node,
+            )
+        if memlet.dynamic:
+            raise self.fail(f"dynamic memlet '{memlet}' is not supported yet", state, node)
+
+    def map(self, state: SDFGState, entry: nodes.MapEntry, scope_children) -> sd.MapOp:
+        m = entry.map
+        lower, upper, step = [], [], []
+        try:
+            for begin, end, stride in m.range.ranges:
+                lower.append(sym(begin))
+                upper.append(sym(sympy.simplify(end + 1)))
+                step.append(sym(stride))
+            for p in m.params:
+                check_expression(p)
+        except UnsafeExpressionError as err:
+            raise self.fail(f"unsupported map range: {err}", state, entry) from err
+        op = sd.MapOp(entry.label, list(m.params), lower, upper, step)
+        block = op.body.block
+        values: dict[nodes.AccessNode, SSAValue] = {}
+        inside = set(scope_children[entry])
+        for node in dfs_topological_sort(state, sources=[entry]):
+            if node not in inside:
+                continue
+            if isinstance(node, nodes.Tasklet):
+                self.tasklet_with_memlets(state, node, block, values)
+            elif isinstance(node, nodes.AccessNode):
+                desc = node.desc(self.sdfg)
+                if not (desc.transient and desc.total_size == 1):
+                    raise self.fail(
+                        "access nodes inside a map must be transient scalars", state, node
+                    )
+            elif isinstance(node, nodes.MapEntry):
+                raise self.fail("nested maps are not supported yet", state, node)
+            elif not isinstance(node, nodes.MapExit):
+                raise self.fail(
+                    f"{type(node).__name__} nodes inside a map are not supported yet", state, node
+                )
+        return op
+
+    def tasklet_with_memlets(
+        self,
+        state: SDFGState,
+        tasklet: nodes.Tasklet,
+        block: Block,
+        values: dict[nodes.AccessNode, SSAValue],
+    ) -> None:
+        """Reads for the inputs, the tasklet, writes (or SSA values) for the outputs."""
+        if tasklet.language != dtypes.Language.Python:
+            raise self.fail(
+                f"tasklet language {tasklet.language.name} is not supported (only Python)",
+                state,
+                tasklet,
+            )
+        inputs: list[tuple[str, SSAValue]] = []
+        for edge in sorted(state.in_edges(tasklet), key=lambda e: e.dst_conn or ""):
+            if edge.data.is_empty():
+                continue
+            self.check_memlet(state, edge)
+            conn = edge.dst_conn
+            if isinstance(edge.src, nodes.AccessNode) and edge.src in values:
+                inputs.append((conn, values[edge.src]))
+            elif isinstance(edge.src, nodes.Tasklet):
+                raise self.fail("direct tasklet-to-tasklet edges are not supported yet", state, tasklet)
+            else:
+                read = sd.ReadOp(
+                    self.containers[edge.data.data], self.element_subset(state, tasklet, edge.data)
+                )
+                block.add_op(read)
+                inputs.append((conn, read.result))
+        outputs: list[tuple[str, object]] = []
+        for edge in state.out_edges(tasklet):
+            if edge.data.is_empty():
+                continue
+            self.check_memlet(state, edge)
+            outputs.append((edge.src_conn, edge))
+        out_types = [
+            (conn, self.sdfg.arrays[edge.data.data].dtype) for conn, edge in outputs  # type: ignore[attr-defined]
+        ]
+        typed_outputs = [
+            (conn, self.element_type(dtype, f"output '{conn}'")) for conn, dtype in out_types
+        ]
+        body = Block(arg_types=[v.type for _, v in inputs])
+        try:
+            results = translate_tasklet(
+                tasklet.code.as_string, body, [c for c, _ in inputs], typed_outputs
+            )
+        except TaskletError as err:
+            raise self.fail(str(err), state, tasklet) from err
+        body.add_op(sd.YieldOp(*results))
+        op = sd.TaskletOp(tasklet.label, inputs, typed_outputs, Region(body))
+        block.add_op(op)
+        for (conn, edge), result in zip(outputs, op.outputs):
+            dst = edge.dst  # type: ignore[attr-defined]
+            if isinstance(dst, nodes.AccessNode) and state.entry_node(dst) is not None:
+                values[dst] = result
+                continue
+            subset = self.element_subset(state, tasklet, edge.data)  # type: ignore[attr-defined]
+            block.add_op(sd.WriteOp(result, self.containers[edge.data.data], subset))  # type: ignore[attr-defined]
+
+    def element_subset(self, state, tasklet, memlet) -> list[sd.SymExprAttr]:
+        """The single element a tasklet connector reads or writes."""
+        desc = self.sdfg.arrays[memlet.data]
+        subset = memlet.subset
+        if subset.num_elements() != 1:
+            raise self.fail(
+                f"memlet '{memlet}' moves more than one element into a tasklet; "
+                "only element-wise tasklets are supported yet",
+                state,
+                tasklet,
+            )
+        if isinstance(desc, dt.Scalar):
+            return []
+        try:
+            return [sym(begin) for begin, _, _ in subset.ndrange()]
+        except UnsafeExpressionError as err:
+            raise self.fail(f"unsupported memlet subset: {err}", state, tasklet) from err
+
+
+def _is_row_major(desc: dt.Array) -> bool:
+    expected = 1
+    for dim, stride in zip(reversed(desc.shape), reversed(desc.strides)):
+        if sympy.simplify(stride - expected) != 0:
+            return False
+        expected = expected * dim
+    return not desc.offset or all(sympy.simplify(o) == 0 for o in desc.offset)
+

@@ -1,0 +1,41 @@
+"""Readable, valid and unique C++ identifiers."""
+
+from __future__ import annotations
+
+import re
+
+CPP_KEYWORDS = frozenset(
+    """alignas alignof and and_eq asm auto bitand bitor bool break case catch char char16_t
+    char32_t class compl const constexpr const_cast continue decltype default delete do double
+    dynamic_cast else enum explicit export extern false float for friend goto if inline int long
+    mutable namespace new noexcept not not_eq nullptr operator or or_eq private protected public
+    register reinterpret_cast return short signed sizeof static static_assert static_cast struct
+    switch template this thread_local throw true try typedef typeid typename union unsigned using
+    virtual void volatile wchar_t while xor xor_eq half poplar std main""".split()
+)
+
+
+def c_identifier(text: str, fallback: str = "v") -> str:
+    """`text` as an identifier: no reserved `__`, no leading `_`, not a keyword."""
+    name = re.sub(r"_+", "_", re.sub(r"[^A-Za-z0-9_]", "_", text)).strip("_")
+    if not name or name[0].isdigit():
+        name = f"{fallback}_{name}" if name else fallback
+    if name in CPP_KEYWORDS:
+        name += "_"
+    return name
+
+
+class UniqueNames:
+    """Hands out identifiers, adding `_1`, `_2`, ... on collisions."""
+
+    def __init__(self, reserved: tuple[str, ...] = ()):
+        self.taken: set[str] = set(reserved)
+
+    def fresh(self, text: str, fallback: str = "v") -> str:
+        base = c_identifier(text, fallback)
+        name, n = base, 0
+        while name in self.taken:
+            n += 1
+            name = f"{base}_{n}"
+        self.taken.add(name)
+        return name

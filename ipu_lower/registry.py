@@ -1,0 +1,27 @@
+"""Everything ipu-lower adds to xDSL: dialects, passes, targets."""
+
+from __future__ import annotations
+
+
+from xdsl.ir import Dialect
+from xdsl.passes import ModulePass
+
+from ipu_lower.dialects.ipu import IPU
+from ipu_lower.dialects.poplar import POPLAR
+from ipu_lower.dialects.sdfg import SDFG
+from ipu_lower.passes.convert_ipu_to_poplar import ConvertIpuToPoplarPass
+from ipu_lower.passes.sdfg_specialize import SdfgSpecializePass
+from ipu_lower.passes.tile_partition import IpuTilePartitionPass
+from ipu_lower.passes.vertex_extraction import IpuVertexExtractionPass
+from ipu_lower.pipelines import SdfgToPoplarPass
+
+DIALECTS: tuple[Dialect, ...] = (SDFG, IPU, POPLAR)
+
+PASSES: tuple[type[ModulePass], ...] = (
+    SdfgSpecializePass,
+    IpuTilePartitionPass,
+    IpuVertexExtractionPass,
+    ConvertIpuToPoplarPass,
+    SdfgToPoplarPass,
+)
+
