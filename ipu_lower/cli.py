@@ -20,10 +20,12 @@ from typing import IO
 
 from xdsl.passes import PassPipeline
 from xdsl.utils.arg_spec import parse_spec
-from xdsl.utils.exceptions import DiagnosticException, ParseError
+from xdsl.dialects.builtin import ModuleOp
+from xdsl.utils.exceptions import DiagnosticException, ParseError, VerifyException
 from xdsl.xdsl_opt_main import xDSLOptMain
 
 from ipu_lower.arch import ARCHS, DEFAULT_ARCH
+from ipu_lower.diagnostics import IpuLowerError, error
 from ipu_lower.frontend.frontends import (
     DacePythonFrontend,
     LocatedMlirFrontend,
@@ -129,7 +131,10 @@ class IpuOptMain(xDSLOptMain):
                     output.write("// -----\n")
                 module = self.parse_chunk(chunk, file_extension, offset)
                 if module is not None:
-                    self.apply_passes(module)
+                    try:
+                        self.apply_passes(module)
+                    except VerifyException as err:
+                        raise located_verify_error(module) or err
                     output.write(self.output_resulting_program(module))
             except ParseError as err:
                 if not self.args.parsing_diagnostics:
@@ -157,6 +162,16 @@ class IpuOptMain(xDSLOptMain):
                 (directory / name).write_text(content)
         else:
             Path(target).write_text(text)
+
+
+def located_verify_error(module: ModuleOp) -> IpuLowerError | None:
+    """The first op of `module` that fails its verifier, as a one-line located error."""
+    for op in module.walk():
+        try:
+            op.verify_()
+        except VerifyException as err:
+            return error(op, str(err))
+    return None
 
 
 def _exit_with_error(message: str) -> None:

@@ -71,7 +71,7 @@ def _static_shape(ctype: sd.ArrayType, op: Operation) -> tuple[int, ...]:
 
 @dataclass
 class _Group:
-    """Containers that must share one layout."""
+    """Containers that must share one layout (maps and copies only tie equal shapes)."""
 
     members: set[str] = field(default_factory=set)
     elements: int = 0
@@ -188,13 +188,6 @@ def plan_layouts(sdfg_op: sd.SdfgOp, arch: Arch) -> dict[str, ipu.TileMapAttr]:
         ctype = containers[name].result.type
         assert isinstance(ctype, sd.ArrayType)
         group.grain = max(group.grain, arch.vector_width(element_bytes(ctype.element_type)))
-        if group.elements and group.elements != prod(shape):
-            others = ", ".join(sorted(group.members - {name}))
-            raise error(
-                containers[name],
-                f"container '{name}' ({prod(shape)} elements) is used elementwise with "
-                f"{others} ({group.elements} elements)",
-            )
         group.elements = prod(shape)
 
     layouts = {name: SCALAR_MAP for name, shape in shapes.items() if not shape}

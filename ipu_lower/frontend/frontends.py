@@ -19,13 +19,7 @@ from xdsl.ir import Operation
 from xdsl.parser import Parser
 from xdsl.utils.frontend import Frontend
 
-from ipu_lower.frontend.importer import import_sdfg
-from ipu_lower.frontend.sdfg_json import (
-    SdfgInputError,
-    load_sdfg_json,
-    register_ipu_enums,
-    sdfg_from_json_safely,
-)
+# DaCe takes a second to import: the SDFG frontends import it only when used.
 
 
 class LocatedParser(Parser):
@@ -60,6 +54,9 @@ class SdfgFrontend(Frontend):
     name = "sdfg"
 
     def parse(self, ctx: Context, input: IO[bytes], input_name: str) -> ModuleOp:
+        from ipu_lower.frontend.importer import import_sdfg
+        from ipu_lower.frontend.sdfg_json import load_sdfg_json, sdfg_from_json_safely
+
         document = load_sdfg_json(input.read(), input_name)
         return import_sdfg(sdfg_from_json_safely(document))
 
@@ -80,11 +77,14 @@ class DacePythonFrontend(Frontend):
     def parse(self, ctx: Context, input: IO[bytes], input_name: str) -> ModuleOp:
         import dace
 
+        from ipu_lower.frontend.importer import import_sdfg
+        from ipu_lower.frontend.sdfg_json import SdfgInputError, register_ipu_enums
+
         register_ipu_enums()
         path = Path(input_name).resolve()
         sys.path.insert(0, str(path.parent))
         try:
-            namespace = runpy.run_path(str(path), run_name="__ipu_lower_input__")
+            namespace = runpy.run_path(str(path), run_name=path.stem)
         except Exception as err:
             raise SdfgInputError(f"running the file failed: {type(err).__name__}: {err}", input_name) from err
         finally:

@@ -412,7 +412,11 @@ def split_range_string(text: str) -> list[list[str]]:
 
 
 def check_range_string(text: str) -> list[list[ast.expr]]:
-    """Check a DaCe range string (`"0:N, i"`); every token must be a whitelisted expression."""
+    """Check a DaCe range string (`"0:N, i"`) token by token, exactly as DaCe will parse it.
+
+    A dimension with one token is parsed whole; with 2 to 4 tokens (`begin:end:step:tile`),
+    each token is split at `|` into a `SymExpr` main/approximation pair first.
+    """
     if not isinstance(text, str):
         raise UnsafeExpressionError(text, f"expected a string, got {type(text).__name__}")
     if len(text) > MAX_EXPRESSION_LENGTH:
@@ -423,16 +427,15 @@ def check_range_string(text: str) -> list[list[ast.expr]]:
     for dim in split_range_string(text):
         if len(dim) > 4:
             raise UnsafeExpressionError(text, "a range dimension has more than 4 parts")
+        parts = dim if len(dim) == 1 else [p for token in dim for p in token.split("|")]
+        if len(dim) > 1 and any(token.count("|") > 1 for token in dim):
+            raise UnsafeExpressionError(text, "more than one '|' in a range token")
         parsed = []
-        for token in dim:
-            parts = token.split("|")
-            if len(parts) > 2:
-                raise UnsafeExpressionError(text, "more than one '|' in a range token")
-            for part in parts:
-                try:
-                    parsed.append(check_expression(part))
-                except UnsafeExpressionError as err:
-                    raise UnsafeExpressionError(text, f"in {part.strip()!r}: {err.reason}") from None
+        for part in parts:
+            try:
+                parsed.append(check_expression(part))
+            except UnsafeExpressionError as err:
+                raise UnsafeExpressionError(text, f"in {part.strip()!r}: {err.reason}") from None
         result.append(parsed)
     return result
 

@@ -1,0 +1,86 @@
+// RUN: ipu-opt %s --split-input-file -p 'ipu-tile-partition{arch=ipu1}' | filecheck %s
+
+// An elementwise map over 10 float32 elements: units of 2 elements (the float vector
+// width) over the first 5 tiles; the scalar lives on tile 0; y is read and written.
+
+sdfg.sdfg @axpy args ["a", "x", "y"] symbols [] {
+  %a = sdfg.container "a" : !sdfg.array<f32>
+  %x = sdfg.container "x" : !sdfg.array<10 x f32>
+  %y = sdfg.container "y" : !sdfg.array<10 x f32>
+  sdfg.state "s0" {
+    sdfg.map "m" (i) = (0) to (10) step (1) {
+      %va = sdfg.read %a[] : !sdfg.array<f32>
+      %vx = sdfg.read %x[i] : !sdfg.array<10 x f32>
+      %vy = sdfg.read %y[i] : !sdfg.array<10 x f32>
+      %r = sdfg.tasklet "axpy" ins(a = %va, x = %vx, y = %vy) outs(o) : (f32, f32, f32) -> (f32) {
+      ^bb0(%aa: f32, %xx: f32, %yy: f32):
+        %p = arith.mulf %aa, %xx : f32
+        %s = arith.addf %p, %yy : f32
+        sdfg.yield %s : f32
+      }
+      sdfg.write %r to %y[i] : !sdfg.array<10 x f32>
+    }
+  }
+}
+
+// CHECK:      ipu.graph "axpy" arch "ipu1" args ["a", "x", "y"] {
+// CHECK-NEXT:   [[A:%.*]] = ipu.variable "a" mapping <0 to 1 x 1> : memref<f32>
+// CHECK-NEXT:   [[X:%.*]] = ipu.variable "x" mapping <0 to 5 x 2> : memref<10xf32>
+// CHECK-NEXT:   [[Y:%.*]] = ipu.variable "y" mapping <0 to 5 x 2> : memref<10xf32>
+// CHECK-NEXT:   ipu.from_host [[A]] : memref<f32>
+// CHECK-NEXT:   ipu.from_host [[X]] : memref<10xf32>
+// CHECK-NEXT:   ipu.from_host [[Y]] : memref<10xf32>
+// CHECK-NEXT:   ipu.tiled_map "m" over #ipu.tile_map<0 to 5 x 2> ins([[A]], [[X]], [[Y]] : memref<f32>, memref<10xf32>, memref<10xf32>) outs([[Y]] : memref<10xf32>) {
+// CHECK-NEXT:   ^{{.*}}([[AA:%.*]]: f32, [[XX:%.*]]: f32, [[YY:%.*]]: f32):
+// CHECK-NEXT:     [[P:%.*]] = arith.mulf [[AA]], [[XX]] : f32
+// CHECK-NEXT:     [[S:%.*]] = arith.addf [[P]], [[YY]] : f32
+// CHECK-NEXT:     ipu.yield [[S]] : f32
+// CHECK-NEXT:   }
+// CHECK-NEXT:   ipu.to_host [[Y]] : memref<10xf32>
+// CHECK-NEXT: }
+
+// -----
+
+// Two maps and a copy tie x, t and y into one layout; 7 int32 elements do not divide
+// into units of 2, so the last tile holds one element; half uses units of 4.
+
+sdfg.sdfg @chain args ["x", "y", "h"] symbols [] {
+  %x = sdfg.container "x" : !sdfg.array<7 x i32>
+  %y = sdfg.container "y" : !sdfg.array<7 x i32>
+  %h = sdfg.container "h" : !sdfg.array<9 x f16>
+  %t = sdfg.container "t" transient : !sdfg.array<7 x i32>
+  sdfg.state "s0" {
+    sdfg.map "inc" (i) = (0) to (7) step (1) {
+      %v = sdfg.read %x[i] : !sdfg.array<7 x i32>
+      %r = sdfg.tasklet "inc" ins(a = %v) outs(b) : (i32) -> (i32) {
+      ^bb0(%a: i32):
+        %one = arith.constant 1 : i32
+        %s = arith.addi %a, %one : i32
+        sdfg.yield %s : i32
+      }
+      sdfg.write %r to %t[i] : !sdfg.array<7 x i32>
+    }
+    sdfg.copy %t[0:7] to %y[0:7] : !sdfg.array<7 x i32>, !sdfg.array<7 x i32>
+    sdfg.map "neg" (i) = (0) to (9) step (1) {
+      %v = sdfg.read %h[i] : !sdfg.array<9 x f16>
+      %r = sdfg.tasklet "neg" ins(a = %v) outs(b) : (f16) -> (f16) {
+      ^bb0(%a: f16):
+        %n = arith.negf %a : f16
+        sdfg.yield %n : f16
+      }
+      sdfg.write %r to %h[i] : !sdfg.array<9 x f16>
+    }
+  }
+}
+
+// CHECK:      ipu.graph "chain" arch "ipu1" args ["x", "y", "h"] {
+// CHECK-NEXT:   [[X:%.*]] = ipu.variable "x" mapping <0 to 3 x 2, 3 to 4 x 1> : memref<7xi32>
+// CHECK-NEXT:   [[Y:%.*]] = ipu.variable "y" mapping <0 to 3 x 2, 3 to 4 x 1> : memref<7xi32>
+// CHECK-NEXT:   [[H:%.*]] = ipu.variable "h" mapping <0 to 2 x 4, 2 to 3 x 1> : memref<9xf16>
+// CHECK-NEXT:   [[T:%.*]] = ipu.variable "t" mapping <0 to 3 x 2, 3 to 4 x 1> : memref<7xi32>
+// CHECK:        ipu.tiled_map "inc" over #ipu.tile_map<0 to 3 x 2, 3 to 4 x 1> ins([[X]] : memref<7xi32>) outs([[T]] : memref<7xi32>)
+// CHECK:        ipu.copy [[T]][0:7] to [[Y]][0:7] : memref<7xi32>, memref<7xi32>
+// CHECK:        ipu.tiled_map "neg" over #ipu.tile_map<0 to 2 x 4, 2 to 3 x 1> ins([[H]] : memref<9xf16>) outs([[H]] : memref<9xf16>)
+// CHECK:        ipu.to_host [[Y]] : memref<7xi32>
+// CHECK-NEXT:   ipu.to_host [[H]] : memref<9xf16>
+// CHECK-NEXT: }
