@@ -21,7 +21,12 @@ from typing import IO
 from xdsl.passes import PassPipeline
 from xdsl.utils.arg_spec import parse_spec
 from xdsl.dialects.builtin import ModuleOp
-from xdsl.utils.exceptions import DiagnosticException, ParseError, VerifyException
+from xdsl.utils.exceptions import (
+    ArgSpecParseError,
+    DiagnosticException,
+    ParseError,
+    VerifyException,
+)
 from xdsl.xdsl_opt_main import xDSLOptMain
 
 from ipu_lower.arch import ARCHS, DEFAULT_ARCH
@@ -40,6 +45,19 @@ _PIPELINE = re.compile(r"\s*builtin\.module\((.*)\)\s*", re.S)
 
 class UsageError(Exception):
     """A malformed command line."""
+
+
+def _compact_pipeline(text: str) -> str:
+    """Drop the spaces MLIR allows around top-level commas (xDSL's parser does not)."""
+    out, depth, quoted = [], 0, False
+    for c in text.strip():
+        quoted ^= c == '"'
+        if not quoted:
+            depth += (c == "{") - (c == "}")
+            if depth == 0 and c.isspace():
+                continue
+        out.append(c)
+    return "".join(out)
 
 
 def _constant(value):
@@ -95,10 +113,10 @@ class IpuOptMain(xDSLOptMain):
                     f"--pass-pipeline must look like 'builtin.module(pass1,pass2{{opt=value}})', "
                     f"got '{self.args.pass_pipeline}'"
                 )
-            self.args.passes = match.group(1).strip()
+            self.args.passes = _compact_pipeline(match.group(1))
         try:
             super().setup_pipeline()
-        except Exception as err:  # xDSL reports unknown passes/options as plain exceptions
+        except (Exception, ArgSpecParseError) as err:  # the latter is a BaseException
             raise UsageError(f"invalid pass pipeline: {err}") from err
         self.pipeline = PassPipeline(
             tuple(self.with_cli_defaults(p) for p in self.pipeline.passes), self.pipeline.callback
