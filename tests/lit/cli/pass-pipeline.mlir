@@ -8,3 +8,11 @@
 // CHECK: ipu.graph "axpy" arch "ipu1" args ["a", "x", "y"]
 // CHECK: ipu.variable "x" mapping <0 to 3 x 2> : memref<6xf32>
 // IPU21: poplar.host_program @axpy arch "ipu21"
+
+// xdsl-opt's flags keep working.
+// RUN: ipu-opt %inputs/axpy.mlir --symbols N=6 -p sdfg-specialize,ipu-tile-partition,ipu-vertex-extraction --print-between-passes | filecheck %s --check-prefix=BETWEEN
+// BETWEEN: IR after sdfg-specialize:
+// BETWEEN: sdfg.container "x" : !sdfg.array<6 x f32>
+// BETWEEN: IR after ipu-tile-partition:
+// BETWEEN: ipu.tiled_map "m"
+// BETWEEN: ipu.codelet @axpy_m
