@@ -15,6 +15,7 @@ from math import prod
 from xdsl.dialects.builtin import (
     ArrayAttr,
     IntAttr,
+    DYNAMIC_INDEX,
     MemRefType,
     StringAttr,
     SymbolNameConstraint,
@@ -53,6 +54,7 @@ from xdsl.traits import (
 from xdsl.utils.exceptions import VerifyException
 
 from ipu_lower.arch import ARCHS
+from ipu_lower.names import is_c_identifier
 
 
 def num_elements(t: Attribute) -> int:
@@ -112,7 +114,7 @@ class TileMapAttr(ParametrizedAttribute):
             if first < previous_end or end <= first:
                 raise VerifyException(
                     f"#ipu.tile_map groups must cover increasing, non-empty tile ranges "
-                    f"(got {first} to {end} after tile {previous_end})"
+                    f"(group {first} to {end} starts before tile {previous_end} or is empty)"
                 )
             if count <= 0:
                 raise VerifyException(f"#ipu.tile_map group holds {count} elements per tile")
@@ -160,6 +162,8 @@ class FieldAttr(ParametrizedAttribute):
         return self.direction.data in ("output", "inout")
 
     def verify(self) -> None:
+        if not is_c_identifier(self.field_name.data):
+            raise VerifyException(f"field name '{self.field_name.data}' is not a C++ identifier")
         if self.direction.data not in _DIRECTIONS:
             raise VerifyException(
                 f"field direction '{self.direction.data}' is not one of {', '.join(_DIRECTIONS)}"
@@ -178,7 +182,9 @@ class FieldAttr(ParametrizedAttribute):
 
     def print_parameters(self, printer: Printer) -> None:
         shape = "vector" if self.is_vector.data else "scalar"
-        printer.print_string(f'<{self.direction.data} "{self.field_name.data}" {shape} ')
+        printer.print_string(f"<{self.direction.data} ")
+        printer.print_string_literal(self.field_name.data)
+        printer.print_string(f" {shape} ")
         printer.print_attribute(self.element_type)
         printer.print_string(">")
 
@@ -252,6 +258,8 @@ class VariableOp(IRDLOperation):
         )
 
     def verify_(self) -> None:
+        if self.result.type.get_shape().count(DYNAMIC_INDEX):  # type: ignore[union-attr]
+            raise VerifyException(f"variable '{self.var_name.data}' must have a static shape")
         elements = num_elements(self.result.type)
         if self.tile_map.total() != elements:
             raise VerifyException(
@@ -471,6 +479,7 @@ class TiledMapOp(IRDLOperation):
         printer.print_attribute(self.tile_map)
         _print_operand_group(printer, "ins", self.ins)
         _print_operand_group(printer, "outs", self.outs)
+        printer.print_op_attributes(self.attributes, print_keyword=True)
         printer.print_string(" ")
         printer.print_region(self.body, print_entry_block_args=True)
 
@@ -483,7 +492,11 @@ class TiledMapOp(IRDLOperation):
             parser.raise_error("expected an #ipu.tile_map")
         ins = _parse_operand_group(parser, "ins")
         outs = _parse_operand_group(parser, "outs")
-        return cls(label, tile_map, ins, outs, parser.parse_region())
+        attrs = parser.parse_optional_attr_dict_with_keyword()
+        op = cls(label, tile_map, ins, outs, parser.parse_region())
+        if attrs:
+            op.attributes.update(attrs.data)
+        return op
 
 
 def _verify_body(block: Block, arg_types: list[Attribute], yield_types: list[Attribute], what: str):
@@ -597,15 +610,18 @@ class VertexOp(IRDLOperation):
                 f"codelet {self.codelet} has {len(codelet.fields.data)} fields but the "
                 f"vertex on tile {self.tile.data} connects {len(self.tensors)} tensors"
             )
-        pairs = self.slice_pairs()
-        if len(pairs) * 2 != len(self.slices.data) or len(pairs) != len(self.tensors):
+        if len(self.slices.data) != 2 * len(self.tensors):
             raise VerifyException(
                 f"vertex on tile {self.tile.data} has {len(self.tensors)} tensors but "
                 f"{len(self.slices.data)} slice bounds"
             )
-        for value, (begin, end) in zip(self.tensors, pairs):
+        for value, (begin, end) in zip(self.tensors, self.slice_pairs()):
             var = _variable_of(value)
             if value.type.get_num_dims() == 0:  # type: ignore[union-attr]
+                if (begin, end) != (0, 0):
+                    raise VerifyException(
+                        f"scalar '{var.var_name.data}' is connected whole: its slice must be (0, 0)"
+                    )
                 continue
             if not 0 <= begin < end <= num_elements(value.type):
                 raise VerifyException(
@@ -629,7 +645,9 @@ class VertexOp(IRDLOperation):
                 printer.print_string(f"[{begin}:{end}]")
 
         printer.print_list(list(zip(self.tensors, self.slice_pairs())), print_one)
-        printer.print_string(") : ")
+        printer.print_string(")")
+        printer.print_op_attributes(self.attributes)
+        printer.print_string(" : ")
         printer.print_list([v.type for v in self.tensors], printer.print_attribute)
 
     @classmethod
@@ -651,12 +669,15 @@ class VertexOp(IRDLOperation):
             return operand, (0, 0)
 
         items = parser.parse_comma_separated_list(parser.Delimiter.PAREN, parse_one)
+        attrs = parser.parse_optional_attr_dict()
         parser.parse_punctuation(":")
         types = parser.parse_comma_separated_list(parser.Delimiter.NONE, parser.parse_type)
         if len(types) != len(items):
             parser.raise_error(f"{len(items)} operands but {len(types)} types")
         tensors = [parser.resolve_operand(o, t) for (o, _), t in zip(items, types)]
-        return cls(codelet.root_reference.data, tile, tensors, [s for _, s in items])
+        op = cls(codelet.root_reference.data, tile, tensors, [s for _, s in items])
+        op.attributes.update(attrs)
+        return op
 
 
 @irdl_op_definition

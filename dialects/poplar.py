@@ -74,8 +74,7 @@ POPLAR_TYPES: dict[Attribute, str] = {
 def check_poplar_type(t: Attribute, what: str) -> None:
     if t not in POPLAR_TYPES:
         raise VerifyException(
-            f"{what} has element type {t}, which Poplar does not support on the IPU "
-            "(float64 needs the ipu-demote-f64 pass)"
+            f"{what} has element type {t}, which Poplar does not support on the IPU"
         )
 
 
@@ -120,13 +119,13 @@ class HostProgramOp(IRDLOperation):
     arch = prop_def(StringAttr)
     arguments = prop_def(ArrayAttr[StringAttr])
     argument_types = prop_def(ArrayAttr[MemRefType])
-    build = region_def("single_block")
-    run = region_def("single_block")
+    build_body = region_def("single_block")
+    run_body = region_def("single_block")
     traits = traits_def(IsolatedFromAbove(), NoTerminator())
 
     assembly_format = (
         "$sym_name `arch` $arch `args` $arguments `:` $argument_types attr-dict-with-keyword "
-        "`build` $build `run` $run"
+        "`build` $build_body `run` $run_body"
     )
 
     def __init__(
@@ -155,19 +154,19 @@ class HostProgramOp(IRDLOperation):
             raise VerifyException("host program needs one type per argument")
         for name, t in self.argument_list():
             check_poplar_type(t.element_type, f"argument '{name}'")
-        if not isinstance(self.build.block.last_op, EngineOp):
+        if not isinstance(self.build_body.block.last_op, EngineOp):
             raise VerifyException("the build region must end with poplar.engine")
 
 
 def _in_build(op: IRDLOperation) -> None:
     parent = op.parent_op()
-    if not isinstance(parent, HostProgramOp) or op.parent_region() is not parent.build:
+    if not isinstance(parent, HostProgramOp) or op.parent_region() is not parent.build_body:
         raise VerifyException(f"'{op.name}' must be in the build region of a poplar.host_program")
 
 
 def _in_run(op: IRDLOperation) -> None:
     parent = op.parent_op()
-    if not isinstance(parent, HostProgramOp) or op.parent_region() is not parent.run:
+    if not isinstance(parent, HostProgramOp) or op.parent_region() is not parent.run_body:
         raise VerifyException(f"'{op.name}' must be in the run region of a poplar.host_program")
 
 

@@ -275,10 +275,13 @@ class SdfgOp(IRDLOperation):
                 )
 
     def print(self, printer: Printer) -> None:
-        printer.print_string(f" @{self.sym_name.data} args ")
+        printer.print_string(" ")
+        printer.print_symbol_name(self.sym_name)
+        printer.print_string(" args ")
         printer.print_attribute(self.arg_names)
         printer.print_string(" symbols ")
         printer.print_attribute(self.symbols)
+        printer.print_op_attributes(self.attributes, print_keyword=True)
         printer.print_string(" ")
         printer.print_region(self.body, print_entry_block_args=False)
 
@@ -289,6 +292,7 @@ class SdfgOp(IRDLOperation):
         args = parser.parse_attribute()
         parser.parse_keyword("symbols")
         symbols = parser.parse_attribute()
+        attrs = parser.parse_optional_attr_dict_with_keyword()
         body = parser.parse_region()
         for attr in (args, symbols):
             if not isinstance(attr, ArrayAttr) or not all(
@@ -297,6 +301,7 @@ class SdfgOp(IRDLOperation):
                 parser.raise_error("expected a list of strings")
         op = cls.build(
             properties={"sym_name": StringAttr(name), "arg_names": args, "symbols": symbols},
+            attributes=attrs.data if attrs else {},
             regions=[body],
         )
         return op
@@ -408,6 +413,7 @@ class MapOp(IRDLOperation):
         _print_sym_list(printer, self.upper.data)
         printer.print_string(" step ")
         _print_sym_list(printer, self.step.data)
+        printer.print_op_attributes(self.attributes, print_keyword=True)
         printer.print_string(" ")
         printer.print_region(self.body, print_entry_block_args=False)
 
@@ -423,7 +429,11 @@ class MapOp(IRDLOperation):
         upper = _parse_sym_list(parser)
         parser.parse_keyword("step")
         step = _parse_sym_list(parser)
-        return cls(label, params, lower, upper, step, parser.parse_region())
+        attrs = parser.parse_optional_attr_dict_with_keyword()
+        op = cls(label, params, lower, upper, step, parser.parse_region())
+        if attrs:
+            op.attributes.update(attrs.data)
+        return op
 
 
 def _print_subset(printer: Printer, container: SSAValue, subset: ArrayAttr[SymExprAttr]):
@@ -698,6 +708,11 @@ class TaskletOp(IRDLOperation):
                 f"tasklet '{self.label.data}' has {len(ins)} input and {len(outs)} output "
                 f"connector names for {len(self.inputs)} operands and {len(self.outputs)} results"
             )
+        for name in ins + outs:
+            if not _IDENTIFIER.fullmatch(name):
+                raise VerifyException(
+                    f"tasklet '{self.label.data}' connector '{name}' is not an identifier"
+                )
         block = self.body.block
         if [a.type for a in block.args] != [v.type for v in self.inputs]:
             raise VerifyException(
@@ -726,7 +741,9 @@ class TaskletOp(IRDLOperation):
         printer.print_list([v.type for v in self.inputs], printer.print_attribute)
         printer.print_string(") -> (")
         printer.print_list([r.type for r in self.outputs], printer.print_attribute)
-        printer.print_string(") ")
+        printer.print_string(")")
+        printer.print_op_attributes(self.attributes, print_keyword=True)
+        printer.print_string(" ")
         printer.print_region(self.body, print_entry_block_args=True)
 
     @classmethod
@@ -748,11 +765,15 @@ class TaskletOp(IRDLOperation):
         out_types = parser.parse_comma_separated_list(parser.Delimiter.PAREN, parser.parse_type)
         if len(in_types) != len(ins) or len(out_types) != len(outs):
             parser.raise_error("tasklet connector and type counts differ")
+        attrs = parser.parse_optional_attr_dict_with_keyword()
         body = parser.parse_region()
         operands = [
             (name, parser.resolve_operand(v, t)) for (name, v), t in zip(ins, in_types)
         ]
-        return cls(label, operands, list(zip(outs, out_types)), body)
+        op = cls(label, operands, list(zip(outs, out_types)), body)
+        if attrs:
+            op.attributes.update(attrs.data)
+        return op
 
 
 @irdl_op_definition

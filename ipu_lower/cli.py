@@ -155,6 +155,7 @@ class IpuOptMain(xDSLOptMain):
                         raise located_verify_error(module) or err
                     output.write(self.output_resulting_program(module))
             except ParseError as err:
+                err.span = dataclasses.replace(err.span, line_offset=offset)
                 if not self.args.parsing_diagnostics:
                     raise
                 print(err)

@@ -15,6 +15,11 @@ CPP_KEYWORDS = frozenset(
 )
 
 
+def is_c_identifier(text: str) -> bool:
+    """A usable C++ identifier: not a keyword, no reserved `__` or leading `_`."""
+    return c_identifier(text) == text
+
+
 def c_identifier(text: str, fallback: str = "v") -> str:
     """`text` as an identifier: no reserved `__`, no leading `_`, not a keyword."""
     name = re.sub(r"_+", "_", re.sub(r"[^A-Za-z0-9_]", "_", text)).strip("_")

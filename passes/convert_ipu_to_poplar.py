@@ -40,15 +40,15 @@ class _HostBuilder:
     def __init__(self, graph: ipu.GraphOp):
         self.graph = graph
         self.arch = get_arch(graph.arch.data)
-        self.build = Block()
-        self.run = Block()
+        self.build_body = Block()
+        self.run_body = Block()
         self.tensors: dict[SSAValue, SSAValue] = {}
         self.flat: dict[SSAValue, SSAValue] = {}
         self.codelets: dict[str, ipu.CodeletOp] = {}
         self.programs: list[SSAValue] = []
 
     def add(self, op: Operation) -> Operation:
-        self.build.add_op(op)
+        self.build_body.add_op(op)
         return op
 
     def view(self, tensor: SSAValue, begin: int, end: int) -> SSAValue:
@@ -64,17 +64,17 @@ class _HostBuilder:
             self.lower(op)
         main = self.add(poplar.SequenceOp(self.programs)).results[0]
         self.add(poplar.EngineOp(main))
-        self.run.add_op(poplar.RunOp(0))
+        self.run_body.add_op(poplar.RunOp(0))
         for op in self.graph.body.block.ops:
             if isinstance(op, ipu.ToHostOp):
                 name = op.tensor.owner.var_name.data  # type: ignore[union-attr]
-                self.run.add_op(poplar.ReadTensorOp(read_handle(name), name))
+                self.run_body.add_op(poplar.ReadTensorOp(read_handle(name), name))
         variables = self.graph.variables()
         arguments: list[tuple[str, MemRefType]] = [
             (a.data, variables[a.data].result.type) for a in self.graph.args.data  # type: ignore[misc]
         ]
         return poplar.HostProgramOp(
-            self.graph.sym_name.data, self.arch.name, arguments, Region(self.build), Region(self.run)
+            self.graph.sym_name.data, self.arch.name, arguments, Region(self.build_body), Region(self.run_body)
         )
 
     def lower(self, op: Operation) -> None:
@@ -85,7 +85,7 @@ class _HostBuilder:
         elif isinstance(op, ipu.FromHostOp):
             name = op.tensor.owner.var_name.data  # type: ignore[union-attr]
             self.add(poplar.CreateHostWriteOp(write_handle(name), self.tensors[op.tensor]))
-            self.run.add_op(poplar.WriteTensorOp(write_handle(name), name))
+            self.run_body.add_op(poplar.WriteTensorOp(write_handle(name), name))
         elif isinstance(op, ipu.ToHostOp):
             name = op.tensor.owner.var_name.data  # type: ignore[union-attr]
             self.add(poplar.CreateHostReadOp(read_handle(name), self.tensors[op.tensor]))

@@ -59,6 +59,7 @@ MAX_EXPRESSION_LENGTH = 4000
 MAX_AST_NODES = 1000
 MAX_AST_DEPTH = 50
 MAX_NUMBER_DIGITS = 40
+MAX_CALL_ARGS = 256
 MAX_POW_EXPONENT = 64
 MAX_SHIFT = 64
 
@@ -316,6 +317,8 @@ class _Checker:
             raise self.fail(f"keyword arguments in call of '{fname}'")
         if not node.args:
             raise self.fail(f"call of '{fname}' without arguments")
+        if len(node.args) > MAX_CALL_ARGS:
+            raise self.fail(f"call of '{fname}' with more than {MAX_CALL_ARGS} arguments")
         for a in node.args:
             if isinstance(a, ast.Starred):
                 raise self.fail("star expression")

@@ -500,7 +500,7 @@ class _Validator:
                     raise self.error("a branch must be a [condition, region] pair", bwhere)
                 cond, region = pair
                 if cond is not None:
-                    self.code_block(cond, (*bwhere, "condition"), scope, "condition")
+                    self.code_block(cond, bwhere, scope, "condition")
                 robj, _ = self.typed(region, bwhere, "branch region", ("ControlFlowRegion",))
                 rlabel = robj.get("label")
                 if not isinstance(rlabel, str):
@@ -790,6 +790,10 @@ class _Validator:
             elif vtype is list:
                 for item in self.list_(v, where, vwhat):
                     self.str_(item, where, vwhat)
+            elif vtype is tuple:  # copied with tuple(), never deserialized
+                for item in self.list_(v, where, vwhat):
+                    if isinstance(item, (list, dict)):
+                        raise self.error(f"{vwhat} must be a list of numbers or strings", where)
             elif vtype is dict:
                 self.dict_(v, where, vwhat)  # copied with dict(), never deserialized
             elif vtype is CodeBlock:
@@ -1077,9 +1081,9 @@ class _Validator:
             for k, v in self.dict_(sub, here, "'_subgraph'").items():
                 if not re.fullmatch(r"[0-9]{1,9}", k) or isinstance(v, bool) or not isinstance(v, int):
                     raise self.error("'_subgraph' must map node indices to node ids", here)
+        # DaCe reads the properties from 'attributes' when present, else from the object itself
         attrs = self.dict_(obj["attributes"], here, "'attributes'") if "attributes" in obj else obj
-        skip = {"type", "transformation", "classpath", "_subgraph", "expr_index", "cfg_id", "state_id"}
-        self.properties(cls, attrs, here, None, skip=skip)
+        self.properties(cls, attrs, here, None, skip={"type", "transformation", "classpath"})
 
 
 def _default_from_json(prop: Any) -> bool:

@@ -202,7 +202,7 @@ def print_host(ctx: PrintContext, program: poplar.HostProgramOp) -> None:
             ctx.line(f"poplar::Device device = ipu_lower_attach({cpp_string(program.arch.data)});")
             ctx.line("poplar::Graph graph(device.getTarget());")
             ctx.line("graph.addCodelets(codelets_path);")
-            for op in program.build.block.ops:
+            for op in program.build_body.block.ops:
                 _BUILD_PRINTERS[type(op)](ctx, op)
             ctx.line(
                 f"{state}.reset(new {prefix}_context{{std::move(device), std::move(engine)}});"
@@ -215,7 +215,7 @@ def print_host(ctx: PrintContext, program: poplar.HostProgramOp) -> None:
             ctx.line("return 1;")
         with _guarded(ctx, f"{prefix}_run"):
             ctx.line(f"poplar::Engine &engine = {state}->engine;")
-            for op in program.run.block.ops:
+            for op in program.run_body.block.ops:
                 _run_statement(ctx, op, args)
     ctx.line()
     ctx.line("// Releases the Engine and the device.")
