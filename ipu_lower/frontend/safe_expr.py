@@ -2,12 +2,12 @@
 
 DaCe turns the strings of a `.sdfg` file into sympy objects with `sympy.sympify`, which runs
 Python `eval` on them. Every such string is first checked here, with Python's own parser
-(`ast.parse(..., mode="eval")`) and a whitelist of node kinds. Nothing in this module ever calls
-`eval`, `exec`, `compile` or sympy.
+(`ast.parse(..., mode="eval")`) and a whitelist of node kinds. Nothing in this module calls
+`eval`, `exec`, `compile` or a sympy function (it only lists sympy's names, see below).
 
 Accepted (`check_expression`):
 
-- int / float / bool literals (at most `MAX_NUMBER_DIGITS` characters each); `None` only as an
+- int / float / bool literals (at most `MAX_NUMBER_DIGITS` digits each); `None` only as an
   operand of `is` / `is not`;
 - names that are ASCII identifiers and not dunder names (`__x__`); DaCe's `__i0` is fine;
 - `+ - * / // %`, `**` with a small literal exponent (`|e| <= MAX_POW_EXPONENT`, or a ratio
@@ -15,7 +15,7 @@ Accepted (`check_expression`):
   of at most `MAX_SHIFT`;
 - unary `- + not ~`, comparisons `== != < <= > >= is` and `is not`, `and`, `or`, `x if c else y`;
 - calls of the functions in `ALLOWED_FUNCTIONS` (the names DaCe and sympy print, e.g.
-  `int_floor`, `Mod`, `Min`), positional arguments only;
+  `int_floor`, `Mod`, `Min`), with at most `MAX_CALL_ARGS` positional arguments;
 - with `allow_subscripts=True` (interstate conditions and assignments, which may read data):
   `name[index, ...]`, where `name` is not a Python builtin, sympy or DaCe function name (DaCe
   retries a failed `sympify` with `[` replaced by `(`, which would turn `open[1]` into a call).
@@ -65,6 +65,7 @@ MAX_SHIFT = 64
 
 # Functions an expression may call. All are printed by sympy or DaCe (`dace.symbolic`) for
 # symbolic expressions, or are the Python spellings DaCe maps to them in `pystr_to_symbolic`.
+# fmt: off
 ALLOWED_FUNCTIONS = frozenset({
     "Min", "Max", "min", "max", "Abs", "abs",
     "floor", "ceiling", "ceil", "int_floor", "int_ceil", "Mod",
@@ -90,6 +91,7 @@ _DACE_SYMPY_LOCALS = frozenset({
     "left_shift", "RightShift", "right_shift", "int_floor", "int_ceil", "IfExpr", "Mod", "Attr",
     "AND", "OR", "ROUND", "NoneSymbol", "In", "NotIn",
 })
+# fmt: on
 _reserved_cache: frozenset[str] | None = None
 
 
@@ -145,7 +147,12 @@ def _reserved_names() -> frozenset[str]:
     """Names that must not be subscripted (DaCe may turn `x[...]` into the call `x(...)`)."""
     global _reserved_cache
     if _reserved_cache is None:
-        names = set(dir(builtins)) | set(keyword.kwlist) | _DACE_SYMPY_LOCALS | ALLOWED_FUNCTIONS
+        names = (
+            set(dir(builtins))
+            | set(keyword.kwlist)
+            | _DACE_SYMPY_LOCALS
+            | ALLOWED_FUNCTIONS
+        )
         try:  # sympy's namespace is what `sympify` resolves names in
             import sympy
 
@@ -163,7 +170,9 @@ def _reserved_names() -> frozenset[str]:
 def check_expression(text: str, *, allow_subscripts: bool = False) -> ast.expr:
     """Parse `text` as a whitelisted expression and return its AST (never evaluates it)."""
     if not isinstance(text, str):
-        raise UnsafeExpressionError(text, f"expected a string, got {type(text).__name__}")
+        raise UnsafeExpressionError(
+            text, f"expected a string, got {type(text).__name__}"
+        )
     if len(text) > MAX_EXPRESSION_LENGTH:
         raise UnsafeExpressionError(
             text, f"longer than {MAX_EXPRESSION_LENGTH} characters ({len(text)})"
@@ -185,7 +194,9 @@ def check_expression(text: str, *, allow_subscripts: bool = False) -> ast.expr:
         detail = "" if err.msg == "invalid syntax" else f" ({err.msg})"
         raise UnsafeExpressionError(text, f"invalid syntax{col}{detail}") from None
     except (ValueError, RecursionError, MemoryError) as err:
-        raise UnsafeExpressionError(text, f"cannot be parsed ({type(err).__name__})") from None
+        raise UnsafeExpressionError(
+            text, f"cannot be parsed ({type(err).__name__})"
+        ) from None
     _Checker(text, stripped, allow_subscripts).check(tree.body)
     return tree.body
 
@@ -225,7 +236,9 @@ class _Checker:
             self.check(node.left, d)
             self.check(node.right, d)
         elif isinstance(node, ast.UnaryOp):
-            if not isinstance(node.op, _ALLOWED_UNARYOPS):  # pragma: no cover - all are allowed
+            if not isinstance(
+                node.op, _ALLOWED_UNARYOPS
+            ):  # pragma: no cover - all are allowed
                 raise self.fail(f"unary operator {type(node.op).__name__}")
             self.check(node.operand, d)
         elif isinstance(node, ast.BoolOp):
@@ -257,7 +270,9 @@ class _Checker:
             raise self.fail("attribute access")
         elif isinstance(node, ast.Lambda):
             raise self.fail("lambda expression")
-        elif isinstance(node, (ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)):
+        elif isinstance(
+            node, (ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
+        ):
             raise self.fail("comprehension")
         elif isinstance(node, (ast.JoinedStr, ast.FormattedValue)):
             raise self.fail("string literal")
@@ -281,7 +296,9 @@ class _Checker:
         if isinstance(value, (int, float)):
             literal = self.source[node.col_offset : node.end_col_offset]
             if sum(c.isdigit() for c in literal) > MAX_NUMBER_DIGITS:
-                raise self.fail(f"number literal with more than {MAX_NUMBER_DIGITS} digits")
+                raise self.fail(
+                    f"number literal with more than {MAX_NUMBER_DIGITS} digits"
+                )
             return
         if isinstance(value, (str, bytes)):
             raise self.fail("string literal")
@@ -292,7 +309,9 @@ class _Checker:
     def name(self, name: str) -> None:
         if _is_dunder(name):
             raise self.fail(f"dunder name '{name}'")
-        if not name.isidentifier() or not name.isascii():  # pragma: no cover - parser ensures
+        if (
+            not name.isidentifier() or not name.isascii()
+        ):  # pragma: no cover - parser ensures
             raise self.fail(f"name {name!r}")
 
     def power(self, node: ast.BinOp) -> None:
@@ -318,7 +337,9 @@ class _Checker:
         if not node.args:
             raise self.fail(f"call of '{fname}' without arguments")
         if len(node.args) > MAX_CALL_ARGS:
-            raise self.fail(f"call of '{fname}' with more than {MAX_CALL_ARGS} arguments")
+            raise self.fail(
+                f"call of '{fname}' with more than {MAX_CALL_ARGS} arguments"
+            )
         for a in node.args:
             if isinstance(a, ast.Starred):
                 raise self.fail("star expression")
@@ -421,7 +442,9 @@ def check_range_string(text: str) -> list[list[ast.expr]]:
     each token is split at `|` into a `SymExpr` main/approximation pair first.
     """
     if not isinstance(text, str):
-        raise UnsafeExpressionError(text, f"expected a string, got {type(text).__name__}")
+        raise UnsafeExpressionError(
+            text, f"expected a string, got {type(text).__name__}"
+        )
     if len(text) > MAX_EXPRESSION_LENGTH:
         raise UnsafeExpressionError(
             text, f"longer than {MAX_EXPRESSION_LENGTH} characters ({len(text)})"
@@ -438,7 +461,9 @@ def check_range_string(text: str) -> list[list[ast.expr]]:
             try:
                 parsed.append(check_expression(part))
             except UnsafeExpressionError as err:
-                raise UnsafeExpressionError(text, f"in {part.strip()!r}: {err.reason}") from None
+                raise UnsafeExpressionError(
+                    text, f"in {part.strip()!r}: {err.reason}"
+                ) from None
         result.append(parsed)
     return result
 
@@ -489,7 +514,9 @@ def evaluate(text: str, values: Mapping[str, Number]) -> Number:
 
 def _check_value(name: str, v: object) -> None:
     if not isinstance(v, (int, float)):
-        raise TypeError(f"value of '{name}' must be an int, float or bool, got {type(v).__name__}")
+        raise TypeError(
+            f"value of '{name}' must be an int, float or bool, got {type(v).__name__}"
+        )
     if isinstance(v, float) and not math.isfinite(v):
         raise ValueError(f"value of '{name}' is not finite: {v}")
 
@@ -526,7 +553,9 @@ class _Evaluator:
         if isinstance(node, ast.Name):
             return self.values[node.id]
         if isinstance(node, ast.BinOp):
-            return _normalize(_BINOPS[type(node.op)](self._eval(node.left), self._eval(node.right)))
+            return _normalize(
+                _BINOPS[type(node.op)](self._eval(node.left), self._eval(node.right))
+            )
         if isinstance(node, ast.UnaryOp):
             v = self._eval(node.operand)
             if isinstance(node.op, ast.USub):
@@ -549,21 +578,35 @@ class _Evaluator:
                 left = right
             return True
         if isinstance(node, ast.IfExp):
-            return self._eval(node.body) if self._eval(node.test) else self._eval(node.orelse)
+            return (
+                self._eval(node.body)
+                if self._eval(node.test)
+                else self._eval(node.orelse)
+            )
         if isinstance(node, ast.Call):
             assert isinstance(node.func, ast.Name)
             fname = node.func.id
             lo, hi, fn = _FUNCTIONS[fname]
             if len(node.args) < lo or (hi is not None and len(node.args) > hi):
-                expected = f"{lo}" if lo == hi else f"at least {lo}" if hi is None else f"{lo} or {hi}"
-                raise self.fail(f"'{fname}' takes {expected} argument(s), got {len(node.args)}")
+                expected = (
+                    f"{lo}"
+                    if lo == hi
+                    else f"at least {lo}"
+                    if hi is None
+                    else f"{lo} or {hi}"
+                )
+                raise self.fail(
+                    f"'{fname}' takes {expected} argument(s), got {len(node.args)}"
+                )
             return _normalize(fn(*[self._eval(a) for a in node.args]))
-        raise self.fail(f"{type(node).__name__} cannot be evaluated")  # pragma: no cover
+        raise self.fail(
+            f"{type(node).__name__} cannot be evaluated"
+        )  # pragma: no cover
 
 
 def _normalize(v: _Value) -> _Value:
     if isinstance(v, complex):
-        raise ValueError("the result is a complex number")
+        raise ValueError("the result is a complex number")  # noqa: TRY004 - a value, not a type error
     if isinstance(v, Fraction) and v.denominator == 1:
         return int(v)
     return v
@@ -742,7 +785,9 @@ class _Substituter:
 
     def visit(self, node: ast.expr) -> ast.expr:
         if isinstance(node, ast.Name):
-            return ast.Constant(self.values[node.id]) if node.id in self.values else node
+            return (
+                ast.Constant(self.values[node.id]) if node.id in self.values else node
+            )
         if isinstance(node, ast.Subscript):
             index = node.slice
             if isinstance(index, ast.Tuple):
@@ -751,17 +796,23 @@ class _Substituter:
                 index = self.visit(index)
             return ast.Subscript(node.value, index, ast.Load())
         if isinstance(node, ast.BinOp):
-            new: ast.expr = ast.BinOp(self.visit(node.left), node.op, self.visit(node.right))
+            new: ast.expr = ast.BinOp(
+                self.visit(node.left), node.op, self.visit(node.right)
+            )
         elif isinstance(node, ast.UnaryOp):
             new = ast.UnaryOp(node.op, self.visit(node.operand))
         elif isinstance(node, ast.BoolOp):
             new = ast.BoolOp(node.op, [self.visit(v) for v in node.values])
         elif isinstance(node, ast.Compare):
             new = ast.Compare(
-                self.visit(node.left), list(node.ops), [self.visit(c) for c in node.comparators]
+                self.visit(node.left),
+                list(node.ops),
+                [self.visit(c) for c in node.comparators],
             )
         elif isinstance(node, ast.IfExp):
-            new = ast.IfExp(self.visit(node.test), self.visit(node.body), self.visit(node.orelse))
+            new = ast.IfExp(
+                self.visit(node.test), self.visit(node.body), self.visit(node.orelse)
+            )
         elif isinstance(node, ast.Call):
             new = ast.Call(node.func, [self.visit(a) for a in node.args], [])
         else:
@@ -781,16 +832,24 @@ class _Substituter:
             return node  # keep `5 / 2` exact
         if isinstance(value, float) and not math.isfinite(value):
             return node
-        if isinstance(value, int) and not isinstance(value, bool):
-            if value.bit_length() > 200 or len(str(abs(value))) > MAX_NUMBER_DIGITS:
-                return node
+        if _too_many_digits(value):
+            return node
         return ast.Constant(value)
+
+
+def _too_many_digits(value: object) -> bool:
+    if not isinstance(value, int) or isinstance(value, bool):
+        return False
+    return value.bit_length() > 200 or len(str(abs(value))) > MAX_NUMBER_DIGITS
+
 
 # --------------------------------------------------------------------------------------------
 # Printing with minimal parentheses
 
 _P_IFEXP, _P_OR, _P_AND, _P_NOT, _P_CMP = 1, 2, 3, 4, 5
-_P_BOR, _P_BXOR, _P_BAND, _P_SHIFT, _P_ADD, _P_MUL, _P_UNARY, _P_POW, _P_ATOM = range(6, 15)
+_P_BOR, _P_BXOR, _P_BAND, _P_SHIFT, _P_ADD, _P_MUL, _P_UNARY, _P_POW, _P_ATOM = range(
+    6, 15
+)
 
 _BINOP_INFO: dict[type, tuple[str, int]] = {
     ast.Add: ("+", _P_ADD),
@@ -807,8 +866,16 @@ _BINOP_INFO: dict[type, tuple[str, int]] = {
     ast.RShift: (">>", _P_SHIFT),
 }
 _CMPOP_TEXT = {
-    ast.Eq: "==", ast.NotEq: "!=", ast.Lt: "<", ast.LtE: "<=", ast.Gt: ">", ast.GtE: ">=",
-    ast.Is: "is", ast.IsNot: "is not", ast.In: "in", ast.NotIn: "not in",
+    ast.Eq: "==",
+    ast.NotEq: "!=",
+    ast.Lt: "<",
+    ast.LtE: "<=",
+    ast.Gt: ">",
+    ast.GtE: ">=",
+    ast.Is: "is",
+    ast.IsNot: "is not",
+    ast.In: "in",
+    ast.NotIn: "not in",
 }
 
 
@@ -830,9 +897,13 @@ def _precedence(node: ast.expr) -> int:
         return _P_CMP
     if isinstance(node, ast.BinOp):
         return _BINOP_INFO[type(node.op)][1]
-    if isinstance(node, ast.Constant) and isinstance(node.value, (int, float)):
-        if not isinstance(node.value, bool) and (node.value < 0 or str(node.value).startswith("-")):
-            return _P_UNARY
+    if (
+        isinstance(node, ast.Constant)
+        and isinstance(node.value, (int, float))
+        and not isinstance(node.value, bool)
+        and str(node.value).startswith("-")  # also -0.0
+    ):
+        return _P_UNARY
     return _P_ATOM
 
 

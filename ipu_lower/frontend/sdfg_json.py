@@ -82,6 +82,7 @@ MAX_CODE_LENGTH = 1024 * 1024  # one tasklet / global code block
 IPU_STORAGE_TYPES = ("IPU_Tile", "IPU_Streaming")
 IPU_SCHEDULE_TYPES = ("IPU_Device", "IPU_Workers")
 
+# fmt: off
 _BASIC_TYPECLASSES = frozenset({
     "bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
     "float16", "float32", "float64", "complex64", "complex128",
@@ -115,9 +116,12 @@ _BLOCK_KIND = {
 _LIBRARY_PACKAGES = (
     "blas", "standard", "lapack", "linalg", "fft", "sparse", "stencil", "mpi", "pblas",
 )
+# fmt: on
 _C_TYPE_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_:]*( ?[*&])*")
 _CLASSPATH = re.compile(r"[A-Za-z_][A-Za-z0-9_.]*")
-_NUMBER_TEXT = re.compile(r"[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?|[+-]?(inf|nan)|True|False")
+_NUMBER_TEXT = re.compile(
+    r"[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?|[+-]?(inf|nan)|True|False"
+)
 
 
 class SdfgInputError(Exception):
@@ -174,7 +178,9 @@ def load_sdfg_json(data: bytes, filename: str) -> dict:
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError as err:
-        raise SdfgInputError(f"not UTF-8 text: {err.reason} at byte {err.start}", where) from None
+        raise SdfgInputError(
+            f"not UTF-8 text: {err.reason} at byte {err.start}", where
+        ) from None
     try:
         obj = json.loads(text)
     except json.JSONDecodeError as err:
@@ -186,7 +192,9 @@ def load_sdfg_json(data: bytes, filename: str) -> dict:
     except ValueError as err:  # e.g. integers with more digits than Python converts
         raise SdfgInputError(f"not valid JSON: {err}", where) from None
     if not isinstance(obj, dict):
-        raise SdfgInputError(f"top level is {_describe(obj)}, expected an SDFG object", where)
+        raise SdfgInputError(
+            f"top level is {_describe(obj)}, expected an SDFG object", where
+        )
     return obj
 
 
@@ -198,7 +206,9 @@ def _gunzip(data: bytes, where: str) -> bytes:
             d = zlib.decompressobj(16 + zlib.MAX_WBITS)
             out += d.decompress(rest, MAX_SDFG_BYTES + 1 - len(out))
             if len(out) > MAX_SDFG_BYTES or d.unconsumed_tail:
-                raise SdfgInputError(f"decompressed size exceeds {MAX_SDFG_BYTES} bytes", where)
+                raise SdfgInputError(
+                    f"decompressed size exceeds {MAX_SDFG_BYTES} bytes", where
+                )
             if not d.eof:
                 raise SdfgInputError("not a valid gzip file: truncated data", where)
             rest = d.unused_data
@@ -307,7 +317,9 @@ class _Validator:
             raise self.error(f"{what} {_quote(name)} is not a valid name", where)
         return name
 
-    def typed(self, value: object, where: _Where, what: str, allowed: Iterable[str]) -> tuple[dict, str]:
+    def typed(
+        self, value: object, where: _Where, what: str, allowed: Iterable[str]
+    ) -> tuple[dict, str]:
         obj = self.dict_(value, where, what)
         t = obj.get("type")
         allowed = tuple(allowed)
@@ -316,23 +328,26 @@ class _Validator:
                 raise self.error(f"{what} has no valid 'type' field", where)
             known = "known DaCe type" if t in self.types else "unknown type"
             raise self.error(
-                f"{what} has type {_quote(t)} ({known}); expected {' or '.join(allowed)}", where
+                f"{what} has type {_quote(t)} ({known}); expected {' or '.join(allowed)}",
+                where,
             )
         return obj, t
 
-    def attributes(self, obj: dict, where: _Where, required: bool = True) -> dict:
-        if "attributes" not in obj and not required:
-            return {}
+    def attributes(self, obj: dict, where: _Where) -> dict:
         return self.dict_(obj.get("attributes"), where, "'attributes'")
 
-    def index(self, value: object, where: _Where, what: str, size: int | None = None) -> int:
+    def index(
+        self, value: object, where: _Where, what: str, size: int | None = None
+    ) -> int:
         """An int or a string of digits (DaCe calls int() on node ids)."""
         if isinstance(value, str) and re.fullmatch(r"[0-9]{1,9}", value):
             value = int(value)
         if not isinstance(value, int) or isinstance(value, bool) or value < 0:
             raise self.error(f"{what} must be a node index, got {_quote(value)}", where)
         if size is not None and value >= size:
-            raise self.error(f"{what} {value} is out of range (there are {size})", where)
+            raise self.error(
+                f"{what} {value} is out of range (there are {size})", where
+            )
         return value
 
     def expr(
@@ -345,12 +360,16 @@ class _Validator:
         subscripts: bool = False,
     ) -> None:
         """A symbolic expression: a string checked by the whitelist, or a plain number."""
-        if isinstance(value, (int, float)):  # JSON numbers (and booleans) need no parsing
+        if isinstance(
+            value, (int, float)
+        ):  # JSON numbers (and booleans) need no parsing
             if isinstance(value, int) and value.bit_length() > 256:
                 raise self.error(f"{what}: integer is too large", where)
             return
         if not isinstance(value, str):
-            raise self.error(f"{what} must be an expression string, got {_describe(value)}", where)
+            raise self.error(
+                f"{what} must be an expression string, got {_describe(value)}", where
+            )
         try:
             tree = check_expression(value, allow_subscripts=subscripts)
         except UnsafeExpressionError as err:
@@ -371,7 +390,9 @@ class _Validator:
                         where,
                     )
 
-    def code_string(self, value: object, where: _Where, what: str, limit: int = MAX_CODE_LENGTH) -> str:
+    def code_string(
+        self, value: object, where: _Where, what: str, limit: int = MAX_CODE_LENGTH
+    ) -> str:
         text = self.str_(value, where, what)
         if len(text) > limit:
             raise self.error(f"{what} is longer than {limit} characters", where)
@@ -384,11 +405,15 @@ class _Validator:
         attrs = self.attributes(obj, where or ("SDFG",))
         name = attrs.get("name")
         here = (*where, f"SDFG {_quote(name)}")
-        if not isinstance(name, str) or not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", name):
-            raise self.error(f"SDFG name {_quote(name)} is not a valid name", (*where, "SDFG"))
+        if not isinstance(name, str) or not re.fullmatch(
+            r"[A-Za-z_][A-Za-z0-9_]*", name
+        ):
+            raise self.error(
+                f"SDFG name {_quote(name)} is not a valid name", (*where, "SDFG")
+            )
         arrays = self.arrays(attrs.get("_arrays"), (*here, "field '_arrays'"))
         scope = _Scope(frozenset(arrays))
-        if "constants_prop" in attrs:
+        if attrs.get("constants_prop") is not None:
             self.constants(attrs["constants_prop"], (*here, "field 'constants_prop'"))
         symbols = attrs.get("symbols")
         if symbols is not None:
@@ -400,7 +425,14 @@ class _Validator:
                     "MPI process grids and distributed arrays are not supported",
                     (*here, f"field '{key}'"),
                 )
-        skip = {"name", "_arrays", "constants_prop", "_pgrids", "_subarrays", "_rdistrarrays"}
+        skip = {
+            "name",
+            "_arrays",
+            "constants_prop",
+            "_pgrids",
+            "_subarrays",
+            "_rdistrarrays",
+        }
         self.properties(self.types["SDFG"], attrs, here, scope, skip=skip)
         self.region_contents(obj, here, scope)
 
@@ -409,15 +441,23 @@ class _Validator:
             return []
         arrays = self.dict_(value, where, "'_arrays'")
         for name, desc in arrays.items():
-            if not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", name) or name in ("True", "False", "None"):
-                raise self.error(f"data container name {_quote(name)} is not a valid name", where)
+            if not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", name) or name in (
+                "True",
+                "False",
+                "None",
+            ):
+                raise self.error(
+                    f"data container name {_quote(name)} is not a valid name", where
+                )
             self.data_descriptor(desc, (*where[:-1], f"data {_quote(name)}"))
         return list(arrays)
 
     def data_descriptor(self, value: object, where: _Where) -> None:
         t = value.get("type") if isinstance(value, dict) else None
         if t in _UNSUPPORTED_DATA:
-            raise self.error(f"data descriptor type {_quote(t)} is not supported", where)
+            raise self.error(
+                f"data descriptor type {_quote(t)} is not supported", where
+            )
         obj, t = self.typed(value, where, "data descriptor", _DATA_TYPES)
         attrs = self.attributes(obj, where)
         self.properties(self.types[t], attrs, where, None)
@@ -444,7 +484,9 @@ class _Validator:
         if isinstance(value, str):
             # numpy scalars are saved as their str(); DaCe converts them back with np.<dtype>(s)
             if not _NUMBER_TEXT.fullmatch(value):
-                raise self.error(f"constant value {_quote(value)} is not a number", where)
+                raise self.error(
+                    f"constant value {_quote(value)} is not a number", where
+                )
             return
         if isinstance(value, list):
             for v in value:
@@ -456,13 +498,20 @@ class _Validator:
             obj, _ = self.typed(value, where, "constant value", ("ndarray",))
             dtype = obj.get("dtype")
             if dtype is not None and dtype not in _BASIC_TYPECLASSES:
-                raise self.error(f"constant array dtype {_quote(dtype)} is not supported", where)
+                raise self.error(
+                    f"constant array dtype {_quote(dtype)} is not supported", where
+                )
             data = obj.get("data")
             if not isinstance(data, (list, int, float, bool)):
-                raise self.error("constant array 'data' must be a list of numbers", where)
+                raise self.error(
+                    "constant array 'data' must be a list of numbers", where
+                )
             self.constant_value(data, where, depth + 1)
             return
-        raise self.error(f"constant value must be a number or an array, got {_describe(value)}", where)
+        raise self.error(
+            f"constant value must be a number or an array, got {_describe(value)}",
+            where,
+        )
 
     # ---- control flow ----------------------------------------------------------------------
 
@@ -477,15 +526,21 @@ class _Validator:
         start = obj.get("start_block")
         if start is not None:
             if isinstance(start, bool) or not isinstance(start, int):
-                raise self.error(f"'start_block' must be a block index, got {_quote(start)}", where)
+                raise self.error(
+                    f"'start_block' must be a block index, got {_quote(start)}", where
+                )
             if not 0 <= start < max(len(nodes), 1):
                 raise self.error(f"'start_block' {start} is out of range", where)
 
     def block(self, value: object, where: _Where, scope: _Scope, index: int) -> str:
-        obj, t = self.typed(value, (*where, f"block #{index}"), "control-flow block", _BLOCK_TYPES)
+        obj, t = self.typed(
+            value, (*where, f"block #{index}"), "control-flow block", _BLOCK_TYPES
+        )
         label = obj.get("label")
         if not isinstance(label, str):
-            raise self.error("block 'label' must be a string", (*where, f"block #{index} ({t})"))
+            raise self.error(
+                "block 'label' must be a string", (*where, f"block #{index} ({t})")
+            )
         here = (*where, f"{_BLOCK_KIND[t]} {_quote(label)}")
         attrs = self.attributes(obj, here)
         self.properties(self.types[t], attrs, here, scope)
@@ -497,20 +552,32 @@ class _Validator:
                 bwhere = (*here, f"branch {i}")
                 pair = self.list_(branch, bwhere, "a branch")
                 if len(pair) != 2:
-                    raise self.error("a branch must be a [condition, region] pair", bwhere)
+                    raise self.error(
+                        "a branch must be a [condition, region] pair", bwhere
+                    )
                 cond, region = pair
                 if cond is not None:
                     self.code_block(cond, bwhere, scope, "condition")
-                robj, _ = self.typed(region, bwhere, "branch region", ("ControlFlowRegion",))
+                robj, _ = self.typed(
+                    region, bwhere, "branch region", ("ControlFlowRegion",)
+                )
                 rlabel = robj.get("label")
                 if not isinstance(rlabel, str):
                     raise self.error("region 'label' must be a string", bwhere)
                 rwhere = (*bwhere, f"region {_quote(rlabel)}")
                 self.properties(
-                    self.types["ControlFlowRegion"], self.attributes(robj, rwhere), rwhere, scope
+                    self.types["ControlFlowRegion"],
+                    self.attributes(robj, rwhere),
+                    rwhere,
+                    scope,
                 )
                 self.region_contents(robj, rwhere, scope)
-        elif t in ("LoopRegion", "ControlFlowRegion", "NamedRegion", "FunctionCallRegion"):
+        elif t in (
+            "LoopRegion",
+            "ControlFlowRegion",
+            "NamedRegion",
+            "FunctionCallRegion",
+        ):
             self.region_contents(obj, here, scope)
         return label
 
@@ -521,40 +588,62 @@ class _Validator:
         obj, _ = self.typed(value, ewhere, "interstate edge", ("Edge",))
         src = self.index(obj.get("src"), ewhere, "'src'", len(labels))
         dst = self.index(obj.get("dst"), ewhere, "'dst'", len(labels))
-        here = (*where, f"interstate edge {_quote(labels[src])} -> {_quote(labels[dst])}")
+        here = (
+            *where,
+            f"interstate edge {_quote(labels[src])} -> {_quote(labels[dst])}",
+        )
         attrs = self.attributes(obj, here)
-        data, _ = self.typed(attrs.get("data"), here, "interstate edge data", ("InterstateEdge",))
-        self.properties(self.types["InterstateEdge"], self.attributes(data, here), here, scope)
+        data, _ = self.typed(
+            attrs.get("data"), here, "interstate edge data", ("InterstateEdge",)
+        )
+        self.properties(
+            self.types["InterstateEdge"], self.attributes(data, here), here, scope
+        )
 
     def assignments(self, value: object, where: _Where, scope: _Scope) -> None:
         assigns = self.dict_(value, where, "'assignments'")
         for key, rhs in assigns.items():
             self.identifier(key, where, "assignment target")
             if key in ("type", "attributes"):
-                raise self.error(f"assignment target {_quote(key)} is reserved by DaCe's JSON format", where)
+                raise self.error(
+                    f"assignment target {_quote(key)} is reserved by DaCe's JSON format",
+                    where,
+                )
             if not isinstance(rhs, str):
                 raise self.error(
                     f"assignment to {_quote(key)} must be an expression string, got {_describe(rhs)}",
                     where,
                 )
-            self.expr(rhs, where, f"assignment to {_quote(key)}", scope, subscripts=True)
+            self.expr(
+                rhs, where, f"assignment to {_quote(key)}", scope, subscripts=True
+            )
 
     # ---- dataflow --------------------------------------------------------------------------
 
     def state_contents(self, obj: dict, where: _Where, scope: _Scope) -> None:
         nodes = self.list_(obj.get("nodes"), where, "'nodes'")
         edges = self.list_(obj.get("edges"), where, "'edges'")
-        labels = [self.node(n, where, scope, i, len(nodes)) for i, n in enumerate(nodes)]
+        labels = [
+            self.node(n, where, scope, i, len(nodes)) for i, n in enumerate(nodes)
+        ]
         for i, edge in enumerate(edges):
             self.dataflow_edge(edge, where, scope, i, labels)
 
-    def node(self, value: object, where: _Where, scope: _Scope, index: int, count: int) -> str:
+    def node(
+        self, value: object, where: _Where, scope: _Scope, index: int, count: int
+    ) -> str:
         t = value.get("type") if isinstance(value, dict) else None
         if t == "RTLTasklet":
-            raise self.error("RTL tasklets are not supported", (*where, f"node #{index}"))
-        obj, t = self.typed(value, (*where, f"node #{index}"), "dataflow node", _NODE_TYPES)
+            raise self.error(
+                "RTL tasklets are not supported", (*where, f"node #{index}")
+            )
+        obj, t = self.typed(
+            value, (*where, f"node #{index}"), "dataflow node", _NODE_TYPES
+        )
         attrs = self.attributes(obj, (*where, f"node #{index} ({t})"))
-        label = attrs.get("label", attrs.get("data", attrs.get("name", obj.get("label"))))
+        label = attrs.get(
+            "label", attrs.get("data", attrs.get("name", obj.get("label")))
+        )
         label = label if isinstance(label, str) else f"#{index}"
         here = (*where, f"node {_quote(label)} ({t})")
         for key in ("scope_entry", "scope_exit"):
@@ -578,22 +667,33 @@ class _Validator:
         dst = self.index(obj.get("dst"), ewhere, "'dst'", len(labels))
         here = (*where, f"edge {_quote(labels[src])} -> {_quote(labels[dst])}")
         for key in ("src_connector", "dst_connector"):
-            conn = obj.get(key)
-            if conn is not None and not isinstance(conn, str):
+            if key not in obj:
+                raise self.error(f"'{key}' is missing", here)
+            if obj[key] is not None and not isinstance(obj[key], str):
                 raise self.error(f"'{key}' must be a string or null", here)
         attrs = self.attributes(obj, here)
         memlet, _ = self.typed(attrs.get("data"), here, "edge data", ("Memlet",))
         mattrs = self.attributes(memlet, here)
-        if mattrs.get("is_data_src") is not None and not isinstance(mattrs["is_data_src"], bool):
-            raise self.error("'is_data_src' must be a boolean", (*here, "field 'is_data_src'"))
+        if mattrs.get("is_data_src") is not None and not isinstance(
+            mattrs["is_data_src"], bool
+        ):
+            raise self.error(
+                "'is_data_src' must be a boolean", (*here, "field 'is_data_src'")
+            )
         self.properties(self.types["Memlet"], mattrs, here, scope)
 
     def library_class(self, classpath: object, where: _Where) -> type:
         if not isinstance(classpath, str):
-            raise self.error(f"library node 'classpath' must be a string, got {_describe(classpath)}", where)
-        if not classpath.startswith("dace.libraries.") or not _CLASSPATH.fullmatch(classpath):
             raise self.error(
-                f"library node classpath {_quote(classpath)} is not a DaCe library class", where
+                f"library node 'classpath' must be a string, got {_describe(classpath)}",
+                where,
+            )
+        if not classpath.startswith("dace.libraries.") or not _CLASSPATH.fullmatch(
+            classpath
+        ):
+            raise self.error(
+                f"library node classpath {_quote(classpath)} is not a DaCe library class",
+                where,
             )
         cls = self.library_classes().get(classpath)
         if cls is None:
@@ -610,7 +710,7 @@ class _Validator:
             for pkg in _LIBRARY_PACKAGES:  # a fixed list: never a name from the file
                 try:
                     importlib.import_module(f"dace.libraries.{pkg}")
-                except Exception:  # pragma: no cover - optional dependencies of a library
+                except Exception:  # noqa: BLE001, S112 - a library whose optional dependency is missing
                     continue
             self._library_classes = _class_paths(LibraryNode)
             self._expansion_classes = _class_paths(ExpandTransformation)
@@ -636,7 +736,15 @@ class _Validator:
                 continue  # DaCe only reads declared properties
             self.property(cls, key, prop, value, (*where, f"field '{key}'"), scope)
 
-    def property(self, cls: type, key: str, prop: Any, value: object, where: _Where, scope: _Scope | None) -> None:
+    def property(
+        self,
+        cls: type,
+        key: str,
+        prop: Any,
+        value: object,
+        where: _Where,
+        scope: _Scope | None,
+    ) -> None:
         P = self.P
         nodes = self.dace.sdfg.nodes
         state = self.dace.sdfg.state
@@ -665,7 +773,9 @@ class _Validator:
         if key == "pe_index" and issubclass(cls, (nodes.Consume, nodes.ConsumeEntry)):
             self.identifier(value, where, "processing-element index")
             return None
-        if key == "additional_iterators" and issubclass(cls, (nodes.PipelineScope, nodes.PipelineEntry)):
+        if key == "additional_iterators" and issubclass(
+            cls, (nodes.PipelineScope, nodes.PipelineEntry)
+        ):
             for k, v in self.dict_(value, where, what).items():
                 self.identifier(k, where, "iterator name")
                 self.expr(v, where, f"iterator {_quote(k)}")
@@ -686,7 +796,9 @@ class _Validator:
             return None
 
         kind = type(prop)
-        if isinstance(prop, P.SDFGReferenceProperty):  # also OptionalSDFGReferenceProperty
+        if isinstance(
+            prop, P.SDFGReferenceProperty
+        ):  # also OptionalSDFGReferenceProperty
             return self.nested_sdfg(value, where)
         if kind is P.TransformationHistProperty:
             for i, entry in enumerate(self.list_(value, where, what)):
@@ -729,39 +841,58 @@ class _Validator:
         if kind is P.SetProperty:
             for v in self.list_(value, where, what):
                 if isinstance(v, bool) or not isinstance(v, (str, int)):
-                    raise self.error(f"{what} must be a list of strings or integers", where)
+                    raise self.error(
+                        f"{what} must be a list of strings or integers", where
+                    )
             return None
         if kind is P.Property:
             return self.plain_property(cls, key, prop, value, where)
         raise self.error(f"property kind {kind.__name__} is not supported", where)
 
-    def plain_property(self, cls: type, key: str, prop: Any, value: object, where: _Where) -> None:
+    def plain_property(
+        self, cls: type, key: str, prop: Any, value: object, where: _Where
+    ) -> None:
         import numbers
 
         what = f"'{key}'"
         if not _default_from_json(prop):
-            raise self.error(f"property {what} of {cls.__name__} is not supported", where)
+            raise self.error(
+                f"property {what} of {cls.__name__} is not supported", where
+            )
         dtype = prop._dtype
         if dtype is bool:
             if not isinstance(value, bool):
-                raise self.error(f"{what} must be a boolean, got {_describe(value)}", where)
+                raise self.error(
+                    f"{what} must be a boolean, got {_describe(value)}", where
+                )
         elif dtype is int:
             if not isinstance(value, int):
-                raise self.error(f"{what} must be an integer, got {_describe(value)}", where)
+                raise self.error(
+                    f"{what} must be an integer, got {_describe(value)}", where
+                )
         elif dtype is float or dtype is numbers.Number:
             if isinstance(value, bool) or not isinstance(value, (int, float)):
-                raise self.error(f"{what} must be a number, got {_describe(value)}", where)
+                raise self.error(
+                    f"{what} must be a number, got {_describe(value)}", where
+                )
         elif dtype is str:
             self.str_(value, where, what)
         elif dtype is None:
             # Untyped (e.g. Gemm.alpha, Reduce.identity): library expansions may sympify strings.
             if isinstance(value, (list, dict)):
-                raise self.error(f"{what} must be a number or an expression, got {_describe(value)}", where)
+                raise self.error(
+                    f"{what} must be a number or an expression, got {_describe(value)}",
+                    where,
+                )
             self.expr(value, where, what)
         else:
-            raise self.error(f"property {what} of {cls.__name__} is not supported", where)
+            raise self.error(
+                f"property {what} of {cls.__name__} is not supported", where
+            )
 
-    def dict_property(self, prop: Any, value: object, where: _Where, scope: _Scope | None) -> None:
+    def dict_property(
+        self, prop: Any, value: object, where: _Where, scope: _Scope | None
+    ) -> None:
         from dace import dtypes, subsets, symbolic
         from dace.properties import CodeBlock
 
@@ -776,7 +907,9 @@ class _Validator:
             elif ktype is symbolic.symbol:
                 self.identifier(k, where, "symbol name")
             else:
-                raise self.error(f"dictionary keys of type {ktype.__name__} are not supported", where)
+                raise self.error(
+                    f"dictionary keys of type {ktype.__name__} are not supported", where
+                )
             vwhat = f"entry {_quote(k)}"
             if v is None:
                 continue
@@ -793,7 +926,9 @@ class _Validator:
             elif vtype is tuple:  # copied with tuple(), never deserialized
                 for item in self.list_(v, where, vwhat):
                     if isinstance(item, (list, dict)):
-                        raise self.error(f"{vwhat} must be a list of numbers or strings", where)
+                        raise self.error(
+                            f"{vwhat} must be a list of numbers or strings", where
+                        )
             elif vtype is dict:
                 self.dict_(v, where, vwhat)  # copied with dict(), never deserialized
             elif vtype is CodeBlock:
@@ -804,9 +939,13 @@ class _Validator:
                 self.subset(v, (*where, f"entry {_quote(k)}"), ("Range",))
             else:
                 name = getattr(vtype, "__name__", str(vtype))
-                raise self.error(f"dictionary values of type {name} are not supported", where)
+                raise self.error(
+                    f"dictionary values of type {name} are not supported", where
+                )
 
-    def list_property(self, prop: Any, value: object, where: _Where, scope: _Scope | None) -> None:
+    def list_property(
+        self, prop: Any, value: object, where: _Where, scope: _Scope | None
+    ) -> None:
         from dace import symbolic
         from dace.sdfg.sdfg import LogicalGroup
 
@@ -823,12 +962,18 @@ class _Validator:
             elif etype is tuple:
                 for x in self.list_(v, where, ewhat):
                     if isinstance(x, (list, dict)):
-                        raise self.error(f"{ewhat} must be a list of numbers or strings", where)
+                        raise self.error(
+                            f"{ewhat} must be a list of numbers or strings", where
+                        )
             elif etype is symbolic.pystr_to_symbolic:
                 self.expr(v, where, ewhat)
             elif etype is LogicalGroup:
                 group = self.dict_(v, where, ewhat)
-                attrs = self.dict_(group["attributes"], where, ewhat) if "attributes" in group else group
+                attrs = (
+                    self.dict_(group["attributes"], where, ewhat)
+                    if "attributes" in group
+                    else group
+                )
                 self.properties(LogicalGroup, attrs, (*where, f"entry {i}"), scope)
             else:
                 name = getattr(etype, "__name__", str(etype))
@@ -843,7 +988,9 @@ class _Validator:
             try:
                 value = json.loads(value)
             except (ValueError, RecursionError) as err:
-                raise self.error(f"nested SDFG string is not valid JSON: {err}", where) from None
+                raise self.error(
+                    f"nested SDFG string is not valid JSON: {err}", where
+                ) from None
         self.sdfg(value, where)
 
     def debuginfo(self, value: object, where: _Where) -> None:
@@ -882,7 +1029,13 @@ class _Validator:
             for i, v in enumerate(self.list_(obj.get("indices"), where, "'indices'")):
                 self.expr(v, where, f"index {i}")
 
-    def typeclass(self, value: object, where: _Where, property_string: bool = False, depth: int = 0) -> None:
+    def typeclass(
+        self,
+        value: object,
+        where: _Where,
+        property_string: bool = False,
+        depth: int = 0,
+    ) -> None:
         if depth > 20:
             raise self.error("data type is nested too deeply", where)
         if isinstance(value, str):
@@ -891,7 +1044,10 @@ class _Validator:
                 raise self.error(f"unknown data type {_quote(value)}", where)
             return
         obj, t = self.typed(
-            value, where, "data type", ("pointer", "vector", "opaque", "struct", "string", "callback")
+            value,
+            where,
+            "data type",
+            ("pointer", "vector", "opaque", "struct", "string", "callback"),
         )
         if t == "pointer":
             if obj.get("dtype") is not None:
@@ -909,7 +1065,9 @@ class _Validator:
                 or ctype in self.types
                 or ctype in _BASIC_TYPECLASSES
             ):
-                raise self.error(f"opaque type name {_quote(ctype)} is not allowed", where)
+                raise self.error(
+                    f"opaque type name {_quote(ctype)} is not allowed", where
+                )
         elif t == "struct":
             self.identifier(obj.get("name"), where, "struct name")
             for field in self.list_(obj.get("data"), where, "struct 'data'"):
@@ -920,13 +1078,21 @@ class _Validator:
                 self.typeclass(pair[1], where, depth=depth + 1)
             for field in self.list_(obj.get("length"), where, "struct 'length'"):
                 pair = self.list_(field, where, "struct length")
-                if len(pair) != 2 or not isinstance(pair[0], str) or isinstance(pair[1], (list, dict)):
-                    raise self.error("struct length must be a [name, value] pair", where)
+                if (
+                    len(pair) != 2
+                    or not isinstance(pair[0], str)
+                    or isinstance(pair[1], (list, dict))
+                ):
+                    raise self.error(
+                        "struct length must be a [name, value] pair", where
+                    )
             b = obj.get("bytes")
             if isinstance(b, bool) or not isinstance(b, int):
                 raise self.error("struct 'bytes' must be an integer", where)
         elif t == "callback":
-            for r in self.list_(obj.get("returntypes"), where, "callback 'returntypes'"):
+            for r in self.list_(
+                obj.get("returntypes"), where, "callback 'returntypes'"
+            ):
                 if r:
                     self.typeclass(r, where, depth=depth + 1)
             for a in self.list_(obj.get("arguments"), where, "callback 'arguments'"):
@@ -939,7 +1105,10 @@ class _Validator:
         text = self.str_(value, where, "write-conflict resolution")
 
         def fail(reason: str) -> SdfgInputError:
-            return self.error(f"write-conflict resolution {_quote(text)} is not allowed: {reason}", where)
+            return self.error(
+                f"write-conflict resolution {_quote(text)} is not allowed: {reason}",
+                where,
+            )
 
         if len(text) > MAX_EXPRESSION_LENGTH:
             raise fail(f"longer than {MAX_EXPRESSION_LENGTH} characters")
@@ -980,7 +1149,9 @@ class _Validator:
             if isinstance(n, ast.Name) and id(n) not in called and n.id not in params:
                 raise fail(f"it reads {_quote(n.id)}, which is not a lambda parameter")
 
-    def code_block(self, value: object, where: _Where, scope: _Scope | None, role: str) -> None:
+    def code_block(
+        self, value: object, where: _Where, scope: _Scope | None, role: str
+    ) -> None:
         """A CodeBlock JSON object `{"string_data": ..., "language": ...}`.
 
         role "condition": a Python expression (may read data); "assignment": Python
@@ -1012,16 +1183,24 @@ class _Validator:
             module = ast.parse(text)
         except SyntaxError as err:
             raise self.error(
-                f"invalid Python syntax in {_quote(text)}: {err.msg} (line {err.lineno})", where
+                f"invalid Python syntax in {_quote(text)}: {err.msg} (line {err.lineno})",
+                where,
             ) from None
         except (ValueError, RecursionError, MemoryError) as err:
-            raise self.error(f"cannot parse the code ({type(err).__name__})", where) from None
+            raise self.error(
+                f"cannot parse the code ({type(err).__name__})", where
+            ) from None
         if role == "assignment":
             self.assignment_statements(text, module, where, scope)
         return None
 
-    def assignment_statements(self, text: str, module: ast.Module, where: _Where, scope: _Scope | None) -> None:
-        if any(c in "#\\" or not (c.isascii() and (c.isprintable() or c == "\n")) for c in text):
+    def assignment_statements(
+        self, text: str, module: ast.Module, where: _Where, scope: _Scope | None
+    ) -> None:
+        if any(
+            c in "#\\" or not (c.isascii() and (c.isprintable() or c == "\n"))
+            for c in text
+        ):
             raise self.error(
                 f"statement {_quote(text)} contains a comment, backslash or unexpected character",
                 where,
@@ -1033,14 +1212,23 @@ class _Validator:
                 target, value = stmt.target, stmt.value
             else:
                 raise self.error(
-                    f"statement {_quote(text)} must be assignments 'name = expression'", where
+                    f"statement {_quote(text)} must be assignments 'name = expression'",
+                    where,
                 )
             if not isinstance(target, ast.Name) or not is_identifier(target.id):
-                raise self.error(f"statement {_quote(text)} must assign to a plain name", where)
+                raise self.error(
+                    f"statement {_quote(text)} must assign to a plain name", where
+                )
             segment = ast.get_source_segment(text, value)
             if segment is None or "\n" in segment:
                 raise self.error(f"statement {_quote(text)} must be on one line", where)
-            self.expr(segment, where, f"assignment to {_quote(target.id)}", scope, subscripts=True)
+            self.expr(
+                segment,
+                where,
+                f"assignment to {_quote(target.id)}",
+                scope,
+                subscripts=True,
+            )
 
     def transformation(self, value: object, where: _Where) -> None:
         from dace.transformation.transformation import (
@@ -1057,18 +1245,38 @@ class _Validator:
         name = self.identifier(obj.get("transformation"), where, "transformation name")
         if t == "ExpandTransformation":
             classpath = obj.get("classpath")
-            if not isinstance(classpath, str) or not classpath.startswith("dace.libraries.") or not _CLASSPATH.fullmatch(classpath):
-                raise self.error(f"expansion classpath {_quote(classpath)} is not a DaCe library class", where)
+            if (
+                not isinstance(classpath, str)
+                or not classpath.startswith("dace.libraries.")
+                or not _CLASSPATH.fullmatch(classpath)
+            ):
+                raise self.error(
+                    f"expansion classpath {_quote(classpath)} is not a DaCe library class",
+                    where,
+                )
             self.library_classes()
             assert self._expansion_classes is not None
             cls = self._expansion_classes.get(classpath)
         elif t == "PatternTransformation":
             cls = next(
-                (c for c in PatternTransformation.subclasses_recursive(all_subclasses=True) if c.__name__ == name),
+                (
+                    c
+                    for c in PatternTransformation.subclasses_recursive(
+                        all_subclasses=True
+                    )
+                    if c.__name__ == name
+                ),
                 None,
             )
         else:
-            cls = next((c for c in SubgraphTransformation.subclasses_recursive() if c.__name__ == name), None)
+            cls = next(
+                (
+                    c
+                    for c in SubgraphTransformation.subclasses_recursive()
+                    if c.__name__ == name
+                ),
+                None,
+            )
         if cls is None:
             raise self.error(f"unknown transformation {_quote(name)}", where)
         here = (*where, f"transformation {_quote(name)}")
@@ -1079,11 +1287,23 @@ class _Validator:
         sub = obj.get("_subgraph")
         if sub is not None:
             for k, v in self.dict_(sub, here, "'_subgraph'").items():
-                if not re.fullmatch(r"[0-9]{1,9}", k) or isinstance(v, bool) or not isinstance(v, int):
-                    raise self.error("'_subgraph' must map node indices to node ids", here)
+                if (
+                    not re.fullmatch(r"[0-9]{1,9}", k)
+                    or isinstance(v, bool)
+                    or not isinstance(v, int)
+                ):
+                    raise self.error(
+                        "'_subgraph' must map node indices to node ids", here
+                    )
         # DaCe reads the properties from 'attributes' when present, else from the object itself
-        attrs = self.dict_(obj["attributes"], here, "'attributes'") if "attributes" in obj else obj
-        self.properties(cls, attrs, here, None, skip={"type", "transformation", "classpath"})
+        attrs = (
+            self.dict_(obj["attributes"], here, "'attributes'")
+            if "attributes" in obj
+            else obj
+        )
+        self.properties(
+            cls, attrs, here, None, skip={"type", "transformation", "classpath"}
+        )
 
 
 def _default_from_json(prop: Any) -> bool:
@@ -1105,4 +1325,3 @@ def _class_paths(base: type) -> dict[str, type]:
             if path.startswith("dace.libraries."):
                 result[path] = sub
     return result
-
