@@ -101,9 +101,14 @@ class TileMapAttr(ParametrizedAttribute):
 
     def owner(self, begin: int, end: int) -> int | None:
         """The tile holding all of [begin, end), or None if it is split or unmapped."""
-        for tile, lo, hi in self.intervals():
-            if lo <= begin and end <= hi:
-                return tile
+        offset = 0
+        for first, last, count in self.triples():
+            size = (last - first) * count
+            if offset <= begin < offset + size:
+                tile = first + (begin - offset) // count
+                tile_end = offset + (tile - first + 1) * count
+                return tile if end <= tile_end else None
+            offset += size
         return None
 
     def verify(self) -> None:

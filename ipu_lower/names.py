@@ -15,6 +15,16 @@ CPP_KEYWORDS = frozenset(
 )
 
 
+# Macros of the standard headers the generated files include: never usable as names.
+STANDARD_MACROS = frozenset(
+    """NULL EOF errno assert offsetof stdin stdout stderr EXIT_SUCCESS EXIT_FAILURE RAND_MAX
+    MB_CUR_MAX BUFSIZ FILENAME_MAX FOPEN_MAX TMP_MAX L_tmpnam SEEK_SET SEEK_CUR SEEK_END
+    NAN INFINITY HUGE_VAL HUGE_VALF HUGE_VALL MATH_ERRNO MATH_ERREXCEPT math_errhandling
+    CHAR_BIT""".split()
+)
+_MACRO_PATTERN = re.compile(r"[A-Z][A-Z0-9_]*_(MAX|MIN|C|WIDTH)|FP_[A-Z]+|E[A-Z0-9]+|__\w*")
+
+
 def is_c_identifier(text: str) -> bool:
     """A usable C++ identifier: not a keyword, no reserved `__` or leading `_`."""
     return c_identifier(text) == text
@@ -25,7 +35,7 @@ def c_identifier(text: str, fallback: str = "v") -> str:
     name = re.sub(r"_+", "_", re.sub(r"[^A-Za-z0-9_]", "_", text)).strip("_")
     if not name or name[0].isdigit():
         name = f"{fallback}_{name}" if name else fallback
-    if name in CPP_KEYWORDS:
+    if name in CPP_KEYWORDS or name in STANDARD_MACROS or _MACRO_PATTERN.fullmatch(name):
         name += "_"
     return name
 

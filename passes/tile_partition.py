@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from math import ceil, prod
 
 from xdsl.context import Context
-from xdsl.dialects.builtin import MemRefType, ModuleOp, f64
+from xdsl.dialects.builtin import MemRefType, ModuleOp, f64, i64
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import (
@@ -160,6 +160,8 @@ def plan_layouts(sdfg_op: sd.SdfgOp, arch: Arch) -> dict[str, ipu.TileMapAttr]:
                 f"container '{name}' is float64, which the IPU does not support; "
                 "use float32 in the program",
             )
+        if ctype.element_type == i64:
+            raise error(op, f"container '{name}' is int64, which the IPU does not support; use int32")
         shapes[name] = _static_shape(ctype, op)
         if shapes[name] and prod(shapes[name]) == 0:
             raise error(op, f"container '{name}' has no elements")
@@ -339,12 +341,12 @@ def _flat_range(value: SSAValue, ranges, op: Operation) -> tuple[int, int]:
     bounds = [(b.as_int(), e.as_int()) for b, e in ranges]
     if any(b is None or e is None for b, e in bounds):
         raise error(op, "copy bounds are not static; run sdfg-specialize first")
-    # Contiguous iff every dimension after the first partial one is whole.
-    for i, (b, e) in enumerate(bounds):
-        if (b, e) != (0, shape[i]) and any(
-            (bb, ee) != (0, shape[j]) for j, (bb, ee) in enumerate(bounds[i + 1 :], i + 1)
-        ):
-            raise error(op, "copies of non-contiguous boxes are not supported yet")
+    # Contiguous iff the dimensions after the last partial one are whole and the
+    # dimensions before it are single indices.
+    partial = [i for i, (b, e) in enumerate(bounds) if (b, e) != (0, shape[i])]
+    last = partial[-1] if partial else 0
+    if any(e - b != 1 for b, e in bounds[:last]):  # type: ignore[operator]
+        raise error(op, "copies of non-contiguous boxes are not supported yet")
     strides = [prod(shape[i + 1 :]) for i in range(len(shape))]
     begin = sum(b * s for (b, _), s in zip(bounds, strides))
     count = prod(e - b for b, e in bounds)  # type: ignore[operator]

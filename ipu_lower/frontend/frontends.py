@@ -7,6 +7,8 @@
 
 from __future__ import annotations
 
+import contextlib
+import io
 import runpy
 import sys
 from dataclasses import dataclass
@@ -85,6 +87,8 @@ class DacePythonFrontend(Frontend):
         sys.path.insert(0, str(path.parent))
         try:
             namespace = runpy.run_path(str(path), run_name=path.stem)
+        except SystemExit as err:
+            raise SdfgInputError(f"the file exited (sys.exit({err.code!r})) while loading", input_name) from err
         except Exception as err:
             raise SdfgInputError(f"running the file failed: {type(err).__name__}: {err}", input_name) from err
         finally:
@@ -111,7 +115,8 @@ class DacePythonFrontend(Frontend):
         else:
             program = next(iter(programs.values()))
         try:
-            sdfg = program.to_sdfg(simplify=True)
+            with contextlib.redirect_stdout(io.StringIO()):  # DaCe prints parse errors too
+                sdfg = program.to_sdfg(simplify=True)
         except Exception as err:
             raise SdfgInputError(
                 f"DaCe cannot build an SDFG: {type(err).__name__}: {err}", input_name

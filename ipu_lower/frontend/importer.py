@@ -101,7 +101,8 @@ class _SdfgImporter:
     def element_type(self, dtype, what: str) -> Attribute:
         t = DACE_TYPES.get(getattr(dtype, "type", None))
         if t is None:
-            raise self.fail(f"{what} has unsupported data type '{dtype}'")
+            name = dtype.to_string() if hasattr(dtype, "to_string") else dtype
+            raise self.fail(f"{what} has unsupported data type '{name}'")
         return t
 
     def container(self, name: str, desc: dt.Data) -> sd.ContainerOp:
@@ -159,6 +160,7 @@ class _SdfgImporter:
         scope_children = state.scope_children()
         top = set(scope_children[None])
         block = op.body.block
+        values: dict = {}
         for node in dfs_topological_sort(state):
             if node not in top:
                 continue
@@ -169,7 +171,7 @@ class _SdfgImporter:
                     if isinstance(edge.dst, nodes.AccessNode):
                         block.add_op(self.copy(state, edge))
             elif isinstance(node, nodes.Tasklet):
-                self.tasklet_with_memlets(state, node, block, {})
+                self.tasklet_with_memlets(state, node, block, values)
             elif isinstance(node, nodes.MapExit):
                 continue
             else:
@@ -229,7 +231,7 @@ class _SdfgImporter:
             raise self.fail(f"unsupported map range: {err}", state, entry) from err
         op = sd.MapOp(entry.label, list(m.params), lower, upper, step)
         block = op.body.block
-        values: dict[nodes.AccessNode, SSAValue] = {}
+        values: dict = {}
         inside = set(scope_children[entry])
         for node in dfs_topological_sort(state, sources=[entry]):
             if node not in inside:
@@ -255,9 +257,13 @@ class _SdfgImporter:
         state: SDFGState,
         tasklet: nodes.Tasklet,
         block: Block,
-        values: dict[nodes.AccessNode, SSAValue],
+        values: dict,
     ) -> None:
-        """Reads for the inputs, the tasklet, writes (or SSA values) for the outputs."""
+        """Reads for the inputs, the tasklet, writes (or SSA values) for the outputs.
+
+        `values` holds the SSA values of map-local transient scalars (by access node) and
+        of tasklet outputs feeding other tasklets directly (by tasklet and connector).
+        """
         if tasklet.language != dtypes.Language.Python:
             raise self.fail(
                 f"tasklet language {tasklet.language.name} is not supported (only Python)",
@@ -266,32 +272,30 @@ class _SdfgImporter:
             )
         inputs: list[tuple[str, SSAValue]] = []
         for edge in sorted(state.in_edges(tasklet), key=lambda e: e.dst_conn or ""):
-            if edge.data.is_empty():
+            if edge.dst_conn is None:  # an ordering-only edge
                 continue
             self.check_memlet(state, edge)
             conn = edge.dst_conn
-            if isinstance(edge.src, nodes.AccessNode) and edge.src in values:
+            if isinstance(edge.src, nodes.Tasklet):  # a value passed between tasklets
+                inputs.append((conn, values[(edge.src, edge.src_conn)]))
+            elif isinstance(edge.src, nodes.AccessNode) and edge.src in values:
                 inputs.append((conn, values[edge.src]))
-            elif isinstance(edge.src, nodes.Tasklet):
-                raise self.fail("direct tasklet-to-tasklet edges are not supported yet", state, tasklet)
             else:
                 read = sd.ReadOp(
                     self.containers[edge.data.data], self.element_subset(state, tasklet, edge.data)
                 )
                 block.add_op(read)
                 inputs.append((conn, read.result))
-        outputs: list[tuple[str, object]] = []
-        for edge in state.out_edges(tasklet):
-            if edge.data.is_empty():
-                continue
+        outputs = [e for e in state.out_edges(tasklet) if e.src_conn is not None]
+        typed_outputs = []
+        for edge in outputs:
             self.check_memlet(state, edge)
-            outputs.append((edge.src_conn, edge))
-        out_types = [
-            (conn, self.sdfg.arrays[edge.data.data].dtype) for conn, edge in outputs  # type: ignore[attr-defined]
-        ]
-        typed_outputs = [
-            (conn, self.element_type(dtype, f"output '{conn}'")) for conn, dtype in out_types
-        ]
+            dtype = (
+                tasklet.out_connectors[edge.src_conn]
+                if edge.data.data is None
+                else self.sdfg.arrays[edge.data.data].dtype
+            )
+            typed_outputs.append((edge.src_conn, self.element_type(dtype, f"output '{edge.src_conn}'")))
         body = Block(arg_types=[v.type for _, v in inputs])
         try:
             results = translate_tasklet(
@@ -302,13 +306,15 @@ class _SdfgImporter:
         body.add_op(sd.YieldOp(*results))
         op = sd.TaskletOp(tasklet.label, inputs, typed_outputs, Region(body))
         block.add_op(op)
-        for (conn, edge), result in zip(outputs, op.outputs):
-            dst = edge.dst  # type: ignore[attr-defined]
-            if isinstance(dst, nodes.AccessNode) and state.entry_node(dst) is not None:
+        for edge, result in zip(outputs, op.outputs):
+            dst = edge.dst
+            if isinstance(dst, nodes.Tasklet):
+                values[(tasklet, edge.src_conn)] = result
+            elif isinstance(dst, nodes.AccessNode) and state.entry_node(dst) is not None:
                 values[dst] = result
-                continue
-            subset = self.element_subset(state, tasklet, edge.data)  # type: ignore[attr-defined]
-            block.add_op(sd.WriteOp(result, self.containers[edge.data.data], subset))  # type: ignore[attr-defined]
+            else:
+                subset = self.element_subset(state, tasklet, edge.data)
+                block.add_op(sd.WriteOp(result, self.containers[edge.data.data], subset))
 
     def element_subset(self, state, tasklet, memlet) -> list[sd.SymExprAttr]:
         """The single element a tasklet connector reads or writes."""
