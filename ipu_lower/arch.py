@@ -8,6 +8,11 @@ Sources (see ../shared/reference/poplar.md, section 4):
 - Bow: GC200 silicon with wafer-on-wafer power delivery: same tiles and memory, 1.85 GHz.
 - Vector widths (elements per 64-bit load/store): Poplar's Target::getVectorWidth gives
   2 for FLOAT/INT and 4 for HALF; a 64-bit data path, so bytes-per-element divides 8.
+- Exchange: ~4 bytes per cycle into each tile (derived from ~8 TB/s over 1472 tiles at
+  1.33 GHz; unverified, Target::getExchangeBytesPerCycle gives the real number).
+- Sync: no public number; Poplar exposes it only as IPUModel::minIPUSyncDelay. The value
+  here is an assumption of the order the Poplar docs suggest (tens to hundreds of cycles).
+The C++ emulator carries the same table (poplar/IPUModel.hpp); a test keeps them equal.
 """
 
 from __future__ import annotations
@@ -25,6 +30,10 @@ class Arch:
     clock_hz: float
     data_path_bytes: int = 8
     """Width of a tile's load/store path; sets the vector width per element type."""
+    exchange_bytes_per_cycle: int = 4
+    """Bytes a tile receives per cycle during exchange."""
+    sync_cycles: int = 150
+    """Cycles of one global synchronisation (assumption)."""
 
     def vector_width(self, element_bytes: int) -> int:
         """Elements of that size moved by one load/store (Target::getVectorWidth)."""
