@@ -7,8 +7,6 @@
 
 from __future__ import annotations
 
-import contextlib
-import io
 import runpy
 import sys
 from dataclasses import dataclass
@@ -79,10 +77,9 @@ class DacePythonFrontend(Frontend):
     def parse(self, ctx: Context, input: IO[bytes], input_name: str) -> ModuleOp:
         import dace
 
+        from ipu_lower.emit import to_sdfg
         from ipu_lower.frontend.importer import import_sdfg
-        from ipu_lower.frontend.sdfg_json import SdfgInputError, register_ipu_enums
-
-        register_ipu_enums()
+        from ipu_lower.frontend.sdfg_json import SdfgInputError
         path = Path(input_name).resolve()
         sys.path.insert(0, str(path.parent))
         try:
@@ -115,11 +112,9 @@ class DacePythonFrontend(Frontend):
         else:
             program = next(iter(programs.values()))
         try:
-            with contextlib.redirect_stdout(io.StringIO()):  # DaCe prints parse errors too
-                sdfg = program.to_sdfg(simplify=True)
+            sdfg = to_sdfg(program)
         except Exception as err:
             raise SdfgInputError(
                 f"DaCe cannot build an SDFG: {type(err).__name__}: {err}", input_name
             ) from err
-        sdfg.name = program.f.__name__  # DaCe prefixes the module name
         return import_sdfg(sdfg)

@@ -71,6 +71,21 @@ def print_codelet(ctx: PrintContext, op: poplar.CodeletOp, sdk: int) -> None:
                 _print_body(ctx, op, fields)
             if sdk < 3:
                 ctx.line("return true;")
+    _print_emulator_registration(ctx, op.sym_name.data, fields)
+
+
+def _print_emulator_registration(ctx: PrintContext, name: str, fields: Sequence[FieldAttr]) -> None:
+    """How the CPU emulator finds the class and its fields by name; inert on the real SDK."""
+    ctx.line("#ifdef IPU_LOWER_EMULATOR")
+    ctx.line(f"static const poplar::emulator::VertexRegistration<{name}> {name}_registration{{")
+    with ctx.indented():
+        ctx.line(f'"{name}",')
+        binders = ", ".join(
+            f'poplar::emulator::field("{f.field_name.data}", &{name}::{f.field_name.data})'
+            for f in fields
+        )
+        ctx.line(f"{{{binders}}}}};")
+    ctx.line("#endif")
 
 
 def _print_body(ctx: PrintContext, op: poplar.CodeletOp, fields: Sequence[FieldAttr]) -> None:

@@ -167,8 +167,13 @@ def _run_statement(ctx: PrintContext, op: Operation, args: dict[str, tuple[str, 
     ctx.line(f"engine.{method}({cpp_string(op.handle.data)}, {begin}, {begin} + {count});")
 
 
+def program_prefix(program: poplar.HostProgramOp) -> str:
+    """The prefix of the C ABI functions: `<prefix>_init`, `<prefix>_run`, `<prefix>_exit`."""
+    return c_identifier(program.sym_name.data, "sdfg")
+
+
 def print_host(ctx: PrintContext, program: poplar.HostProgramOp) -> None:
-    prefix = c_identifier(program.sym_name.data, "sdfg")
+    prefix = program_prefix(program)
     state = f"{prefix}_state"
     ctx.names.taken.update({f"{prefix}_init", f"{prefix}_run", f"{prefix}_exit", state, f"{prefix}_context"})
     args: dict[str, tuple[str, MemRefType]] = {}

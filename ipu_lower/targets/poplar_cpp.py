@@ -6,31 +6,58 @@ splits them into DIR/host.cpp and DIR/codelets.cpp.
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 from typing import IO
 
 from xdsl.context import Context
-from xdsl.dialects.builtin import ModuleOp
+from xdsl.dialects.builtin import ModuleOp, f16, f32, i1, i8, i16, i32
 from xdsl.utils.target import Target
 
 from ipu_lower.diagnostics import IpuLowerError, error
 from ipu_lower.dialects import poplar
 from ipu_lower.targets.codelet_printer import print_codelet, print_codelets_header
-from ipu_lower.targets.host_printer import HOST_RESERVED, print_host
+from ipu_lower.targets.host_printer import HOST_RESERVED, print_host, program_prefix
 from ipu_lower.targets.print_context import PrintContext
+
+NUMPY_TYPES = {f32: "float32", f16: "float16", i32: "int32", i16: "int16", i8: "int8", i1: "bool"}
 
 FILE_MARKER = "// FILE: "
 HOST_FILE = "host.cpp"
 CODELETS_FILE = "codelets.cpp"
+MANIFEST_FILE = "program.json"
+MAKEFILE = "Makefile"
+
+# Building for a machine with the Poplar SDK (popc and libpoplar on the PATH).
+MAKEFILE_TEXT = """\
+# Builds the program for the real Poplar SDK: `make` (needs popc and the SDK's libraries).
+CXX ?= g++
+CXXFLAGS ?= -std=c++17 -O2 -fPIC
+
+all: lib{prefix}.so codelets.gp
+
+codelets.gp: codelets.cpp
+\tpopc -O2 codelets.cpp -o codelets.gp
+
+lib{prefix}.so: host.cpp
+\t$(CXX) $(CXXFLAGS) -shared host.cpp -o lib{prefix}.so -lpoplar -lpoputil -lpopops -lpoplin
+
+clean:
+\trm -f codelets.gp lib{prefix}.so
+
+.PHONY: all clean
+"""
 
 
 @dataclass(frozen=True)
 class PoplarCppTarget(Target):
-    """Options: `sdk=3` (MultiVertex, void compute) or `sdk=2` (Vertex, bool compute)."""
+    """Options: `sdk=3` (MultiVertex, void compute) or `sdk=2` (Vertex, bool compute);
+    `makefile=true` adds a Makefile for building with the real Poplar SDK."""
 
     name = "poplar-cpp"
 
     sdk: int = 3
+    makefile: bool = False
 
     def emit(self, ctx: Context, module: ModuleOp, output: IO[str]) -> None:
         if self.sdk not in (2, 3):
@@ -51,6 +78,32 @@ class PoplarCppTarget(Target):
         print_codelets_header(codelet_ctx, self.sdk)
         for codelet in codelets:
             print_codelet(codelet_ctx, codelet, self.sdk)
+        output.write(f"{FILE_MARKER}{MANIFEST_FILE}\n")
+        output.write(json.dumps(manifest(programs[0]), indent=2) + "\n")
+        if self.makefile:
+            output.write(f"{FILE_MARKER}{MAKEFILE}\n")
+            output.write(MAKEFILE_TEXT.format(prefix=program_prefix(programs[0])))
+
+
+def manifest(program: poplar.HostProgramOp) -> dict:
+    """What a caller needs to know about the C ABI of host.cpp (read by ipu_lower.runtime)."""
+    prefix = program_prefix(program)
+    read_back = {op.argument.data for op in program.run_body.block.ops if isinstance(op, poplar.ReadTensorOp)}
+    return {
+        "sdfg": program.sym_name.data,
+        "prefix": prefix,
+        "functions": {"init": f"{prefix}_init", "run": f"{prefix}_run", "exit": f"{prefix}_exit"},
+        "arch": program.arch.data,
+        "arguments": [
+            {
+                "name": name,
+                "dtype": NUMPY_TYPES[memref.element_type],
+                "shape": list(memref.get_shape()),
+                "output": name in read_back,
+            }
+            for name, memref in program.argument_list()
+        ],
+    }
 
 
 def split_files(text: str) -> dict[str, str]:

@@ -1,0 +1,43 @@
+"""From a DaCe program or SDFG to the files of the poplar-cpp target, in process."""
+
+from __future__ import annotations
+
+import contextlib
+import io
+from collections.abc import Mapping
+from typing import Any
+
+from xdsl.context import Context
+
+from ipu_lower.pipelines import SdfgToPoplarPass
+from ipu_lower.targets.poplar_cpp import PoplarCppTarget, split_files
+
+
+def to_sdfg(program_or_sdfg: Any):
+    """A `dace.SDFG` from a `@dace.program` (named like its function) or an SDFG."""
+    import dace
+
+    from ipu_lower.frontend.sdfg_json import register_ipu_enums
+
+    register_ipu_enums()
+    if isinstance(program_or_sdfg, dace.SDFG):
+        return program_or_sdfg
+    if isinstance(program_or_sdfg, dace.frontend.python.parser.DaceProgram):
+        with contextlib.redirect_stdout(io.StringIO()):  # DaCe prints parse errors too
+            sdfg = program_or_sdfg.to_sdfg(simplify=True)
+        sdfg.name = program_or_sdfg.f.__name__  # DaCe prefixes the module name
+        return sdfg
+    raise TypeError(f"expected a @dace.program or a dace.SDFG, got {type(program_or_sdfg).__name__}")
+
+
+def emit_program(program_or_sdfg: Any, symbols: Mapping[str, int], arch: str | None) -> dict[str, str]:
+    """host.cpp, codelets.cpp and program.json for the given symbol values and arch."""
+    from ipu_lower.frontend.importer import import_sdfg
+
+    module = import_sdfg(to_sdfg(program_or_sdfg))
+    ctx = Context()
+    spec = ",".join(f"{name}={value}" for name, value in symbols.items())
+    SdfgToPoplarPass(symbols=spec, arch=arch).apply(ctx, module)
+    output = io.StringIO()
+    PoplarCppTarget().emit(ctx, module, output)
+    return split_files(output.getvalue())
