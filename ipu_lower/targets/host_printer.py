@@ -15,6 +15,7 @@ from xdsl.ir import Operation
 from ipu_lower.dialects import poplar
 from ipu_lower.names import UniqueNames, c_identifier
 from ipu_lower.targets.cpp_expr import cpp_type
+from ipu_lower.targets.host_tables import print_table_run
 from ipu_lower.targets.print_context import PrintContext, cpp_string
 
 # Names the host template uses; generated names must not collide with them.
@@ -207,8 +208,15 @@ def print_host(ctx: PrintContext, program: poplar.HostProgramOp) -> None:
             ctx.line(f"poplar::Device device = ipu_lower_attach({cpp_string(program.arch.data)});")
             ctx.line("poplar::Graph graph(device.getTarget());")
             ctx.line("graph.addCodelets(codelets_path);")
-            for op in program.build_body.block.ops:
-                _BUILD_PRINTERS[type(op)](ctx, op)
+            ops = list(program.build_body.block.ops)
+            i = 0
+            while i < len(ops):
+                after_run = print_table_run(ctx, ops, i)
+                if after_run > i:
+                    i = after_run
+                    continue
+                _BUILD_PRINTERS[type(ops[i])](ctx, ops[i])
+                i += 1
             ctx.line(
                 f"{state}.reset(new {prefix}_context{{std::move(device), std::move(engine)}});"
             )
