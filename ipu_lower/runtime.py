@@ -43,7 +43,7 @@ class BuildError(RuntimeError):
 
 
 class ProgramError(RuntimeError):
-    """The emitted program failed at run time (the emulator's message is on stderr)."""
+    """The emitted program failed: the message of the exception it caught."""
 
 
 def cache_root() -> Path:
@@ -121,11 +121,13 @@ class CompiledProgram:
         self._exit.restype = None
         self._report = self.library.ipu_lower_emulator_report
         self._report.restype = ctypes.c_char_p
+        self._last_error = getattr(self.library, functions["last_error"])
+        self._last_error.restype = ctypes.c_char_p
         init = getattr(self.library, functions["init"])
         init.restype = ctypes.c_int
         init.argtypes = [ctypes.c_char_p]
         if init(str(self.directory / "codelets.cpp").encode()) != 0:
-            raise ProgramError(f"{functions['init']} failed (see the message above)")
+            raise ProgramError(self._last_error().decode())
         self._open = True
         self.report: dict[str, Any] | None = None
 
@@ -150,7 +152,7 @@ class CompiledProgram:
                 copy_back.append((array, buffer))
             c_args.append(buffer.ctypes.data)
         if self._run(*c_args) != 0:
-            raise ProgramError(f"{self.manifest['functions']['run']} failed (see the message above)")
+            raise ProgramError(self._last_error().decode())
         for array, buffer in copy_back:
             array[...] = buffer
         self.report = json.loads(self._report().decode())

@@ -25,8 +25,8 @@ HOST_RESERVED = (
 )
 
 HOST_INCLUDES = (
-    "<cstddef>", "<cstdint>", "<cstdlib>", "<exception>", "<iostream>", "<memory>",
-    "<stdexcept>", "<utility>", "<poplar/DeviceManager.hpp>", "<poplar/Engine.hpp>",
+    "<cstddef>", "<cstdint>", "<cstdlib>", "<exception>", "<memory>", "<stdexcept>",
+    "<string>", "<utility>", "<poplar/DeviceManager.hpp>", "<poplar/Engine.hpp>",
     "<poplar/Graph.hpp>", "<poplar/IPUModel.hpp>", "<poplar/Program.hpp>",
 )
 
@@ -142,13 +142,13 @@ _BUILD_PRINTERS: dict[type[Operation], Callable[[PrintContext, Operation], None]
 
 
 @contextmanager
-def _guarded(ctx: PrintContext, function: str) -> Iterator[None]:
-    """A try block whose exceptions are reported on stderr as a return code of 1."""
+def _guarded(ctx: PrintContext, function: str, last_error: str) -> Iterator[None]:
+    """A try block whose exception becomes a return code of 1 and the last error message."""
     ctx.line("try {")
     with ctx.indented():
         yield
     ctx.line("} catch (const std::exception &error) {")
-    ctx.line(f'  std::cerr << "{function}: " << error.what() << std::endl;')
+    ctx.line(f'  {last_error} = std::string("{function}: ") + error.what();')
     ctx.line("  return 1;")
     ctx.line("}")
     ctx.line("return 0;")
@@ -176,7 +176,10 @@ def program_prefix(program: poplar.HostProgramOp) -> str:
 def print_host(ctx: PrintContext, program: poplar.HostProgramOp) -> None:
     prefix = program_prefix(program)
     state = f"{prefix}_state"
-    ctx.names.taken.update({f"{prefix}_init", f"{prefix}_run", f"{prefix}_exit", state, f"{prefix}_context"})
+    last_error = f"{prefix}_error"
+    ctx.names.taken.update(
+        {f"{prefix}_{n}" for n in ("init", "run", "exit", "last_error", "context")} | {state, last_error}
+    )
     args: dict[str, tuple[str, MemRefType]] = {}
     params = []
     arg_names = UniqueNames(tuple(ctx.names.taken))  # only the run function sees them
@@ -199,12 +202,13 @@ def print_host(ctx: PrintContext, program: poplar.HostProgramOp) -> None:
         ctx.line("poplar::Device device;")
         ctx.line("poplar::Engine engine;")
     ctx.line(f"std::unique_ptr<{prefix}_context> {state};")
+    ctx.line(f"std::string {last_error};")
     ctx.line()
     ctx.line("}  // namespace")
     ctx.line()
     ctx.line("// Builds the graph and the Engine once; 0 on success.")
     with ctx.descend(f'extern "C" int {prefix}_init(const char *codelets_path)'):
-        with _guarded(ctx, f"{prefix}_init"):
+        with _guarded(ctx, f"{prefix}_init", last_error):
             ctx.line(f"poplar::Device device = ipu_lower_attach({cpp_string(program.arch.data)});")
             ctx.line("poplar::Graph graph(device.getTarget());")
             ctx.line("graph.addCodelets(codelets_path);")
@@ -224,12 +228,16 @@ def print_host(ctx: PrintContext, program: poplar.HostProgramOp) -> None:
     ctx.line("// Runs the program on the given data; any number of times after init.")
     with ctx.descend(f'extern "C" int {prefix}_run({", ".join(params) or "void"})'):
         with ctx.descend(f"if (!{state})"):
-            ctx.line(f'std::cerr << "{prefix}_run: {prefix}_init has not succeeded" << std::endl;')
+            ctx.line(f'{last_error} = "{prefix}_run: {prefix}_init has not succeeded";')
             ctx.line("return 1;")
-        with _guarded(ctx, f"{prefix}_run"):
+        with _guarded(ctx, f"{prefix}_run", last_error):
             ctx.line(f"poplar::Engine &engine = {state}->engine;")
             for op in program.run_body.block.ops:
                 _run_statement(ctx, op, args)
+    ctx.line()
+    ctx.line("// Why the last init or run returned 1.")
+    with ctx.descend(f'extern "C" const char *{prefix}_last_error(void)'):
+        ctx.line(f"return {last_error}.c_str();")
     ctx.line()
     ctx.line("// Releases the Engine and the device.")
     with ctx.descend(f'extern "C" void {prefix}_exit(void)'):

@@ -92,7 +92,9 @@ def manifest(program: poplar.HostProgramOp) -> dict:
     return {
         "sdfg": program.sym_name.data,
         "prefix": prefix,
-        "functions": {"init": f"{prefix}_init", "run": f"{prefix}_run", "exit": f"{prefix}_exit"},
+        "functions": {
+            name: f"{prefix}_{name}" for name in ("init", "run", "exit", "last_error")
+        },
         "arch": program.arch.data,
         "arguments": [
             {
