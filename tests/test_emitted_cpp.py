@@ -1,30 +1,49 @@
 """The C++ that `ipu-opt -p sdfg-to-poplar -t poplar-cpp -o DIR` writes for the examples:
 it compiles (-fsyntax-only -Wall -Werror against the bundled emulator headers), has the C ABI,
-no 64-bit types, and lays data and vertices out as the tile plan says. Also the CLI's
-behaviour on bad input: exit code 1, one line on stderr, no output written."""
+no 64-bit types, and lays data and vertices out as the tile plan says (read both from the
+poplar-level IR and from host.cpp, whose runs of vertices and tile mappings are loops over
+constant tables). DIR/program.json describes the C ABI as the SDFG signature does, and
+`poplar-cpp{makefile=true}` adds a Makefile for the real SDK. Also the CLI's behaviour on
+bad input: exit code 1, one line on stderr, no output written."""
 
 from __future__ import annotations
 
+import io
 import json
 import re
 import shutil
 import subprocess
 import sys
-from dataclasses import dataclass
+from collections import Counter
+from dataclasses import dataclass, field
+from functools import lru_cache
 from math import prod
 from pathlib import Path
 
+import numpy
 import pytest
+from xdsl.context import Context
+from xdsl.dialects import get_all_dialects
+from xdsl.ir import SSAValue
 
 from ipu_lower.arch import get_arch
 from ipu_lower.cli import ipu_opt_main
+from ipu_lower.dialects import poplar
+from ipu_lower.frontend.frontends import LocatedMlirFrontend
 from ipu_lower.passes.tile_partition import balanced_tile_map
+from ipu_lower.registry import DIALECTS
+from ipu_lower.targets.host_tables import MIN_RUN
 
 REPO = Path(__file__).resolve().parents[1]
 EXAMPLES = REPO / "examples"
 INCLUDE = REPO / "ipu_lower" / "emulator" / "include"
 GXX = shutil.which("g++")
+MAKE = shutil.which("make")
 needs_gxx = pytest.mark.skipif(GXX is None, reason="g++ is not installed")
+
+CPP_FILES = ["codelets.cpp", "host.cpp"]
+OUTPUT_FILES = ["codelets.cpp", "host.cpp", "program.json"]
+ABI_FUNCTIONS = ("init", "run", "exit", "last_error")  # <prefix>_<function> in host.cpp
 
 
 def run_ipu_opt(args: list[str], capsys) -> tuple[int, str, str]:
@@ -110,55 +129,229 @@ def symbol_values(symbols: str) -> dict[str, int]:
 
 
 # --------------------------------------------------------------------------------------
-# reading the emitted host code
+# the layout of the graph, read from the poplar IR and from host.cpp alike
 
-VARIABLE = re.compile(
-    r'poplar::Tensor (\w+) = graph\.addVariable\(poplar::(\w+), \{([0-9, ]*)\}, "(\w+)"\);'
+
+@dataclass
+class Vertex:
+    compute_set: str  # debug name of the compute set
+    codelet: str
+    tile: int | None = None
+    cycles: int | None = None
+    connections: list[tuple[str, str, int, int]] = field(default_factory=list)
+    """(field, container, begin, end) of the flattened container."""
+
+
+@dataclass
+class Layout:
+    variables: dict[str, tuple[str, tuple[int, ...]]] = field(default_factory=dict)
+    """container -> (poplar type, shape)"""
+    mappings: dict[str, list[tuple[int, int, int]]] = field(default_factory=dict)
+    """container -> [(tile, begin, end)] of the flattened container, in order"""
+    vertices: list[Vertex] = field(default_factory=list)
+    tables: list[tuple[str, str, int]] = field(default_factory=list, compare=False)
+    """host.cpp only: (kind "mapping" or "vertices", container or compute set, rows)"""
+
+    def view(self, name: str, begin: int | None, end: int | None) -> tuple[str, int, int]:
+        size = prod(self.variables[name][1])
+        if begin is None:
+            return name, 0, size
+        assert 0 <= begin < end <= size, (name, begin, end, size)
+        return name, begin, end
+
+
+def ir_context() -> Context:
+    """Every dialect ipu-opt knows (codelet bodies may use math, for example)."""
+    ctx = Context()
+    for name, factory in get_all_dialects().items():
+        ctx.register_dialect(name, factory)
+    for dialect in DIALECTS:
+        ctx.load_dialect(dialect)
+    return ctx
+
+
+def read_ir(text: str) -> Layout:
+    """The layout the `poplar.host_program` of `sdfg-to-poplar` output builds."""
+    module = LocatedMlirFrontend().parse(ir_context(), io.BytesIO(text.encode()), "ir.mlir")
+    module.verify()
+    programs = [op for op in module.ops if isinstance(op, poplar.HostProgramOp)]
+    assert len(programs) == 1
+    layout = Layout()
+    views: dict[SSAValue, tuple[str, int, int]] = {}  # value -> (container, begin, end)
+    flat: set[SSAValue] = set()  # values that are 1-D (slices cut the first dimension)
+    compute_sets: dict[SSAValue, str] = {}
+    vertices: dict[SSAValue, Vertex] = {}
+    for op in programs[0].build_body.block.ops:
+        if isinstance(op, poplar.AddVariableOp):
+            shape = tuple(op.shape.get_values())
+            layout.variables[op.debug_name.data] = (poplar.POPLAR_TYPES[op.element_type], shape)
+            views[op.result] = layout.view(op.debug_name.data, None, None)
+            if len(shape) <= 1:
+                flat.add(op.result)
+        elif isinstance(op, poplar.FlattenOp):
+            views[op.result] = views[op.tensor]
+            flat.add(op.result)
+        elif isinstance(op, poplar.SliceOp):
+            assert op.tensor in flat, "slice of an unflattened tensor"
+            name, base, end = views[op.tensor]
+            views[op.result] = layout.view(
+                name, base + op.begin.value.data, base + op.end.value.data
+            )
+            assert views[op.result][2] <= end
+            flat.add(op.result)
+        elif isinstance(op, poplar.SetTileMappingOp):
+            if op.target in vertices:
+                assert vertices[op.target].tile is None
+                vertices[op.target].tile = op.tile.value.data
+            else:
+                name, begin, end = views[op.target]
+                layout.mappings.setdefault(name, []).append((op.tile.value.data, begin, end))
+        elif isinstance(op, poplar.AddComputeSetOp):
+            compute_sets[op.result] = op.debug_name.data
+        elif isinstance(op, poplar.AddVertexOp):
+            vertices[op.result] = Vertex(compute_sets[op.compute_set], op.codelet.data)
+            layout.vertices.append(vertices[op.result])
+        elif isinstance(op, poplar.ConnectOp):
+            vertices[op.vertex].connections.append((op.field.data, *views[op.tensor]))
+        elif isinstance(op, poplar.SetPerfEstimateOp):
+            assert vertices[op.vertex].cycles is None
+            vertices[op.vertex].cycles = op.cycles.value.data
+    return layout
+
+
+TENSOR_EXPR = r"(\w+)(\.flatten\(\))?(?:\.slice\((\d+), (\d+)\))?"
+STATEMENTS = {
+    "variable": re.compile(
+        r'poplar::Tensor (\w+) = graph\.addVariable\(poplar::(\w+), \{([0-9, ]*)\}, "(\w+)"\);'
+    ),
+    "compute_set": re.compile(r'poplar::ComputeSet (\w+) = graph\.addComputeSet\("(\w+)"\);'),
+    "mapping": re.compile(rf"graph\.setTileMapping\({TENSOR_EXPR}, (\d+)\);"),
+    "vertex": re.compile(r'poplar::VertexRef (\w+) = graph\.addVertex\((\w+), "(\w+)"\);'),
+    "connect": re.compile(rf'graph\.connect\((\w+)\["(\w+)"\], {TENSOR_EXPR}\);'),
+    "perf": re.compile(r"graph\.setPerfEstimate\((\w+), (\d+)\);"),
+}
+# Anything that looks like building the graph must be one of the statements above.
+GRAPH_CALL = re.compile(
+    r"graph\.(addVariable|setTileMapping|addComputeSet|addVertex|connect|setPerfEstimate)\(|\brow\b"
 )
-MAPPING = re.compile(
-    r"graph\.setTileMapping\((\w+)(?:\.flatten\(\))?(?:\.slice\((\d+), (\d+)\))?, (\d+)\);"
+TABLE_LOOP = re.compile(
+    r"[ ]*static const std::size_t (\w+)\[\]\[(\d+)\] = \{\n(.*?)\n[ ]*\};\n"
+    r"[ ]*for \(const auto &row : \1\) \{\n(.*?)\n[ ]*\}\n",
+    re.S,
 )
-VERTEX = re.compile(r'poplar::VertexRef (\w+) = graph\.addVertex\((\w+), "(\w+)"\);')
-CONNECT = re.compile(
-    r'graph\.connect\((\w+)\["(\w+)"\], (\w+)(?:\.flatten\(\))?(?:\.slice\((\d+), (\d+)\))?\);'
+ROW = re.compile(r"\{(\d+(?:, \d+)*)\},")
+MAPPING_BODY = re.compile(
+    r"graph\.setTileMapping\((\w+)(?:\.flatten\(\))?\.slice\(row\[1\], row\[2\]\), "
+    r"static_cast<unsigned>\(row\[0\]\)\);"
 )
+VERTEX_BODY_HEAD = re.compile(
+    r'poplar::VertexRef vertex = graph\.addVertex\((\w+), "\w+"\);\n'
+    r"graph\.setTileMapping\(vertex, static_cast<unsigned>\(row\[0\]\)\);"
+)
+VERTEX_BODY_CONNECT = re.compile(
+    r'graph\.connect\(vertex\["\w+"\], \w+(?:\.flatten\(\))?(?:\.slice\(row\[(\d+)\], row\[(\d+)\]\))?\);'
+)
+VERTEX_BODY_TAIL = "graph.setPerfEstimate(vertex, row[1]);"
+
+
+class HostReader:
+    """Follows the graph-building statements of host.cpp in order; a table loop is
+    followed once per row, with `row[k]` replaced by the row's k-th number."""
+
+    def __init__(self) -> None:
+        self.layout = Layout()
+        self.tensors: dict[str, str] = {}  # C++ variable -> container
+        self.compute_sets: dict[str, str] = {}  # C++ variable -> debug name
+        self.vertices: dict[str, Vertex] = {}  # C++ variable -> the vertex it names now
+
+    def tensor(self, var: str, flatten: str | None, begin: str | None, end: str | None):
+        name = self.tensors[var]
+        if begin is not None and not flatten:
+            assert len(self.layout.variables[name][1]) <= 1, f"slice of unflattened {var}"
+        return self.layout.view(name, None if begin is None else int(begin),
+                                None if end is None else int(end))
+
+    def statement(self, line: str) -> None:
+        line = line.strip()
+        if not GRAPH_CALL.search(line):
+            return
+        for kind, pattern in STATEMENTS.items():
+            if m := pattern.fullmatch(line):
+                break
+        else:
+            raise AssertionError(f"unrecognised graph statement: {line}")
+        if kind == "variable":
+            var, type_, dims, name = m.groups()
+            shape = tuple(int(d) for d in dims.replace(" ", "").split(",") if d)
+            assert name not in self.layout.variables
+            self.tensors[var] = name
+            self.layout.variables[name] = (type_, shape)
+        elif kind == "compute_set":
+            self.compute_sets[m[1]] = m[2]
+        elif kind == "mapping" and m[1] in self.vertices:
+            assert m[2] is None and m[3] is None
+            vertex = self.vertices[m[1]]
+            assert vertex.tile is None
+            vertex.tile = int(m[5])
+        elif kind == "mapping":
+            name, begin, end = self.tensor(*m.groups()[:4])
+            self.layout.mappings.setdefault(name, []).append((int(m[5]), begin, end))
+        elif kind == "vertex":
+            self.vertices[m[1]] = Vertex(self.compute_sets[m[2]], m[3])
+            self.layout.vertices.append(self.vertices[m[1]])
+        elif kind == "connect":
+            self.vertices[m[1]].connections.append((m[2], *self.tensor(*m.groups()[2:])))
+        elif kind == "perf":
+            vertex = self.vertices[m[1]]
+            assert vertex.cycles is None
+            vertex.cycles = int(m[2])
+
+    def table(self, m: re.Match) -> None:
+        table, columns, rows_text, body = m[1], int(m[2]), m[3], m[4]
+        rows = [tuple(int(n) for n in r.split(", ")) for r in ROW.findall(rows_text)]
+        assert ROW.sub("", rows_text).split() == [], rows_text
+        assert len(rows) >= MIN_RUN and {len(r) for r in rows} == {columns}, table
+        lines = [line.strip() for line in body.splitlines()]
+        # the columns: tile, begin, end of a mapping; tile, cycles, then begin and end of
+        # each sliced field of a vertex
+        if mapping := MAPPING_BODY.fullmatch("\n".join(lines)):
+            assert columns == 3, table
+            self.layout.tables.append(("mapping", self.tensors[mapping[1]], len(rows)))
+        else:
+            head = VERTEX_BODY_HEAD.fullmatch("\n".join(lines[:2]))
+            assert head and lines[-1] == VERTEX_BODY_TAIL, body
+            slice_columns = []
+            for line in lines[2:-1]:
+                connect = VERTEX_BODY_CONNECT.fullmatch(line)
+                assert connect, line
+                if connect[1] is not None:
+                    slice_columns += [int(connect[1]), int(connect[2])]
+            assert slice_columns == list(range(2, columns)), body
+            self.layout.tables.append(("vertices", self.compute_sets[head[1]], len(rows)))
+        for row in rows:
+            text = re.sub(r"row\[(\d+)\]", lambda k: str(row[int(k[1])]), body)
+            for line in re.sub(r"static_cast<unsigned>\((\d+)\)", r"\1", text).splitlines():
+                self.statement(line)
+
+
+def read_host(text: str) -> Layout:
+    reader = HostReader()
+    pos = 0
+    while pos < len(text):
+        if m := TABLE_LOOP.match(text, pos):
+            reader.table(m)
+            pos = m.end()
+        else:
+            end = text.find("\n", pos) + 1 or len(text)
+            reader.statement(text[pos:end])
+            pos = end
+    return reader.layout
+
+
 CODELET_CLASS = re.compile(
     r"class (\w+) : public poplar::(MultiVertex|Vertex) \{(.*?)\n\};", re.DOTALL
 )
 FIELD = re.compile(r"poplar::(Input|Output|InOut)<(?:poplar::Vector<(\w+)>|(\w+))> (\w+);")
-
-
-@dataclass
-class Host:
-    variables: dict[str, tuple[str, str, tuple[int, ...]]]  # C++ name -> (dace name, type, shape)
-    mappings: dict[str, list[tuple[int, int, int]]]  # C++ tensor -> [(tile, begin, end)]
-    vertices: dict[str, tuple[str, str, int | None]]  # vertex -> (compute set, codelet, tile)
-    connections: dict[str, list[tuple[str, str, int, int]]]  # vertex -> [(field, tensor, b, e)]
-
-
-def read_host(text: str) -> Host:
-    variables = {}
-    for var, type_, dims, name in VARIABLE.findall(text):
-        shape = tuple(int(d) for d in dims.replace(" ", "").split(",") if d)
-        variables[var] = (name, type_, shape)
-    mappings: dict[str, list[tuple[int, int, int]]] = {}
-    vertex_tiles: dict[str, int] = {}
-    for target, begin, end, tile in MAPPING.findall(text):
-        if target in variables:
-            size = prod(variables[target][2])
-            b, e = (int(begin), int(end)) if begin else (0, size)
-            mappings.setdefault(target, []).append((int(tile), b, e))
-        else:
-            vertex_tiles[target] = int(tile)
-    vertices = {
-        v: (cs, codelet, vertex_tiles.get(v)) for v, cs, codelet in VERTEX.findall(text)
-    }
-    connections: dict[str, list[tuple[str, str, int, int]]] = {}
-    for vertex, field, tensor, begin, end in CONNECT.findall(text):
-        size = prod(variables[tensor][2])
-        b, e = (int(begin), int(end)) if begin else (0, size)
-        connections.setdefault(vertex, []).append((field, tensor, b, e))
-    return Host(variables, mappings, vertices, connections)
 
 
 def read_codelets(text: str) -> dict[str, tuple[str, dict[str, tuple[str, bool, str]]]]:
@@ -166,8 +359,8 @@ def read_codelets(text: str) -> dict[str, tuple[str, dict[str, tuple[str, bool, 
     classes = {}
     for name, base, body in CODELET_CLASS.findall(text):
         fields = {}
-        for direction, vector_type, scalar_type, field in FIELD.findall(body):
-            fields[field] = (direction, bool(vector_type), vector_type or scalar_type)
+        for direction, vector_type, scalar_type, field_name in FIELD.findall(body):
+            fields[field_name] = (direction, bool(vector_type), vector_type or scalar_type)
         classes[name] = (base, fields)
     return classes
 
@@ -176,7 +369,8 @@ def read_codelets(text: str) -> dict[str, tuple[str, dict[str, tuple[str, bool, 
 # compiling and checking the examples
 
 
-def emit(case, out_dir: Path, capsys) -> tuple[str, str]:
+def emit(case, out_dir: Path, capsys) -> tuple[str, str, str]:
+    """host.cpp, codelets.cpp and program.json of `ipu-opt ... -o out_dir`."""
     name, symbols, arch, target = case
     code, out, err = run_ipu_opt(
         [EXAMPLES / f"{name}.sdfg", "-p", "sdfg-to-poplar", "--symbols", symbols,
@@ -185,8 +379,19 @@ def emit(case, out_dir: Path, capsys) -> tuple[str, str]:
     )
     assert (code, err) == (0, ""), err
     assert out == ""  # everything went to the directory
-    assert sorted(p.name for p in out_dir.iterdir()) == ["codelets.cpp", "host.cpp"]
-    return (out_dir / "host.cpp").read_text(), (out_dir / "codelets.cpp").read_text()
+    assert sorted(p.name for p in out_dir.iterdir()) == OUTPUT_FILES
+    return tuple((out_dir / f).read_text() for f in ("host.cpp", "codelets.cpp", "program.json"))
+
+
+def emit_ir(case, capsys) -> str:
+    """The poplar-level IR of the same lowering (no target, to stdout)."""
+    name, symbols, arch, _ = case
+    code, out, err = run_ipu_opt(
+        [EXAMPLES / f"{name}.sdfg", "-p", "sdfg-to-poplar", "--symbols", symbols, "--arch", arch],
+        capsys,
+    )
+    assert (code, err) == (0, ""), err
+    return out
 
 
 def check_no_64_bit_types(host: str, codelets: str) -> None:
@@ -198,8 +403,9 @@ def check_no_64_bit_types(host: str, codelets: str) -> None:
 def check_c_abi(name: str, host: str, info: Example) -> None:
     assert f'extern "C" int {name}_init(const char *codelets_path) {{' in host
     assert f'extern "C" int {name}_run({info.run_params}) {{' in host
+    assert f'extern "C" const char *{name}_last_error(void) {{' in host
     assert f'extern "C" void {name}_exit(void) {{' in host
-    assert len(re.findall(r'^extern "C" ', host, re.MULTILINE)) == 3
+    assert len(re.findall(r'^extern "C" ', host, re.MULTILINE)) == 4
 
 
 def check_sdk_style(codelets: str, sdk: int, maps: int) -> None:
@@ -216,49 +422,69 @@ def check_sdk_style(codelets: str, sdk: int, maps: int) -> None:
         assert "MultiVertex" not in codelets and "workerId" not in codelets
 
 
-def check_layout(case, host_text: str, codelets_text: str) -> None:
+def check_plan(case, layout: Layout, codelets_text: str, where: str) -> None:
+    """`layout` is what balanced_tile_map gives for the example."""
     name, symbols, arch_name, _ = case
     info = EXAMPLE_INFO[name]
-    arch = get_arch(arch_name)
     values = symbol_values(symbols)
     shape = tuple(values[s] for s in info.shape)
-    elements = prod(shape)
-    host = read_host(host_text)
-    assert f'ipu_lower_attach("{arch_name}")' in host_text
+    expected = list(balanced_tile_map(prod(shape), get_arch(arch_name).tiles, 2).intervals())
 
-    by_name = {dace_name: var for var, (dace_name, _, _) in host.variables.items()}
-    assert set(by_name) == set(info.arrays) | set(info.scalars)
-    expected = list(balanced_tile_map(elements, arch.tiles, 2).intervals())
+    assert set(layout.variables) == set(info.arrays) | set(info.scalars), where
     for array in info.arrays:
-        var = by_name[array]
-        assert host.variables[var][1:] == (info.poplar_type, shape), array
-        assert host.mappings[var] == expected, array
+        assert layout.variables[array] == (info.poplar_type, shape), (where, array)
+        assert layout.mappings[array] == expected, (where, array)
     for scalar in info.scalars:
-        var = by_name[scalar]
-        assert host.variables[var][1:] == (info.poplar_type, ())
-        assert host.mappings[var] == [(0, 0, 1)], scalar
+        assert layout.variables[scalar] == (info.poplar_type, ()), (where, scalar)
+        assert layout.mappings[scalar] == [(0, 0, 1)], (where, scalar)
 
     # one compute set per map, one vertex per tile that owns elements
     classes = read_codelets(codelets_text)
-    compute_sets: dict[str, list[str]] = {}
-    for vertex, (cs, codelet, _) in host.vertices.items():
-        compute_sets.setdefault(cs, []).append(vertex)
-        assert codelet in classes, codelet
-    assert len(compute_sets) == info.maps
+    compute_sets: dict[str, list[Vertex]] = {}
+    for vertex in layout.vertices:
+        compute_sets.setdefault(vertex.compute_set, []).append(vertex)
+        assert vertex.codelet in classes, (where, vertex.codelet)
+        assert isinstance(vertex.cycles, int) and vertex.cycles > 0, (where, vertex)
+    assert len(compute_sets) == info.maps, where
     intervals = {tile: (b, e) for tile, b, e in expected}
     for cs, vertices in compute_sets.items():
-        assert [host.vertices[v][2] for v in vertices] == list(range(len(expected))), cs
+        assert [v.tile for v in vertices] == list(range(len(expected))), (where, cs)
         for v in vertices:
-            _, codelet, tile = host.vertices[v]
-            fields = classes[codelet][1]
-            connected = host.connections[v]
-            assert [f for f, *_ in connected] == list(fields), (cs, v)
-            for field, tensor, b, e in connected:
-                direction, is_vector, _ = fields[field]
+            fields = classes[v.codelet][1]
+            assert [f for f, *_ in v.connections] == list(fields), (where, cs, v)
+            for field_name, tensor, b, e in v.connections:
+                direction, is_vector, _ = fields[field_name]
                 if is_vector:
-                    assert (b, e) == intervals[tile], (cs, v, field)
+                    assert (b, e) == intervals[v.tile], (where, cs, v, field_name)
+                    assert layout.variables[tensor][1] == shape
                 else:
-                    assert host.variables[tensor][2] == () and direction == "Input"
+                    assert layout.variables[tensor][1] == () and direction == "Input"
+
+
+def check_layout(case, host_text: str, codelets_text: str, ir_text: str) -> None:
+    name, symbols, arch_name, _ = case
+    info = EXAMPLE_INFO[name]
+    elements = prod(symbol_values(symbols)[s] for s in info.shape)
+    assert f'ipu_lower_attach("{arch_name}")' in host_text
+
+    ir = read_ir(ir_text)
+    host = read_host(host_text)
+    check_plan(case, ir, codelets_text, "poplar IR")
+    check_plan(case, host, codelets_text, "host.cpp")
+    assert host == ir
+
+    # runs of same-shaped calls are tables: one per array and one per compute set
+    tiles = len(ir.mappings[info.arrays[0]])
+    if tiles >= MIN_RUN:
+        compute_sets = {v.compute_set for v in ir.vertices}
+        assert Counter(host.tables) == Counter(
+            [("mapping", a, tiles) for a in info.arrays]
+            + [("vertices", cs, tiles) for cs in compute_sets]
+        )
+        assert host_text.count("graph.addVertex(") == info.maps
+    else:
+        assert host.tables == [] and "static const" not in host_text
+        assert host_text.count("graph.addVertex(") == len(ir.vertices)
 
     # host I/O: every argument (and no transient) is written, the results are read back
     writes = re.findall(r'graph\.createHostWrite\("write_(\w+)", ', host_text)
@@ -269,24 +495,124 @@ def check_layout(case, host_text: str, codelets_text: str) -> None:
         assert f'engine.readTensor("read_{out}", {out}, {out} + {elements});' in host_text
 
 
+@lru_cache(maxsize=None)
+def load_example(name: str):
+    from ipu_lower.frontend.sdfg_json import load_sdfg_json, sdfg_from_json_safely
+
+    path = EXAMPLES / f"{name}.sdfg"
+    return sdfg_from_json_safely(load_sdfg_json(path.read_bytes(), str(path)))
+
+
+def written_arguments(sdfg) -> set[str]:
+    """Non-transient containers some state writes to."""
+    return {
+        node.data
+        for state in sdfg.states()
+        for node in state.data_nodes()
+        if state.in_degree(node) > 0 and not sdfg.arrays[node.data].transient
+    }
+
+
+def check_manifest(case, manifest_text: str, host_text: str) -> None:
+    """program.json gives the C ABI as the SDFG's signature does."""
+    import dace
+
+    name, symbols, arch_name, _ = case
+    info = EXAMPLE_INFO[name]
+    sdfg = load_example(name)
+    values = symbol_values(symbols)
+    manifest = json.loads(manifest_text)
+    assert manifest_text.endswith("\n")
+    assert set(manifest) == {"sdfg", "prefix", "functions", "arch", "arguments"}
+    assert manifest["sdfg"] == sdfg.name == name
+    assert manifest["prefix"] == name
+    assert manifest["functions"] == {f: f"{name}_{f}" for f in ABI_FUNCTIONS}
+    for function in manifest["functions"].values():
+        assert re.search(rf'^extern "C" [\w *]+\b{function}\(', host_text, re.M), function
+    assert manifest["arch"] == arch_name
+
+    assert set(info.outputs) == written_arguments(sdfg) & set(sdfg.arg_names)
+    expected = []
+    for arg in sdfg.arg_names:
+        desc = sdfg.arrays[arg]
+        shape = [] if isinstance(desc, dace.data.Scalar) else [
+            int(dace.symbolic.pystr_to_symbolic(str(d)).subs(values)) for d in desc.shape
+        ]
+        expected.append({"name": arg, "dtype": desc.dtype.as_numpy_dtype().name,
+                         "shape": shape, "output": arg in info.outputs})
+    assert manifest["arguments"] == expected
+    assert [a["name"] for a in manifest["arguments"]] == list(info.args)
+    for arg in manifest["arguments"]:  # everything is an exact numpy dtype
+        assert str(numpy.dtype(arg["dtype"])) == arg["dtype"]
+
+
 @needs_gxx
 @pytest.mark.parametrize("case", CASES, ids=[case_id(c) for c in CASES])
 def test_emitted_cpp_compiles_and_matches_plan(case, tmp_path, capsys):
     name, _, _, target = case
     out_dir = tmp_path / "out"
-    host, codelets = emit(case, out_dir, capsys)
+    host, codelets, manifest = emit(case, out_dir, capsys)
     check_no_64_bit_types(host, codelets)
     check_c_abi(name, host, EXAMPLE_INFO[name])
     check_sdk_style(codelets, 2 if "sdk=2" in target else 3, EXAMPLE_INFO[name].maps)
-    check_layout(case, host, codelets)
-    syntax_check([out_dir / "host.cpp", out_dir / "codelets.cpp"])
+    check_layout(case, host, codelets, emit_ir(case, capsys))
+    check_manifest(case, manifest, host)
+    syntax_check([out_dir / f for f in CPP_FILES])
+
+
+def test_manifest_of_saxpy(tmp_path, capsys):
+    _, _, manifest = emit(("saxpy", "N=1000", "ipu2", "poplar-cpp"), tmp_path / "out", capsys)
+    assert json.loads(manifest) == {
+        "sdfg": "saxpy",
+        "prefix": "saxpy",
+        "functions": {"init": "saxpy_init", "run": "saxpy_run", "exit": "saxpy_exit",
+                      "last_error": "saxpy_last_error"},
+        "arch": "ipu2",
+        "arguments": [
+            {"name": "a", "dtype": "float32", "shape": [], "output": False},
+            {"name": "x", "dtype": "float32", "shape": [1000], "output": False},
+            {"name": "y", "dtype": "float32", "shape": [1000], "output": True},
+        ],
+    }
+
+
+def test_makefile_option_writes_a_makefile_for_the_sdk(tmp_path, capsys):
+    case = ("saxpy", "N=40", "ipu2", "poplar-cpp{makefile=true}")
+    name, symbols, arch, target = case
+    out_dir = tmp_path / "out"
+    code, out, err = run_ipu_opt(
+        [EXAMPLES / f"{name}.sdfg", "-p", "sdfg-to-poplar", "--symbols", symbols,
+         "--arch", arch, "-t", target, "-o", out_dir],
+        capsys,
+    )
+    assert (code, out, err) == (0, "", "")
+    assert sorted(p.name for p in out_dir.iterdir()) == sorted([*OUTPUT_FILES, "Makefile"])
+    makefile = (out_dir / "Makefile").read_text()
+    assert re.search(r"^\tpopc .*codelets\.cpp.* -o codelets\.gp$", makefile, re.M), makefile
+    assert re.search(r"^\t.* host\.cpp .*-o libsaxpy\.so .*-lpoplar\b", makefile, re.M), makefile
+    for line in makefile.splitlines():  # recipes are indented with a tab, never spaces
+        assert not line.startswith(" "), line
+    # the other files are the same as without the option
+    plain = emit((name, symbols, arch, "poplar-cpp"), tmp_path / "plain", capsys)
+    assert tuple((out_dir / f).read_text() for f in ("host.cpp", "codelets.cpp",
+                                                      "program.json")) == plain
+    if MAKE is not None:  # make can read it (-n: print the commands, run none)
+        result = subprocess.run([MAKE, "-n", "-C", str(out_dir)], capture_output=True,
+                                text=True, timeout=60, check=False)
+        assert result.returncode == 0, result.stderr
+        assert "popc" in result.stdout and "-lpoplar" in result.stdout
+
+
+def test_makefile_option_false_writes_no_makefile(tmp_path, capsys):
+    emit(("clamp", "N=9", "ipu1", "poplar-cpp{makefile=false}"), tmp_path / "out", capsys)
 
 
 def test_sdk_option_changes_only_the_codelets(tmp_path, capsys):
     base = ["saxpy", "N=40", "ipu2"]
-    host3, codelets3 = emit((*base, "poplar-cpp"), tmp_path / "sdk3", capsys)
-    host2, codelets2 = emit((*base, "poplar-cpp{sdk=2}"), tmp_path / "sdk2", capsys)
+    host3, codelets3, manifest3 = emit((*base, "poplar-cpp"), tmp_path / "sdk3", capsys)
+    host2, codelets2, manifest2 = emit((*base, "poplar-cpp{sdk=2}"), tmp_path / "sdk2", capsys)
     assert host3 == host2
+    assert manifest3 == manifest2
     assert codelets3 != codelets2
     assert read_codelets(codelets3).keys() == read_codelets(codelets2).keys()
     for (_, fields3), (_, fields2) in zip(
@@ -296,7 +622,7 @@ def test_sdk_option_changes_only_the_codelets(tmp_path, capsys):
 
 
 def test_codelet_fields_of_saxpy(tmp_path, capsys):
-    _, codelets = emit(("saxpy", "N=10", "ipu2", "poplar-cpp"), tmp_path / "out", capsys)
+    _, codelets, _ = emit(("saxpy", "N=10", "ipu2", "poplar-cpp"), tmp_path / "out", capsys)
     classes = read_codelets(codelets)
     assert classes == {
         "saxpy_Mult_map": ("MultiVertex", {
@@ -318,6 +644,11 @@ def test_output_is_deterministic(tmp_path, capsys):
     assert first == second
 
 
+def read_outputs(out_dir: Path) -> tuple[str, ...]:
+    assert sorted(p.name for p in out_dir.iterdir()) == OUTPUT_FILES
+    return tuple((out_dir / f).read_text() for f in ("host.cpp", "codelets.cpp", "program.json"))
+
+
 def test_pass_pipeline_form_gives_the_same_output(tmp_path, capsys):
     expected = emit(("clamp", "N=33", "ipu1", "poplar-cpp"), tmp_path / "p", capsys)
     out_dir = tmp_path / "pipeline"
@@ -328,7 +659,7 @@ def test_pass_pipeline_form_gives_the_same_output(tmp_path, capsys):
         capsys,
     )
     assert (code, err) == (0, "")
-    assert ((out_dir / "host.cpp").read_text(), (out_dir / "codelets.cpp").read_text()) == expected
+    assert read_outputs(out_dir) == expected
 
 
 def test_py_input_gives_the_same_cpp_as_sdfg(tmp_path, capsys):
@@ -340,7 +671,7 @@ def test_py_input_gives_the_same_cpp_as_sdfg(tmp_path, capsys):
         capsys,
     )
     assert (code, err) == (0, "")
-    assert ((out_dir / "host.cpp").read_text(), (out_dir / "codelets.cpp").read_text()) == expected
+    assert read_outputs(out_dir) == expected
 
 
 def test_console_script(tmp_path):
@@ -354,8 +685,10 @@ def test_console_script(tmp_path):
         capture_output=True, text=True, timeout=300, check=False,
     )
     assert (result.returncode, result.stderr, result.stdout) == (0, "", "")
+    assert sorted(p.name for p in out_dir.iterdir()) == OUTPUT_FILES
     host = (out_dir / "host.cpp").read_text()
     assert 'extern "C" int clamp_run(int *x, int lo, int hi, int *y) {' in host
+    assert json.loads((out_dir / "program.json").read_text())["functions"]["run"] == "clamp_run"
     # an error through the real process: exit code 1, one line
     result = subprocess.run(
         [str(script), str(tmp_path / "missing.sdfg"), "-o", str(tmp_path / "none")],
@@ -564,6 +897,34 @@ def test_container_names_that_are_standard_macros(tmp_path, capsys):
     )
     assert (code, err) == (0, "")
     syntax_check([out_dir / "host.cpp", out_dir / "codelets.cpp"])
+
+
+@needs_gxx
+def test_container_names_that_are_host_table_loop_variables(tmp_path, capsys):
+    import dace
+
+    n = dace.symbol("N")
+    sdfg = dace.SDFG("loops")
+    sdfg.add_array("row", [n], dace.float32)
+    sdfg.add_array("vertex", [n], dace.float32)
+    state = sdfg.add_state("main")
+    state.add_mapped_tasklet(
+        "m", {"i": "0:N"}, {"p": dace.Memlet("row[i]")}, "q = p * 2",
+        {"q": dace.Memlet("vertex[i]")}, external_edges=True,
+    )
+    sdfg.validate()
+    path = tmp_path / "loops.sdfg"
+    sdfg.save(str(path))
+    out_dir = tmp_path / "out"
+    code, _, err = run_ipu_opt(
+        [path, "-p", "sdfg-to-poplar", "--symbols", "N=6", "-t", "poplar-cpp", "-o", out_dir],
+        capsys,
+    )
+    assert (code, err) == (0, "")
+    host = (out_dir / "host.cpp").read_text()
+    assert "poplar::Tensor row_1 = " in host and "poplar::Tensor vertex_1 = " in host
+    assert "for (const auto &row : row_1_mapping) {" in host  # the tables are there
+    syntax_check([out_dir / "host.cpp"])
 
 
 def test_dace_parse_failure_prints_nothing_on_stdout(tmp_path, capsys):

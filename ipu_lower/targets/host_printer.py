@@ -20,7 +20,7 @@ from ipu_lower.targets.print_context import PrintContext, cpp_string
 
 # Names the host template uses; generated names must not collide with them.
 HOST_RESERVED = (
-    "graph", "device", "engine", "codelets_path", "error", "state", "arch",
+    "graph", "device", "engine", "codelets_path", "error", "state", "arch", "row", "vertex",
     "ipu_lower_attach", "std", "poplar", "main",
 )
 
