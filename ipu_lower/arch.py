@@ -12,7 +12,7 @@ Sources (see ../shared/reference/poplar.md, section 4):
   1.33 GHz; unverified, Target::getExchangeBytesPerCycle gives the real number).
 - Sync: no public number; Poplar exposes it only as IPUModel::minIPUSyncDelay. The value
   here is an assumption of the order the Poplar docs suggest (tens to hundreds of cycles).
-The C++ emulator carries the same table (poplar/IPUModel.hpp); a test keeps them equal.
+The C++ emulator carries the same table (ipu_lower_emulator/Arch.hpp); a test keeps them equal.
 """
 
 from __future__ import annotations

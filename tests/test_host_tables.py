@@ -467,12 +467,12 @@ def test_single_vertex_is_op_by_op():
     body = [line.strip() for line in init_body(host).splitlines()]
     start = next(i for i, line in enumerate(body) if "graph.addVertex(" in line)
     assert body[start:start + 6] == [
-        'poplar::VertexRef vertex = graph.addVertex(cs_work, "C");',
-        "graph.setTileMapping(vertex, 0);",
-        'graph.connect(vertex["a"], a);',
-        'graph.connect(vertex["x"], x.slice(0, 10));',
-        'graph.connect(vertex["y"], y.slice(0, 10));',
-        "graph.setPerfEstimate(vertex, 10);",
+        'poplar::VertexRef vertex_1 = graph.addVertex(cs_work, "C");',
+        "graph.setTileMapping(vertex_1, 0);",
+        'graph.connect(vertex_1["a"], a);',
+        'graph.connect(vertex_1["x"], x.slice(0, 10));',
+        'graph.connect(vertex_1["y"], y.slice(0, 10));',
+        "graph.setPerfEstimate(vertex_1, 10);",
     ]
 
 

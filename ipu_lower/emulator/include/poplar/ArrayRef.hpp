@@ -1,4 +1,4 @@
-// Mirrors Poplar SDK 3.x <poplar/ArrayRef.hpp>; declaration-only stand-in for syntax checking (to become the CPU emulator).
+// CPU emulator of Poplar SDK 3.x <poplar/ArrayRef.hpp>: non-owning array view (pointer + length).
 //
 // ArrayRef is a non-owning view (pointer + length), so its trivial inline
 // members are defined here, as they are inline in the SDK.

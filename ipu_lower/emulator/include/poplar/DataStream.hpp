@@ -1,19 +1,17 @@
-// Mirrors Poplar SDK 3.x <poplar/DataStream.hpp>; declaration-only stand-in for syntax checking (to become the CPU emulator).
+// CPU emulator of Poplar SDK 3.x <poplar/DataStream.hpp>: host <-> device FIFO handles.
 #ifndef IPU_LOWER_EMU_POPLAR_DATASTREAM_HPP
 #define IPU_LOWER_EMU_POPLAR_DATASTREAM_HPP
 
+#include <ipu_lower_emulator/Support.hpp>
 #include <poplar/StringRef.hpp>
 #include <poplar/Type.hpp>
 
 #include <cstddef>
 #include <memory>
 #include <string>
+#include <utility>
 
 namespace poplar {
-
-namespace core {
-class DataStream;
-} // namespace core
 
 enum class DataStreamType {
   HostToDeviceFIFO,
@@ -25,26 +23,61 @@ enum class DataStreamType {
 /// How a host-to-device stream behaves in a replicated graph.
 enum class ReplicatedStreamMode { REPLICATE, BROADCAST };
 
+namespace emulator {
+struct StreamInfo {
+  std::string handle;
+  Type type;
+  std::size_t numElements = 0;
+  DataStreamType kind = DataStreamType::HostToDeviceFIFO;
+  ReplicatedStreamMode mode = ReplicatedStreamMode::REPLICATE;
+  const void *graph = nullptr; ///< the GraphData that created it
+  bool toDevice() const {
+    return kind == DataStreamType::HostToDeviceFIFO ||
+           kind == DataStreamType::HostToDeviceBuffer;
+  }
+};
+} // namespace emulator
+
 /// A handle to a host <-> device data stream (FIFO).
 class DataStream {
 public:
-  DataStream();
-  DataStream(const DataStream &);
-  DataStream(DataStream &&) noexcept;
-  DataStream &operator=(const DataStream &);
-  DataStream &operator=(DataStream &&) noexcept;
-  ~DataStream();
+  DataStream() = default;
+  DataStream(const DataStream &) = default;
+  DataStream(DataStream &&) noexcept = default;
+  DataStream &operator=(const DataStream &) = default;
+  DataStream &operator=(DataStream &&) noexcept = default;
+  ~DataStream() = default;
 
-  std::string handle() const;                   // unverified: return type
-  std::size_t numElements() const;              // unverified: return type
-  unsigned replicationFactor() const;           // unverified: return type
-  ReplicatedStreamMode replicatedMode() const;  // unverified: return type
-  DataStreamType type() const;                  // unverified: return type
-  const Type &elementType() const;              // unverified: return type
+  std::string handle() const { return get().handle; }                 // unverified: return type
+  std::size_t numElements() const { return get().numElements; }       // unverified: return type
+  unsigned replicationFactor() const { return 1; }                    // unverified: return type
+  ReplicatedStreamMode replicatedMode() const { return get().mode; }  // unverified: return type
+  DataStreamType type() const { return get().kind; }                  // unverified: return type
+  const Type &elementType() const { return get().type; }              // unverified: return type
 
 private:
-  std::unique_ptr<core::DataStream> impl;
+  explicit DataStream(std::shared_ptr<const emulator::StreamInfo> i)
+      : impl(std::move(i)) {}
+  const emulator::StreamInfo &get() const {
+    if (!impl)
+      emulator::fail("DataStream: invalid (default-constructed) stream");
+    return *impl;
+  }
+  std::shared_ptr<const emulator::StreamInfo> impl;
+  template <class> friend struct emulator::Access;
 };
+
+namespace emulator {
+template <> struct Access<DataStream> {
+  static DataStream make(std::shared_ptr<const StreamInfo> info) {
+    return DataStream(std::move(info));
+  }
+  static const std::shared_ptr<const StreamInfo> &info(const DataStream &s) {
+    s.get();
+    return s.impl;
+  }
+};
+} // namespace emulator
 
 } // namespace poplar
 

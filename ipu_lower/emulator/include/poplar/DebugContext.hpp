@@ -1,21 +1,17 @@
-// Mirrors Poplar SDK 3.x <poplar/DebugContext.hpp>; declaration-only stand-in for syntax checking (to become the CPU emulator).
+// CPU emulator of Poplar SDK 3.x <poplar/DebugContext.hpp>: debug names (kept for error messages and the report).
 //
 // SourceLocation is a literal value type (captured through __builtin_FUNCTION/
-// __builtin_FILE/__builtin_LINE in default arguments), so it is defined inline.
+// __builtin_FILE/__builtin_LINE in default arguments).
 #ifndef IPU_LOWER_EMU_POPLAR_DEBUGCONTEXT_HPP
 #define IPU_LOWER_EMU_POPLAR_DEBUGCONTEXT_HPP
 
 #include <poplar/StringRef.hpp>
 
 #include <cstdint>
-#include <memory>
 #include <string>
+#include <utility>
 
 namespace poplar {
-
-namespace core {
-class DebugContextImpl; // stand-in impl name
-} // namespace core
 
 using DebugId = std::uint64_t; // unverified
 
@@ -51,17 +47,24 @@ private:
 // DebugInfo and DebugNameAndId, not needed by generated code).
 class DebugContext {
 public:
-  DebugContext(SourceLocation loc = SourceLocation::Current());
-  DebugContext(const char *name, SourceLocation loc = SourceLocation::Current());
-  DebugContext(std::string name, SourceLocation loc = SourceLocation::Current());
-  DebugContext(const DebugContext &other);
-  DebugContext(DebugContext &&other) noexcept;
-  ~DebugContext();
+  // The emulator keeps only the name (the location is not reported).
+  DebugContext(SourceLocation loc = SourceLocation::Current()) { (void)loc; }
+  DebugContext(const char *name, SourceLocation loc = SourceLocation::Current())
+      : name(name ? name : "") {
+    (void)loc;
+  }
+  DebugContext(std::string name, SourceLocation loc = SourceLocation::Current())
+      : name(std::move(name)) {
+    (void)loc;
+  }
+  DebugContext(const DebugContext &other) = default;
+  DebugContext(DebugContext &&other) noexcept = default;
+  ~DebugContext() = default;
 
-  std::string getPathName() const;
+  std::string getPathName() const { return name; }
 
 private:
-  std::unique_ptr<core::DebugContextImpl> impl;
+  std::string name;
 };
 
 } // namespace poplar

@@ -1,4 +1,4 @@
-// Mirrors Poplar SDK 3.x <poplar/Device.hpp>; declaration-only stand-in for syntax checking (to become the CPU emulator).
+// CPU emulator of Poplar SDK 3.x <poplar/Device.hpp>: IPU Model / CPU devices (there is no IPU hardware).
 #ifndef IPU_LOWER_EMU_POPLAR_DEVICE_HPP
 #define IPU_LOWER_EMU_POPLAR_DEVICE_HPP
 
@@ -6,34 +6,70 @@
 #include <poplar/Target.hpp>
 
 #include <memory>
+#include <utility>
 
 namespace poplar {
 
 namespace core {
-class Device;
+/// Emulator state of a device.
+class Device {
+public:
+  Target target;
+  unsigned id = 0;
+  bool attached = false;
+};
 } // namespace core
 
 /// A physical or modelled entity that can execute code. Movable, not copyable.
 class Device {
 public:
-  Device(); // unverified (used widely: `poplar::Device device;`)
-  Device(Device &&) noexcept;
-  virtual ~Device();
-  Device &operator=(Device &&) noexcept;
+  Device() = default; // unverified (used widely: `poplar::Device device;`)
+  Device(Device &&) noexcept = default;
+  virtual ~Device() = default;
+  Device &operator=(Device &&) noexcept = default;
   Device(const Device &) = delete;
   Device &operator=(const Device &) = delete;
 
-  unsigned getId() const;
-  const Target &getTarget() const;
-  bool attach() const;
-  bool isAttached() const;
-  void detach() const;
+  unsigned getId() const { return get().id; }
+  const Target &getTarget() const { return get().target; }
+  /// Modelled devices always attach; a default-constructed Device does not.
+  bool attach() const {
+    if (!impl)
+      return false;
+    impl->attached = true;
+    return true;
+  }
+  bool isAttached() const { return impl && impl->attached; }
+  void detach() const {
+    if (impl)
+      impl->attached = false;
+  }
 
-  static Device createCPUDevice(unsigned numIPUs = 1); // unverified: return type
+  static Device createCPUDevice(unsigned numIPUs = 1) { // unverified: return type
+    return Device(Target::createCPUTarget(false, numIPUs), 0);
+  }
 
 private:
+  Device(Target target, unsigned id) : impl(new core::Device) {
+    impl->target = std::move(target);
+    impl->id = id;
+  }
+  const core::Device &get() const {
+    if (!impl)
+      emulator::fail("Device: no device (default-constructed or moved-from)");
+    return *impl;
+  }
   std::unique_ptr<core::Device> impl;
+  template <class> friend struct emulator::Access;
 };
+
+namespace emulator {
+template <> struct Access<Device> {
+  static Device make(Target target, unsigned id) {
+    return Device(std::move(target), id);
+  }
+};
+} // namespace emulator
 
 } // namespace poplar
 

@@ -1,4 +1,4 @@
-// Mirrors Poplar SDK 3.x <poplar/DeviceManager.hpp>; declaration-only stand-in for syntax checking (to become the CPU emulator).
+// CPU emulator of Poplar SDK 3.x <poplar/DeviceManager.hpp>: enumerates no hardware IPUs (there are none).
 #ifndef IPU_LOWER_EMU_POPLAR_DEVICEMANAGER_HPP
 #define IPU_LOWER_EMU_POPLAR_DEVICEMANAGER_HPP
 
@@ -7,35 +7,46 @@
 #include <poplar/TargetType.hpp>
 
 #include <cstddef>
-#include <memory>
+#include <string>
 #include <vector>
 
 namespace poplar {
 
-namespace core {
-class DeviceManager;
-} // namespace core
-
-/// Enumerates the devices attached to this host.
+/// Enumerates the devices attached to this host: none under the emulator, so
+/// code that looks for hardware falls back to (or reports the lack of) IPUs.
 class DeviceManager {
 public:
-  DeviceManager();
-  DeviceManager(const DeviceManager &);
-  DeviceManager(DeviceManager &&) noexcept;
-  virtual ~DeviceManager();
+  DeviceManager() = default;
+  DeviceManager(const DeviceManager &) = default;
+  DeviceManager(DeviceManager &&) noexcept = default;
+  virtual ~DeviceManager() = default;
 
-  std::size_t getNumDevices() const;
-  std::vector<Device> getDevices(const OptionFlags &opts = {}) const;
+  std::size_t getNumDevices() const { return 0; }
+  std::vector<Device> getDevices(const OptionFlags &opts = {}) const {
+    (void)opts;
+    return {};
+  }
   std::vector<Device> getDevices(TargetType type, unsigned requiredNumIPUs,
-                                 const OptionFlags &opts = {}) const;
-  Device getDevice(unsigned deviceManagerId, const OptionFlags &opts = {}) const;
+                                 const OptionFlags &opts = {}) const {
+    (void)type;
+    (void)requiredNumIPUs;
+    (void)opts;
+    return {};
+  }
+  Device getDevice(unsigned deviceManagerId, const OptionFlags &opts = {}) const {
+    (void)opts;
+    emulator::fail("DeviceManager::getDevice: no IPU device with id " +
+                   std::to_string(deviceManagerId) +
+                   " (the CPU emulator has no IPUs; use IPUModel)");
+  }
   std::vector<unsigned> getChildDeviceIds(unsigned parentId,
-                                          unsigned numChildDeviceIpus = 1) const;
+                                          unsigned numChildDeviceIpus = 1) const {
+    (void)parentId;
+    (void)numChildDeviceIpus;
+    return {};
+  }
 
-  static DeviceManager createDeviceManager();
-
-private:
-  std::unique_ptr<core::DeviceManager> impl;
+  static DeviceManager createDeviceManager() { return DeviceManager(); }
 };
 
 } // namespace poplar

@@ -1,4 +1,4 @@
-// Mirrors Poplar SDK 3.x <poplar/FieldTypes.hpp>; declaration-only stand-in for syntax checking (to become the CPU emulator).
+// CPU emulator of Poplar SDK 3.x <poplar/FieldTypes.hpp>: vertex field layout enums.
 #ifndef IPU_LOWER_EMU_POPLAR_FIELDTYPES_HPP
 #define IPU_LOWER_EMU_POPLAR_FIELDTYPES_HPP
 

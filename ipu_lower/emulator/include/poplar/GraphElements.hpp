@@ -1,13 +1,14 @@
-// Mirrors Poplar SDK 3.x <poplar/GraphElements.hpp>; declaration-only stand-in for syntax checking (to become the CPU emulator).
+// CPU emulator of Poplar SDK 3.x <poplar/GraphElements.hpp>: vertex, field and compute-set handles.
 //
-// These are small value handles (ids). Members documented as inline in the SDK
-// have inline bodies here.
+// These are small value handles (ids). A FieldRef names its field by string;
+// Graph resolves (and checks) the name against the registered codelet.
 #ifndef IPU_LOWER_EMU_POPLAR_GRAPHELEMENTS_HPP
 #define IPU_LOWER_EMU_POPLAR_GRAPHELEMENTS_HPP
 
 #include <poplar/StringRef.hpp>
 
 #include <cstddef>
+#include <string>
 
 namespace poplar {
 
@@ -26,13 +27,13 @@ public:
   VertexRef &operator=(const VertexRef &) = default;
 
   /// Access the field `fieldName` of this vertex.
-  FieldRef operator[](StringRef fieldName) const;
+  inline FieldRef operator[](StringRef fieldName) const;
 
   vertex_id getId() const { return id; }
 
 private:
-  VertexRef(Graph *graph, vertex_id id) : graph(graph), id(id) {} // unverified
-  Graph *graph = nullptr;
+  VertexRef(const void *owner, vertex_id id) : owner(owner), id(id) {}
+  const void *owner = nullptr; ///< the emulator's graph data
   vertex_id id = 0;
   friend class Graph;
   friend class FieldRef;
@@ -51,17 +52,20 @@ public:
   bool isIndexed() const { return indexed; }
   std::size_t getIndex() const { return index; }
 
+private:
+  FieldRef(VertexRef vertex, StringRef fieldName)
+      : vertex(vertex), name(fieldName.cloneAsString()) {}
   VertexRef vertex;
-  unsigned fieldId = 0;
+  std::string name;
   std::size_t index = 0;
   bool indexed = false;
-
-private:
-  FieldRef(VertexRef vertex, StringRef fieldName);
-  FieldRef(VertexRef vertex, unsigned fieldId);
   friend class VertexRef;
   friend class Graph;
 };
+
+inline FieldRef VertexRef::operator[](StringRef fieldName) const {
+  return FieldRef(*this, fieldName);
+}
 
 /// A reference to a compute set within a graph.
 class ComputeSet {

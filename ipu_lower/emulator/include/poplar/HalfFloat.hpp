@@ -1,4 +1,4 @@
-// Mirrors Poplar SDK 3.x <poplar/HalfFloat.hpp>; declaration-only stand-in for syntax checking (to become the CPU emulator).
+// CPU emulator of Poplar SDK 3.x <poplar/HalfFloat.hpp>: host-side `half` as poplar::IeeeHalf.
 //
 // On the IPU (__IPU__ defined) `half` is a compiler built-in type. For host
 // builds of codelets this header supplies `half` as the storage-only

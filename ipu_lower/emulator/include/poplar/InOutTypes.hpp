@@ -1,17 +1,21 @@
-// Mirrors Poplar SDK 3.x <poplar/InOutTypes.hpp>; declaration-only stand-in for syntax checking (to become the CPU emulator).
+// CPU emulator of Poplar SDK 3.x <poplar/InOutTypes.hpp>: scalar vertex edges (Input, InOut, write-only Output).
 //
-// Codelet-side scalar edge types. Their accessors are inline in the SDK and
-// must be usable under -Wall -Werror, so they have inline bodies here. The
-// storage (`p`) is a stand-in layout: the emulator binds an edge by pointing
-// `p` at the tensor element.
+// The emulator binds an edge by pointing it at a per-compute-set buffer or,
+// for Inputs, at the variable itself (see ipu_lower_emulator/EngineImpl.hpp).
+// Output access goes through emulator::OutputRef: writes are tracked, reads
+// throw.
 #ifndef IPU_LOWER_EMU_POPLAR_INOUTTYPES_HPP
 #define IPU_LOWER_EMU_POPLAR_INOUTTYPES_HPP
+
+#include <ipu_lower_emulator/EdgeState.hpp>
 
 namespace poplar {
 
 template <typename T> class IOBase {
-public:
-  T *p = nullptr; // stand-in storage (not SDK API)
+protected:
+  T *p = nullptr;                          // emulator storage (not SDK API)
+  const emulator::EdgeState *st = nullptr; // emulator storage (not SDK API)
+  friend struct emulator::FieldAccess;
 };
 
 template <typename T> class InputBase : public IOBase<T> {
@@ -30,15 +34,24 @@ public:
   T *operator->() const { return this->p; }
 };
 
+// unverified: the SDK's Output base (documented with the accessors of InOut);
+// the emulator makes element access write-only.
+template <typename T> class OutputBase : public IOBase<T> {
+public:
+  using baseT = T;
+  emulator::OutputRef<T> operator*() const {
+    return emulator::OutputRef<T>(this->p, this->st, 0);
+  }
+};
+
 /// Read-only edge. Must not be written.
 template <typename T> class Input : public InputBase<T> {};
 
 /// Read-write edge.
 template <typename T> class InOut : public InOutBase<T> {};
 
-/// Write-only edge. Reading it is undefined (use InOut to read and write).
-// unverified: base class (the SDK documents the same accessors as InOut).
-template <typename T> class Output : public InOutBase<T> {};
+/// Write-only edge. Reading it is an error (use InOut to read and write).
+template <typename T> class Output : public OutputBase<T> {};
 
 } // namespace poplar
 

@@ -1,4 +1,4 @@
-// Mirrors Poplar SDK 3.x <poplar/Interval.hpp>; declaration-only stand-in for syntax checking (to become the CPU emulator).
+// CPU emulator of Poplar SDK 3.x <poplar/Interval.hpp>: closed-open [begin, end) intervals.
 //
 // GenericInterval is a closed-open [begin, end) pair; its trivial inline members
 // are defined here (they are inline in the SDK).

@@ -1,20 +1,17 @@
-// Mirrors Poplar SDK 3.x <poplar/OptionFlags.hpp>; declaration-only stand-in for syntax checking (to become the CPU emulator).
+// CPU emulator of Poplar SDK 3.x <poplar/OptionFlags.hpp>: string option/value flags (stored, not interpreted).
 #ifndef IPU_LOWER_EMU_POPLAR_OPTIONFLAGS_HPP
 #define IPU_LOWER_EMU_POPLAR_OPTIONFLAGS_HPP
 
+#include <ipu_lower_emulator/Support.hpp>
 #include <poplar/StringRef.hpp>
 
 #include <cstddef>
 #include <initializer_list>
-#include <memory>
+#include <map>
 #include <string>
 #include <utility>
 
 namespace poplar {
-
-namespace core {
-class OptionFlags;
-} // namespace core
 
 /// A set of option/value string flags to be used in various APIs.
 class OptionFlags {
@@ -22,24 +19,34 @@ public:
   using OptionFlag = std::pair<const std::string, std::string>; // unverified
   using initializer_list = std::initializer_list<OptionFlag>;   // unverified
 
-  OptionFlags();
-  OptionFlags(initializer_list &&list); // unverified: exact parameter form
-  OptionFlags(const OptionFlags &other);
-  OptionFlags(OptionFlags &&other) noexcept;
-  OptionFlags &operator=(const OptionFlags &other);
-  OptionFlags &operator=(OptionFlags &&other) noexcept;
-  ~OptionFlags();
+  OptionFlags() = default;
+  OptionFlags(initializer_list &&list) { set(std::move(list)); } // unverified: exact parameter form
+  OptionFlags(const OptionFlags &other) = default;
+  OptionFlags(OptionFlags &&other) noexcept = default;
+  OptionFlags &operator=(const OptionFlags &other) = default;
+  OptionFlags &operator=(OptionFlags &&other) noexcept = default;
+  ~OptionFlags() = default;
 
-  bool operator==(const OptionFlags &other) const; // unverified
+  bool operator==(const OptionFlags &other) const { return flags == other.flags; } // unverified
 
-  void set(StringRef option, StringRef value);         // unverified: return type
-  void set(initializer_list &&list);                   // unverified
-  StringRef at(StringRef option) const;                // unverified: return type
-  std::size_t size() const;                            // unverified: return type
-  void clear();                                        // unverified: return type
+  void set(StringRef option, StringRef value) { // unverified: return type
+    flags[option.cloneAsString()] = value.cloneAsString();
+  }
+  void set(initializer_list &&list) { // unverified
+    for (const OptionFlag &f : list)
+      flags[f.first] = f.second;
+  }
+  StringRef at(StringRef option) const { // unverified: return type
+    const auto it = flags.find(option.cloneAsString());
+    if (it == flags.end())
+      emulator::fail("OptionFlags::at: no option '" + option.cloneAsString() + "'");
+    return it->second;
+  }
+  std::size_t size() const { return flags.size(); } // unverified: return type
+  void clear() { flags.clear(); }                    // unverified: return type
 
 private:
-  std::unique_ptr<core::OptionFlags> impl;
+  std::map<std::string, std::string> flags;
 };
 
 } // namespace poplar

@@ -1,7 +1,14 @@
-// Mirrors Poplar SDK 3.x <poplar/Program.hpp>; declaration-only stand-in for syntax checking (to become the CPU emulator).
+// CPU emulator of Poplar SDK 3.x <poplar/Program.hpp>: control programs as a tree the Engine interprets.
+//
+// A Program is a cheap handle to an immutable node (shared_ptr); Sequence::add
+// and Switch::add copy the node first if another handle shares it, so handles
+// behave as values: adding to `body` after `main.add(body)` does not change
+// `main`. Argument errors (element counts, types, non-scalar predicates) are
+// thrown by the constructors, where the SDK would report them at the latest.
 #ifndef IPU_LOWER_EMU_POPLAR_PROGRAM_HPP
 #define IPU_LOWER_EMU_POPLAR_PROGRAM_HPP
 
+#include <ipu_lower_emulator/Support.hpp>
 #include <poplar/DataStream.hpp>
 #include <poplar/DebugContext.hpp>
 #include <poplar/GraphElements.hpp>
@@ -22,78 +29,195 @@ namespace poplar {
 enum class SyncType { INTERNAL, EXTERNAL, GLOBAL };
 
 namespace core {
-class ProgramImpl; // stand-in impl name
+/// One node of a program tree.
+struct ProgramImpl {
+  enum class Kind {
+    Sequence,
+    Execute,
+    Copy,
+    StreamToDevice,
+    StreamFromDevice,
+    Repeat,
+    RepeatWhileTrue,
+    RepeatWhileFalse,
+    Loop,
+    If,
+    Switch,
+    WriteUndef,
+    Sync,
+    PrintTensor,
+    Abort,
+    AbortOnCondition
+  };
+  using Node = std::shared_ptr<const ProgramImpl>;
+
+  Kind kind = Kind::Sequence;
+  std::string name; ///< debug name
+  std::vector<Node> children;                        ///< Sequence
+  Node body, cond, elseBody;                         ///< loops, If, Switch default
+  std::vector<std::pair<std::int32_t, Node>> cases;  ///< Switch
+  unsigned cs = 0;                                   ///< Execute
+  unsigned count = 0;                                ///< Repeat
+  Tensor a, b; ///< Copy src/dst; predicate or control; printed/undef tensor
+  std::shared_ptr<const emulator::StreamInfo> stream;
+  SyncType sync = SyncType::INTERNAL;
+  std::string message; ///< Abort*, PrintTensor title
+  bool executeResult = false; ///< deprecated Execute(cs, t)
+};
 } // namespace core
+
+namespace program {
+class Program;
+}
+
+namespace emulator {
+template <> struct Access<program::Program> {
+  static const std::shared_ptr<core::ProgramImpl> &impl(const program::Program &p);
+};
+
+inline void checkScalarPredicate(const char *program, const Tensor &t) {
+  const ViewData &v = Access<Tensor>::data(t, program);
+  const TypeId ty = Access<Tensor>::type(t);
+  if (!v.shape.empty())
+    fail(std::string(program) + ": the predicate/control tensor " + v.describe() +
+         " must be a scalar (rank 0; use .reshape({})), not of shape " +
+         shapeString(v.shape));
+  if (typeInfo(ty).floating)
+    fail(std::string(program) + ": the predicate/control tensor " + v.describe() +
+         " must have an integral or bool type, not " + typeName(ty));
+}
+} // namespace emulator
 
 namespace program {
 
 /// Base class of all control programs; a cheap, copyable handle.
 class Program {
 public:
-  Program();
-  Program(const Program &p);
-  Program(Program &&p) noexcept;
-  Program &operator=(const Program &p);
-  Program &operator=(Program &&p) noexcept;
-  ~Program();
+  Program() = default;
+  Program(const Program &p) = default;
+  Program(Program &&p) noexcept = default;
+  Program &operator=(const Program &p) = default;
+  Program &operator=(Program &&p) noexcept = default;
+  ~Program() = default;
 
-  bool isEmpty() const;
+  bool isEmpty() const {
+    return !impl || (impl->kind == core::ProgramImpl::Kind::Sequence &&
+                     impl->children.empty());
+  }
 
 protected:
-  std::unique_ptr<core::ProgramImpl> impl;
+  using Kind = core::ProgramImpl::Kind;
+  Program(Kind kind, const DebugContext &dc)
+      : impl(std::make_shared<core::ProgramImpl>()) {
+    impl->kind = kind;
+    impl->name = dc.getPathName();
+  }
+  static core::ProgramImpl::Node node(const Program &p) {
+    return emulator::Access<Program>::impl(p);
+  }
+  /// Copy-on-write: the node this handle may modify.
+  core::ProgramImpl &own() {
+    if (impl.use_count() > 1)
+      impl = std::make_shared<core::ProgramImpl>(*impl);
+    return *impl;
+  }
+  std::shared_ptr<core::ProgramImpl> impl;
+  template <class> friend struct emulator::Access;
 };
 
-bool operator==(const Program &lhs, const Program &rhs);
+inline bool operator==(const Program &lhs, const Program &rhs) {
+  return emulator::Access<Program>::impl(lhs) == emulator::Access<Program>::impl(rhs);
+}
 
 /// Run the vertices of a compute set.
 class Execute : public Program {
 public:
-  Execute(ComputeSet cs, const DebugContext &debugContext = {});
-  // Deprecated in SDK 3.0.
-  Execute(ComputeSet cs, Tensor t, const DebugContext &debugContext = {});
+  Execute(ComputeSet cs, const DebugContext &debugContext = {})
+      : Program(Kind::Execute, debugContext) {
+    impl->cs = cs.getId();
+  }
+  // Deprecated in SDK 3.0. unverified: the emulator writes 1 to the scalar t
+  // when every vertex returned true (or void), else 0.
+  Execute(ComputeSet cs, Tensor t, const DebugContext &debugContext = {})
+      : Program(Kind::Execute, debugContext) {
+    emulator::checkScalarPredicate("Execute", t);
+    impl->cs = cs.getId();
+    impl->a = std::move(t);
+    impl->executeResult = true;
+  }
 };
 
 /// Run programs one after another.
 class Sequence : public Program {
 public:
-  Sequence(const DebugContext &debugContext = {});
+  Sequence(const DebugContext &debugContext = {})
+      : Program(Kind::Sequence, debugContext) {}
   Sequence(std::initializer_list<Program> programs,
-           const DebugContext &debugContext = {});
-  void add(const Program &p); // unverified: return type
+           const DebugContext &debugContext = {})
+      : Program(Kind::Sequence, debugContext) {
+    for (const Program &p : programs)
+      impl->children.push_back(node(p));
+  }
+  void add(const Program &p) { own().children.push_back(node(p)); } // unverified: return type
 };
 
 /// Run a program a fixed number of times.
 class Repeat : public Program {
 public:
   Repeat(unsigned count, const Program &prog,
-         const DebugContext &debugContext = {});
+         const DebugContext &debugContext = {})
+      : Program(Kind::Repeat, debugContext) {
+    impl->count = count;
+    impl->body = node(prog);
+  }
 };
 
 /// Run `cond`, then `body` while the scalar predicate is false.
 class RepeatWhileFalse : public Program {
 public:
   RepeatWhileFalse(const Program &cond, Tensor predicate, const Program &body,
-                   const DebugContext &debugContext = {});
+                   const DebugContext &debugContext = {})
+      : Program(Kind::RepeatWhileFalse, debugContext) {
+    emulator::checkScalarPredicate("RepeatWhileFalse", predicate);
+    impl->cond = node(cond);
+    impl->a = std::move(predicate);
+    impl->body = node(body);
+  }
 };
 
 /// Run `cond`, then `body` while the scalar predicate is true.
 class RepeatWhileTrue : public Program {
 public:
   RepeatWhileTrue(const Program &cond, Tensor predicate, const Program &body,
-                  const DebugContext &debugContext = {});
+                  const DebugContext &debugContext = {})
+      : Program(Kind::RepeatWhileTrue, debugContext) {
+    emulator::checkScalarPredicate("RepeatWhileTrue", predicate);
+    impl->cond = node(cond);
+    impl->a = std::move(predicate);
+    impl->body = node(body);
+  }
 };
 
-/// Run a program forever.
+/// Run a program forever (only an Abort or an error ends it).
 class Loop : public Program {
 public:
-  Loop(const Program &prog, const DebugContext &debugContext = {});
+  Loop(const Program &prog, const DebugContext &debugContext = {})
+      : Program(Kind::Loop, debugContext) {
+    impl->body = node(prog);
+  }
 };
 
 /// Run one of two programs depending on a scalar predicate.
 class If : public Program {
 public:
   If(Tensor predicate, const Program &trueBody, const Program &falseBody,
-     const DebugContext &debugContext = {});
+     const DebugContext &debugContext = {})
+      : Program(Kind::If, debugContext) {
+    emulator::checkScalarPredicate("If", predicate);
+    impl->a = std::move(predicate);
+    impl->body = node(trueBody);
+    impl->elseBody = node(falseBody);
+  }
 };
 
 /// Run the program whose case value matches a scalar control tensor.
@@ -101,22 +225,51 @@ class Switch : public Program {
 public:
   Switch(Tensor control,
          const std::vector<std::pair<std::int32_t, Program>> &cases,
-         const DebugContext &debugContext = {});
+         const DebugContext &debugContext = {})
+      : Switch(std::move(control), cases, Program(), debugContext) {}
   Switch(Tensor control,
          const std::vector<std::pair<std::int32_t, Program>> &cases,
-         const Program &defaultCaseBody, const DebugContext &debugContext = {});
-  Switch(Tensor control, const DebugContext &debugContext = {});
+         const Program &defaultCaseBody, const DebugContext &debugContext = {})
+      : Program(Kind::Switch, debugContext) {
+    emulator::checkScalarPredicate("Switch", control);
+    impl->a = std::move(control);
+    impl->elseBody = node(defaultCaseBody);
+    for (const auto &c : cases)
+      add(c.first, c.second);
+  }
+  Switch(Tensor control, const DebugContext &debugContext = {})
+      : Switch(std::move(control), {}, Program(), debugContext) {}
   Switch(Tensor control, const Program &defaultCaseBody,
-         const DebugContext &debugContext = {});
+         const DebugContext &debugContext = {})
+      : Switch(std::move(control), {}, defaultCaseBody, debugContext) {}
 
-  Switch &add(std::int32_t value, const Program &body); // unverified: return type
+  Switch &add(std::int32_t value, const Program &body) { // unverified: return type
+    core::ProgramImpl &n = own();
+    for (const auto &c : n.cases)
+      if (c.first == value)
+        emulator::fail("Switch::add: duplicate case value " + std::to_string(value));
+    n.cases.emplace_back(value, node(body));
+    return *this;
+  }
 
   static Switch
   switchWithBoundsChecking(Tensor control,
                            const std::vector<std::pair<std::int32_t, Program>> &cases,
-                           const DebugContext &debugContext = {});
+                           const DebugContext &debugContext = {}) {
+    Switch s(std::move(control), cases, debugContext);
+    s.own().elseBody = node(Abort("Switch: control value out of bounds"));
+    return s;
+  }
   static Switch switchWithUnreachableDefault(Tensor control,
-                                             const DebugContext &debugContext = {});
+                                             const DebugContext &debugContext = {}) {
+    Switch s(std::move(control), debugContext);
+    s.own().elseBody = node(Abort("Switch: reached the unreachable default case"));
+    return s;
+  }
+
+private:
+  // Defined below (Abort is declared after Switch in the SDK header order).
+  static Program Abort(const std::string &message);
 };
 
 /// Copy between tensors (exchange across tiles) or between a tensor and a
@@ -124,48 +277,133 @@ public:
 class Copy : public Program {
 public:
   Copy(Tensor src, Tensor dst, bool dontOutline = false,
-       const DebugContext &debugContext = {});
+       const DebugContext &debugContext = {})
+      : Program(Kind::Copy, debugContext) {
+    (void)dontOutline;
+    const emulator::ViewData &s = emulator::Access<Tensor>::data(src, "Copy");
+    const emulator::ViewData &d = emulator::Access<Tensor>::data(dst, "Copy");
+    if (src.elementType() != dst.elementType() || s.size() != d.size() ||
+        s.vars != d.vars)
+      emulator::fail("Copy: source " + s.describe() + " (" +
+                     emulator::typeName(emulator::Access<Tensor>::type(src)) + " " +
+                     emulator::shapeString(s.shape) + ") and destination " +
+                     d.describe() + " (" +
+                     emulator::typeName(emulator::Access<Tensor>::type(dst)) + " " +
+                     emulator::shapeString(d.shape) +
+                     ") must have the same element type, number of elements and graph");
+    impl->a = std::move(src);
+    impl->b = std::move(dst);
+  }
   Copy(const DataStream &stream, Tensor dst, bool optimiseMemory = false,
-       const DebugContext &debugContext = {});
+       const DebugContext &debugContext = {})
+      : Program(Kind::StreamToDevice, debugContext) {
+    (void)optimiseMemory;
+    const auto &info = emulator::Access<DataStream>::info(stream);
+    if (!info->toDevice())
+      emulator::fail("Copy: stream '" + info->handle +
+                     "' is device-to-host; it cannot be copied into a tensor");
+    checkStream(*info, dst);
+    impl->stream = info;
+    impl->b = std::move(dst);
+  }
   Copy(Tensor src, const DataStream &stream, bool optimiseMemory = false,
-       const DebugContext &debugContext = {});
+       const DebugContext &debugContext = {})
+      : Program(Kind::StreamFromDevice, debugContext) {
+    (void)optimiseMemory;
+    const auto &info = emulator::Access<DataStream>::info(stream);
+    if (info->toDevice())
+      emulator::fail("Copy: stream '" + info->handle +
+                     "' is host-to-device; a tensor cannot be copied into it");
+    checkStream(*info, src);
+    impl->stream = info;
+    impl->a = std::move(src);
+  }
+
+private:
+  static void checkStream(const emulator::StreamInfo &info, const Tensor &t) {
+    const emulator::ViewData &v = emulator::Access<Tensor>::data(t, "Copy");
+    if (t.elementType() != info.type || v.size() != info.numElements)
+      emulator::fail("Copy: stream '" + info.handle + "' carries " +
+                     std::to_string(info.numElements) + " elements of " +
+                     info.type.toString().cloneAsString() + " but tensor " +
+                     v.describe() + " has " + std::to_string(v.size()) +
+                     " elements of " + t.elementType().toString().cloneAsString());
+  }
 };
 
-/// Mark the contents of a tensor as undefined.
+/// Mark the contents of a tensor as undefined (the emulator leaves them).
 class WriteUndef : public Program {
 public:
-  WriteUndef(Tensor t, const DebugContext &debugContext = {});
+  WriteUndef(Tensor t, const DebugContext &debugContext = {})
+      : Program(Kind::WriteUndef, debugContext) {
+    emulator::Access<Tensor>::data(t, "WriteUndef");
+    impl->a = std::move(t);
+  }
 };
 
 /// Synchronise tiles (INTERNAL) or IPUs (EXTERNAL / GLOBAL).
 class Sync : public Program {
 public:
-  Sync(SyncType type, const DebugContext &debugContext = {});
+  Sync(SyncType type, const DebugContext &debugContext = {})
+      : Program(Kind::Sync, debugContext) {
+    impl->sync = type;
+  }
 };
 
-/// Print a tensor's contents to the host.
+/// Print a tensor's contents to the host (stdout).
 class PrintTensor : public Program {
 public:
-  PrintTensor(Tensor t, const DebugContext &debugContext = {});
-  PrintTensor(StringRef title, Tensor t, const DebugContext &debugContext = {});
+  PrintTensor(Tensor t, const DebugContext &debugContext = {})
+      : Program(Kind::PrintTensor, debugContext) {
+    const emulator::ViewData &v = emulator::Access<Tensor>::data(t, "PrintTensor");
+    impl->message = v.varName();
+    impl->a = std::move(t);
+  }
+  PrintTensor(StringRef title, Tensor t, const DebugContext &debugContext = {})
+      : Program(Kind::PrintTensor, debugContext) {
+    emulator::Access<Tensor>::data(t, "PrintTensor");
+    impl->message = title.cloneAsString();
+    impl->a = std::move(t);
+  }
 };
 
 /// Throw an exception on the host.
 class Abort : public Program {
 public:
-  Abort(const DebugContext &debugContext = {});
-  Abort(const std::string &message, const DebugContext &debugContext = {});
+  Abort(const DebugContext &debugContext = {}) : Program(Kind::Abort, debugContext) {}
+  Abort(const std::string &message, const DebugContext &debugContext = {})
+      : Program(Kind::Abort, debugContext) {
+    impl->message = message;
+  }
 };
 
 /// Throw an exception on the host if a scalar predicate is true.
 class AbortOnCondition : public Program {
 public:
-  AbortOnCondition(Tensor predicate, const DebugContext &debugContext = {});
+  AbortOnCondition(Tensor predicate, const DebugContext &debugContext = {})
+      : AbortOnCondition(std::move(predicate), std::string(), debugContext) {}
   AbortOnCondition(Tensor predicate, const std::string &message,
-                   const DebugContext &debugContext = {});
+                   const DebugContext &debugContext = {})
+      : Program(Kind::AbortOnCondition, debugContext) {
+    emulator::checkScalarPredicate("AbortOnCondition", predicate);
+    impl->a = std::move(predicate);
+    impl->message = message;
+  }
 };
 
+inline Program Switch::Abort(const std::string &message) {
+  return program::Abort(message);
+}
+
 } // namespace program
+
+namespace emulator {
+inline const std::shared_ptr<core::ProgramImpl> &
+Access<program::Program>::impl(const program::Program &p) {
+  return p.impl;
+}
+} // namespace emulator
+
 } // namespace poplar
 
 #endif // IPU_LOWER_EMU_POPLAR_PROGRAM_HPP

@@ -1,4 +1,4 @@
-// Mirrors Poplar SDK 3.x <poplar/StringRef.hpp>; declaration-only stand-in for syntax checking (to become the CPU emulator).
+// CPU emulator of Poplar SDK 3.x <poplar/StringRef.hpp>: non-owning string view.
 //
 // StringRef is a non-owning string view; the SDK documents it as a subclass of
 // ArrayRef<char>. Its trivial inline members are defined here.

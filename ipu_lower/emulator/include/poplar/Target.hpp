@@ -1,63 +1,150 @@
-// Mirrors Poplar SDK 3.x <poplar/Target.hpp>; declaration-only stand-in for syntax checking (to become the CPU emulator).
+// CPU emulator of Poplar SDK 3.x <poplar/Target.hpp>: target properties from the architecture table.
 #ifndef IPU_LOWER_EMU_POPLAR_TARGET_HPP
 #define IPU_LOWER_EMU_POPLAR_TARGET_HPP
 
+#include <ipu_lower_emulator/Arch.hpp>
 #include <poplar/OptionFlags.hpp>
 #include <poplar/StringRef.hpp>
 #include <poplar/TargetType.hpp>
 #include <poplar/Type.hpp>
 
+#include <algorithm>
 #include <cstddef>
-#include <memory>
+#include <functional>
 #include <string>
 
 namespace poplar {
 
-namespace core {
-class Target;
-} // namespace core
+namespace emulator {
+/// What a Target knows (filled from kArchTable or from an IPUModel).
+struct TargetInfo {
+  bool valid = false;
+  std::string arch; ///< "ipu1", "ipu2", "ipu21" (kArchTable names)
+  TargetType type = TargetType::IPU_MODEL;
+  unsigned numIPUs = 1;
+  unsigned tilesPerIPU = 0;
+  unsigned bytesPerTile = 0;
+  unsigned workers = 0;
+  unsigned dataPathBytes = 0;
+  unsigned exchangeBytesPerCycle = 0;
+  unsigned syncCycles = 0;
+  unsigned memcpyBytesPerCycle = 0; ///< not used by the cost model
+  unsigned minIPUSyncDelay = 0;     ///< not used by the cost model
+  double clockHz = 0;
+
+  unsigned numTiles() const { return numIPUs * tilesPerIPU; }
+  bool operator==(const TargetInfo &o) const {
+    return valid == o.valid && arch == o.arch && type == o.type &&
+           numIPUs == o.numIPUs && tilesPerIPU == o.tilesPerIPU &&
+           bytesPerTile == o.bytesPerTile && workers == o.workers &&
+           dataPathBytes == o.dataPathBytes &&
+           exchangeBytesPerCycle == o.exchangeBytesPerCycle &&
+           syncCycles == o.syncCycles && clockHz == o.clockHz;
+  }
+
+  static TargetInfo fromArch(const ArchParams &a, TargetType type,
+                             unsigned numIPUs) {
+    TargetInfo t;
+    t.valid = true;
+    t.arch = a.name;
+    t.type = type;
+    t.numIPUs = numIPUs;
+    t.tilesPerIPU = a.tiles;
+    t.bytesPerTile = a.bytesPerTile;
+    t.workers = a.workersPerTile;
+    t.dataPathBytes = a.dataPathBytes;
+    t.exchangeBytesPerCycle = a.exchangeBytesPerCycle;
+    t.syncCycles = a.syncCycles;
+    t.memcpyBytesPerCycle = a.dataPathBytes; // assumption; unused
+    t.clockHz = a.clockHz;
+    return t;
+  }
+};
+} // namespace emulator
 
 /// Characteristics of a compilation target.
 class Target {
 public:
-  Target();
-  Target(const Target &);
-  Target(Target &&) noexcept;
-  Target &operator=(const Target &);
-  Target &operator=(Target &&) noexcept;
-  ~Target();
+  Target() = default;
+  Target(const Target &) = default;
+  Target(Target &&) noexcept = default;
+  Target &operator=(const Target &) = default;
+  Target &operator=(Target &&) noexcept = default;
+  ~Target() = default;
 
-  bool operator==(const Target &) const;
-  bool operator!=(const Target &) const;
+  bool operator==(const Target &o) const { return info == o.info; }
+  bool operator!=(const Target &o) const { return !(info == o.info); }
 
-  std::size_t hash() const;
-  TargetType getTargetType() const;
-  std::string getTargetSystemString() const;
-  StringRef getTargetArchString() const;
-  unsigned getNumIPUs() const;
-  unsigned getTilesPerIPU() const;
-  unsigned getNumWorkerContexts() const;
-  unsigned getBytesPerTile() const;
-  unsigned getExchangeBytesPerCycle() const;
-  unsigned getMemcpyBytesPerCycle() const;
-  unsigned getMinIPUSyncDelay() const;
-  unsigned getGlobalSyncCycles() const;
-  unsigned getDataPathWidth() const;
-  unsigned getNumTiles() const;
-  unsigned getFloatVectorWidth() const;            // unverified: return type
-  unsigned getHalfVectorWidth() const;             // unverified: return type
-  unsigned getVectorWidth(const Type &type) const; // unverified: return type
-  unsigned getTypeSize(const Type &type) const;    // unverified: return type
-  double getTileClockFrequency() const;            // unverified: return type
+  std::size_t hash() const {
+    return std::hash<std::string>()(info.arch) ^
+           (std::size_t(info.numIPUs) << 20) ^ info.tilesPerIPU;
+  }
+  TargetType getTargetType() const { return get().type; }
+  std::string getTargetSystemString() const { return get().arch; }
+  StringRef getTargetArchString() const { return get().arch; }
+  unsigned getNumIPUs() const { return get().numIPUs; }
+  unsigned getTilesPerIPU() const { return get().tilesPerIPU; }
+  unsigned getNumWorkerContexts() const { return get().workers; }
+  unsigned getBytesPerTile() const { return get().bytesPerTile; }
+  unsigned getExchangeBytesPerCycle() const { return get().exchangeBytesPerCycle; }
+  unsigned getMemcpyBytesPerCycle() const { return get().memcpyBytesPerCycle; }
+  unsigned getMinIPUSyncDelay() const { return get().minIPUSyncDelay; }
+  unsigned getGlobalSyncCycles() const { return get().syncCycles; }
+  // unverified: whether the SDK reports the data path in bits or bytes (bits here).
+  unsigned getDataPathWidth() const { return get().dataPathBytes * 8; }
+  unsigned getNumTiles() const { return get().numTiles(); }
+  unsigned getFloatVectorWidth() const { return getVectorWidth(FLOAT); } // unverified: return type
+  unsigned getHalfVectorWidth() const { return getVectorWidth(HALF); }   // unverified: return type
+  unsigned getVectorWidth(const Type &type) const { // unverified: return type
+    return std::max(1u, get().dataPathBytes / getTypeSize(type));
+  }
+  unsigned getTypeSize(const Type &type) const { // unverified: return type
+    const unsigned size = emulator::typeSize(emulator::idOf(type));
+    if (size == 0)
+      emulator::fail("Target::getTypeSize: invalid type");
+    return size;
+  }
+  double getTileClockFrequency() const { return get().clockHz; } // unverified: return type
 
-  static Target createCPUTarget(bool accurateHalf = false, unsigned numIPUs = 1);
-  static Target createIPUTarget(StringRef system, const OptionFlags &opts = {});
+  /// The emulator's CPU target: one tile, other numbers as ipu2 (assumption).
+  static Target createCPUTarget(bool accurateHalf = false, unsigned numIPUs = 1) {
+    (void)accurateHalf;
+    emulator::TargetInfo info = emulator::TargetInfo::fromArch(
+        emulator::getArch("ipu2"), TargetType::CPU, numIPUs);
+    info.arch = "cpu";
+    info.tilesPerIPU = 1;
+    return Target(info);
+  }
+  static Target createIPUTarget(StringRef system, const OptionFlags &opts = {}) {
+    return createIPUTarget(1, system, opts);
+  }
   static Target createIPUTarget(unsigned numIPUs, StringRef system,
-                                const OptionFlags &opts = {});
+                                const OptionFlags &opts = {}) {
+    (void)opts;
+    if (numIPUs == 0)
+      emulator::fail("Target::createIPUTarget: numIPUs must be at least 1");
+    return Target(emulator::TargetInfo::fromArch(
+        emulator::getArch(system.cloneAsString()), TargetType::IPU, numIPUs));
+  }
 
 private:
-  std::unique_ptr<core::Target> impl;
+  explicit Target(emulator::TargetInfo i) : info(std::move(i)) {}
+  const emulator::TargetInfo &get() const {
+    if (!info.valid)
+      emulator::fail("Target: this target is default-constructed and has no "
+                     "properties (take it from a Device or Target::createIPUTarget)");
+    return info;
+  }
+  emulator::TargetInfo info;
+  template <class> friend struct emulator::Access;
 };
+
+namespace emulator {
+template <> struct Access<Target> {
+  static Target make(TargetInfo info) { return Target(std::move(info)); }
+  static const TargetInfo &info(const Target &t) { return t.get(); }
+};
+} // namespace emulator
 
 } // namespace poplar
 

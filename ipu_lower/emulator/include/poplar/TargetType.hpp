@@ -1,4 +1,4 @@
-// Mirrors Poplar SDK 3.x <poplar/TargetType.hpp>; declaration-only stand-in for syntax checking (to become the CPU emulator).
+// CPU emulator of Poplar SDK 3.x <poplar/TargetType.hpp>: kinds of target.
 #ifndef IPU_LOWER_EMU_POPLAR_TARGETTYPE_HPP
 #define IPU_LOWER_EMU_POPLAR_TARGETTYPE_HPP
 
@@ -9,7 +9,17 @@ namespace poplar {
 /// The type of a device capable of running a graph.
 enum class TargetType { IPU, IPU_MODEL, CPU };
 
-std::string toString(TargetType t);
+inline std::string toString(TargetType t) {
+  switch (t) {
+  case TargetType::IPU:
+    return "IPU";
+  case TargetType::IPU_MODEL:
+    return "IPU_MODEL";
+  case TargetType::CPU:
+    return "CPU";
+  }
+  return "unknown";
+}
 
 } // namespace poplar
 

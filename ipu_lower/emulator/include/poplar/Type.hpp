@@ -1,43 +1,60 @@
-// Mirrors Poplar SDK 3.x <poplar/Type.hpp>; declaration-only stand-in for syntax checking (to become the CPU emulator).
+// CPU emulator of Poplar SDK 3.x <poplar/Type.hpp>: device element types as small values.
 #ifndef IPU_LOWER_EMU_POPLAR_TYPE_HPP
 #define IPU_LOWER_EMU_POPLAR_TYPE_HPP
 
+#include <ipu_lower_emulator/Types.hpp>
 #include <poplar/StringRef.hpp>
 
 #include <cstddef>
-#include <memory>
+#include <functional>
 #include <ostream>
 
 namespace poplar {
 
-namespace core {
 class Type;
-} // namespace core
+namespace emulator {
+template <class> struct Access;
+constexpr Type makeType(TypeId id);
+} // namespace emulator
 
 /// Class representing device data types.
 class Type {
 public:
-  Type();
-  ~Type();
-  Type(const Type &other);
-  Type(Type &&other) noexcept;
-  Type &operator=(const Type &other);
-  Type &operator=(Type &&other) noexcept;
+  constexpr Type() = default;
+  ~Type() = default;
+  constexpr Type(const Type &other) = default;
+  constexpr Type(Type &&other) noexcept = default;
+  Type &operator=(const Type &other) = default;
+  Type &operator=(Type &&other) noexcept = default;
 
-  StringRef toString() const;
-  std::size_t hash() const;          // unverified: return type
-  bool isFloatingPoint() const;      // unverified: return type
-  bool requiresMetadata() const;     // unverified: return type
+  StringRef toString() const { return emulator::typeInfo(id).name; }
+  std::size_t hash() const { return std::hash<unsigned>()(static_cast<unsigned>(id)); } // unverified: return type
+  bool isFloatingPoint() const { return emulator::typeInfo(id).floating; } // unverified: return type
+  bool requiresMetadata() const { return false; } // unverified: return type
 
-  bool operator==(const Type &other) const; // unverified
-  bool operator!=(const Type &other) const; // unverified
-  bool operator<(const Type &other) const;  // unverified
+  bool operator==(const Type &other) const { return id == other.id; } // unverified
+  bool operator!=(const Type &other) const { return id != other.id; } // unverified
+  bool operator<(const Type &other) const { return id < other.id; }   // unverified
 
 private:
-  std::unique_ptr<core::Type> impl;
+  explicit constexpr Type(emulator::TypeId typeId) : id(typeId) {}
+  emulator::TypeId id = emulator::TypeId::INVALID;
+  template <class> friend struct emulator::Access;
+  friend constexpr Type emulator::makeType(emulator::TypeId);
 };
 
-std::ostream &operator<<(std::ostream &os, const Type &t);
+inline std::ostream &operator<<(std::ostream &os, const Type &t) {
+  return os << t.toString();
+}
+
+namespace emulator {
+/// The emulator builds the type constants below from ids.
+constexpr Type makeType(TypeId id) { return Type(id); }
+template <> struct Access<Type> {
+  static TypeId id(const Type &t) { return t.id; }
+};
+inline TypeId idOf(const Type &t) { return Access<Type>::id(t); }
+} // namespace emulator
 
 // Device types. Only the types the IPU supports are declared.
 //
@@ -47,18 +64,20 @@ std::ostream &operator<<(std::ostream &os, const Type &t);
 // tests/test_emulator_headers.py). Lower float64 to FLOAT (or reject it) and
 // int64 to LONGLONG / UNSIGNED_LONGLONG.
 // Also not declared here (supported, but not emitted): QUARTER, QUARTER_METADATA.
-extern Type BOOL;
-extern Type CHAR;
-extern Type UNSIGNED_CHAR;
-extern Type SIGNED_CHAR;
-extern Type UNSIGNED_SHORT;
-extern Type SHORT;
-extern Type UNSIGNED_INT;
-extern Type INT;
-extern Type UNSIGNED_LONGLONG;
-extern Type LONGLONG;
-extern Type HALF;
-extern Type FLOAT;
+// The SDK declares them `extern Type X;`; header-only, they are constant-
+// initialised inline variables.
+inline Type BOOL = emulator::makeType(emulator::TypeId::BOOL);
+inline Type CHAR = emulator::makeType(emulator::TypeId::CHAR);
+inline Type UNSIGNED_CHAR = emulator::makeType(emulator::TypeId::UNSIGNED_CHAR);
+inline Type SIGNED_CHAR = emulator::makeType(emulator::TypeId::SIGNED_CHAR);
+inline Type UNSIGNED_SHORT = emulator::makeType(emulator::TypeId::UNSIGNED_SHORT);
+inline Type SHORT = emulator::makeType(emulator::TypeId::SHORT);
+inline Type UNSIGNED_INT = emulator::makeType(emulator::TypeId::UNSIGNED_INT);
+inline Type INT = emulator::makeType(emulator::TypeId::INT);
+inline Type UNSIGNED_LONGLONG = emulator::makeType(emulator::TypeId::UNSIGNED_LONGLONG);
+inline Type LONGLONG = emulator::makeType(emulator::TypeId::LONGLONG);
+inline Type HALF = emulator::makeType(emulator::TypeId::HALF);
+inline Type FLOAT = emulator::makeType(emulator::TypeId::FLOAT);
 
 } // namespace poplar
 

@@ -1,7 +1,7 @@
-// Mirrors Poplar SDK 3.x <poplar/TypeTraits.hpp>; declaration-only stand-in for syntax checking (to become the CPU emulator).
+// CPU emulator of Poplar SDK 3.x <poplar/TypeTraits.hpp>: size/alignment of host types passed to Graph.
 //
 // isSimpleType<T>() must be constexpr-evaluable because Graph templates use it
-// in enable_if, so it has an inline body here (stand-in: arithmetic types).
+// in enable_if (emulator: arithmetic types).
 #ifndef IPU_LOWER_EMU_POPLAR_TYPETRAITS_HPP
 #define IPU_LOWER_EMU_POPLAR_TYPETRAITS_HPP
 
@@ -15,7 +15,13 @@ struct TypeTraits {
   std::size_t size = 0;  // unverified: member layout
   std::size_t align = 0; // unverified: member layout
 
-  template <typename T> static TypeTraits make();
+  template <typename T> static TypeTraits make() {
+    TypeTraits t;
+    t.size = sizeof(T);
+    t.align = alignof(T);
+    t.simple = isSimpleType<T>();
+    return t;
+  }
 
   template <typename T> static constexpr bool isSimpleType() {
     return std::is_arithmetic<T>::value;
@@ -25,7 +31,10 @@ struct TypeTraits {
     return false;
   }
 
-  bool isSimpleType() const;
+  bool isSimpleType() const { return simple; }
+
+private:
+  bool simple = false; // emulator storage
 };
 
 } // namespace poplar

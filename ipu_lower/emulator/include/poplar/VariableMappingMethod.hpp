@@ -1,4 +1,4 @@
-// Mirrors Poplar SDK 3.x <poplar/VariableMappingMethod.hpp>; declaration-only stand-in for syntax checking (to become the CPU emulator).
+// CPU emulator of Poplar SDK 3.x <poplar/VariableMappingMethod.hpp>: mapping chosen by Graph::addVariable.
 #ifndef IPU_LOWER_EMU_POPLAR_VARIABLEMAPPINGMETHOD_HPP
 #define IPU_LOWER_EMU_POPLAR_VARIABLEMAPPINGMETHOD_HPP
 

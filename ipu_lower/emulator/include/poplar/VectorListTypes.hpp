@@ -1,13 +1,14 @@
-// Mirrors Poplar SDK 3.x <poplar/VectorListTypes.hpp>; declaration-only stand-in for syntax checking (to become the CPU emulator).
+// CPU emulator of Poplar SDK 3.x <poplar/VectorListTypes.hpp>: jagged 2-D vertex edges (VectorList).
 //
-// Jagged 2-D vertex fields: VectorList<T, L, MinAlign, Interleaved> and the edge
-// forms Input/InOut/Output<VectorList<...>>, indexed as list[outer][inner].
-// Inline element access; the storage is a stand-in layout (row pointers + row
-// sizes) that the emulator fills in. The SDK's own storage types
-// (BaseAndDelta, BaseAndDeltaElements, ...) are not reproduced.
+// Input/InOut/Output<VectorList<T, L, MinAlign, Interleaved>>, indexed as
+// list[outer][inner]; each row is one connected tensor (Graph::connect with a
+// list of tensors, or field[i]). The storage (row pointers + row sizes) is
+// emulator layout, not the SDK's (BaseAndDelta, ...). Vertex-state
+// VectorList fields compile but the emulator cannot initialise them.
 #ifndef IPU_LOWER_EMU_POPLAR_VECTORLISTTYPES_HPP
 #define IPU_LOWER_EMU_POPLAR_VECTORLISTTYPES_HPP
 
+#include <ipu_lower_emulator/EdgeState.hpp>
 #include <poplar/FieldTypes.hpp>
 #include <poplar/InOutTypes.hpp>
 
@@ -16,7 +17,7 @@
 
 namespace poplar {
 
-namespace stand_in { // not SDK API
+namespace emulator { // not SDK API
 
 /// One sub-vector of a VectorList.
 template <typename Elem> class VectorListRow {
@@ -29,6 +30,22 @@ public:
 
   Elem *p = nullptr;
   std::size_t n = 0;
+};
+
+/// One write-only sub-vector of an Output VectorList.
+template <typename T> class OutputVectorListRow {
+public:
+  emulator::OutputRef<T> operator[](std::size_t i) const {
+    return emulator::OutputRef<T>(p + i, st, i);
+  }
+  std::size_t size() const { return n; }
+  bool empty() const { return n == 0; }
+  emulator::OutputIterator<T> begin() const { return {p, st, 0}; }
+  emulator::OutputIterator<T> end() const { return {p, st, n}; }
+
+  T *p = nullptr;
+  std::size_t n = 0;
+  const emulator::EdgeState *st = nullptr;
 };
 
 /// Row pointers + row sizes. `ConstElems` makes element access read-only.
@@ -45,34 +62,57 @@ public:
   }
   std::size_t size() const { return n; }
 
-  T *const *rows = nullptr;            // stand-in storage
-  const std::size_t *sizes = nullptr;  // stand-in storage
-  std::size_t n = 0;                   // stand-in storage
+protected:
+  T *const *rows = nullptr;           // emulator storage
+  const std::size_t *sizes = nullptr; // emulator storage
+  std::size_t n = 0;                  // emulator storage
+  friend struct emulator::FieldAccess;
 };
 
-} // namespace stand_in
+template <typename T> class OutputVectorListView {
+public:
+  using row_type = OutputVectorListRow<T>;
+
+  row_type operator[](std::size_t i) const {
+    row_type r;
+    r.p = rows[i];
+    r.n = sizes[i];
+    r.st = states[i];
+    return r;
+  }
+  std::size_t size() const { return n; }
+
+protected:
+  T *const *rows = nullptr;
+  const std::size_t *sizes = nullptr;
+  const emulator::EdgeState *const *states = nullptr;
+  std::size_t n = 0;
+  friend struct emulator::FieldAccess;
+};
+
+} // namespace emulator
 
 /// Vertex-state jagged 2-D vector.
 // unverified: the template defaults (none is given for the layout here;
 // poplibs always spells it, e.g. VectorList<T, VectorListLayout::DELTANELEMENTS>).
 template <typename T, VectorListLayout L, unsigned MinAlign = alignof(T),
           bool Interleaved = false>
-class VectorList : public stand_in::VectorListView<T, false> {};
+class VectorList : public emulator::VectorListView<T, false> {};
 
 /// Read-only jagged 2-D edge.
 template <typename T, VectorListLayout L, unsigned MinAlign, bool Interleaved>
 class Input<VectorList<T, L, MinAlign, Interleaved>>
-    : public stand_in::VectorListView<T, true> {};
+    : public emulator::VectorListView<T, true> {};
 
 /// Read-write jagged 2-D edge.
 template <typename T, VectorListLayout L, unsigned MinAlign, bool Interleaved>
 class InOut<VectorList<T, L, MinAlign, Interleaved>>
-    : public stand_in::VectorListView<T, false> {};
+    : public emulator::VectorListView<T, false> {};
 
 /// Write-only jagged 2-D edge.
 template <typename T, VectorListLayout L, unsigned MinAlign, bool Interleaved>
 class Output<VectorList<T, L, MinAlign, Interleaved>>
-    : public stand_in::VectorListView<T, false> {};
+    : public emulator::OutputVectorListView<T> {};
 
 } // namespace poplar
 

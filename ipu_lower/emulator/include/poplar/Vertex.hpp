@@ -1,35 +1,49 @@
-// Mirrors Poplar SDK 3.x <poplar/Vertex.hpp>; declaration-only stand-in for syntax checking (to become the CPU emulator).
+// CPU emulator of Poplar SDK 3.x <poplar/Vertex.hpp>: vertex base classes, field types and codelet registration.
 //
 // Codelet-side entry header: vertex base classes plus the field types. The
 // base classes have no virtual functions; each vertex class defines its own
 // `compute()` (Vertex, SupervisorVertex) or `compute(unsigned workerId)`
 // (MultiVertex), returning void (SDK 3.x style) or bool (accepted too).
+//
+// Emulator hook (not SDK API): this header defines IPU_LOWER_EMULATOR and
+// poplar::emulator::VertexRegistration<V> / poplar::emulator::field, which
+// the registration block the code generator appends to each codelet class
+// uses (see ipu_lower_emulator/Registry.hpp).
 #ifndef IPU_LOWER_EMU_POPLAR_VERTEX_HPP
 #define IPU_LOWER_EMU_POPLAR_VERTEX_HPP
 
+#ifndef IPU_LOWER_EMULATOR
+#define IPU_LOWER_EMULATOR 1
+#endif
+
+#include <ipu_lower_emulator/Registry.hpp>
 #include <poplar/FieldTypes.hpp>
 #include <poplar/InOutTypes.hpp>
 #include <poplar/VectorListTypes.hpp>
 #include <poplar/VectorTypes.hpp>
 
 #ifndef __IPU__
-// On the IPU `half` is a compiler built-in; host builds need a stand-in type.
+// On the IPU `half` is a compiler built-in type; host builds use poplar::IeeeHalf.
 #include <poplar/HalfFloat.hpp>
 #endif
 
+#include <initializer_list>
+#include <memory>
 #include <type_traits>
+#include <utility>
 
 namespace poplar {
 
 /// Vertex base class: compute() runs on one worker thread.
 class Vertex {};
 
-/// Vertex whose compute(unsigned workerId) runs on every worker thread.
+/// Vertex whose compute(unsigned workerId) runs on every worker thread (the
+/// emulator calls it for workerId 0, 1, ..., numWorkers() - 1 in turn).
 class MultiVertex {
 public:
   /// The total number of workers that run this vertex.
   static constexpr unsigned numWorkers() {
-    return 6; // stand-in body: worker contexts per tile on Mk1/Mk2 IPUs
+    return 6; // worker contexts per tile on Mk1/Mk2 IPUs (ipu_lower/arch.py)
   }
 };
 
@@ -42,6 +56,73 @@ class ExternalExchangeVertex {};
 /// SupervisorVertex if pred is true, otherwise Vertex.
 template <bool pred>
 using SupervisorVertexIf = std::conditional_t<pred, SupervisorVertex, Vertex>;
+
+namespace emulator {
+
+/// Describes field `name` of a vertex class for the registry. The member
+/// must be declared in (or at offset 0 of) the registered class.
+template <class C, class F> FieldSpec field(const char *name, F C::*member) {
+  using Tr = FieldTraits<F>;
+  static_assert(Tr::supported,
+                "ipu-lower emulator: unsupported vertex field type (edges of "
+                "bool/char/short/int/unsigned/long long/half/float scalars, "
+                "Vector, VectorList, or state of those types)");
+  FieldSpec s;
+  s.name = name;
+  s.dir = Tr::dir;
+  s.shape = Tr::shape;
+  s.type = Tr::type;
+  s.cppType = Tr::describe();
+  s.address = [member](void *obj) -> void * {
+    return &(static_cast<C *>(obj)->*member);
+  };
+  if constexpr (Tr::dir != Dir::State) {
+    s.bind = &Tr::bind;
+  } else if constexpr (Tr::shape != Shape::Unsupported) {
+    s.setState = &Tr::setState;
+  }
+  return s;
+}
+
+template <class V> bool computeVertex(void *obj, unsigned workerId) {
+  V &v = *static_cast<V *>(obj);
+  if constexpr (std::is_base_of<MultiVertex, V>::value) {
+    if constexpr (std::is_same<decltype(v.compute(workerId)), bool>::value)
+      return v.compute(workerId);
+    else {
+      v.compute(workerId);
+      return true;
+    }
+  } else {
+    (void)workerId;
+    if constexpr (std::is_same<decltype(v.compute()), bool>::value)
+      return v.compute();
+    else {
+      v.compute();
+      return true;
+    }
+  }
+}
+
+/// Registers vertex class V under `name` with its fields (one static object
+/// per class in codelets.cpp, guarded by #ifdef IPU_LOWER_EMULATOR).
+template <class V> class VertexRegistration {
+public:
+  VertexRegistration(const char *name, std::initializer_list<FieldSpec> fields) {
+    static_assert(std::is_default_constructible<V>::value,
+                  "ipu-lower emulator: vertex classes must be default-constructible");
+    auto vc = std::make_unique<VertexClass>();
+    vc->name = name;
+    vc->multiVertex = std::is_base_of<MultiVertex, V>::value;
+    vc->create = []() -> void * { return new V(); };
+    vc->destroy = [](void *p) { delete static_cast<V *>(p); };
+    vc->compute = &computeVertex<V>;
+    vc->fields.assign(fields.begin(), fields.end());
+    registerVertexClass(std::move(vc));
+  }
+};
+
+} // namespace emulator
 
 } // namespace poplar
 

@@ -1,0 +1,94 @@
+// ipu-lower CPU emulator internals (no Poplar SDK counterpart): the BSP cycle cost model, in one place.
+//
+// Every number the model uses comes from the target (kArchTable in Arch.hpp,
+// the copy of ipu_lower/arch.py, possibly overridden through IPUModel
+// members) or from a vertex's Graph::setPerfEstimate. The rules:
+//
+//  Execute(cs), per execution (one BSP superstep):
+//    compute_cycles  = max over tiles of the sum of setPerfEstimate cycles of
+//                      the vertices on that tile. A vertex without an estimate
+//                      counts 0 and is counted in "vertices_without_estimate".
+//                      (source: the IPU Model takes cycles from perf estimates;
+//                      tiles run their vertices concurrently, so the slowest
+//                      tile sets the phase length.)
+//    exchange_cycles = ceil(max over tiles of X[tile] / exchange_bytes_per_cycle)
+//                      where X[tile] = bytes of the connected edge elements that
+//                      live on another tile than their vertex, summed over the
+//                      vertices on that tile; Input and Output elements count
+//                      once, InOut elements twice (read in, written back).
+//                      (assumption: every off-tile element crosses the exchange
+//                      once per direction; no broadcast or multicast savings.)
+//    sync_cycles     = sync_cycles of the target (assumption, see arch.py: one
+//                      global sync per superstep).
+//  Copy(src, dst) between tensors:
+//    elements whose source and destination tiles differ move in the exchange:
+//    exchange_cycles = ceil(max over destination tiles of their bytes /
+//                      exchange_bytes_per_cycle), plus sync_cycles if any byte
+//                      crosses tiles;
+//    elements on the same tile are copied by that tile:
+//    compute_cycles  = max over tiles of ceil(bytes / data_path_bytes)
+//                      (assumption: one 64-bit load/store per cycle).
+//  Copy between a stream and a tensor: treated as exchange into (or out of)
+//    the tiles holding the tensor: ceil(max bytes per tile /
+//    exchange_bytes_per_cycle) + sync_cycles (assumption: the host link is not
+//    modelled separately).
+//  Sync: sync_cycles. If / Switch / RepeatWhileTrue / RepeatWhileFalse /
+//    AbortOnCondition: sync_cycles per predicate evaluation (assumption: the
+//    predicate is broadcast to every tile's control flow). Sequence, Repeat,
+//    Loop, PrintTensor, WriteUndef: free.
+//  total_cycles = sum over executed steps; estimated_seconds = total_cycles /
+//    clock_hz.
+#ifndef IPU_LOWER_EMU_COSTMODEL_HPP
+#define IPU_LOWER_EMU_COSTMODEL_HPP
+
+#include <algorithm>
+#include <cstdint>
+#include <utility>
+#include <vector>
+
+namespace poplar {
+namespace emulator {
+
+inline std::uint64_t ceilDiv(std::uint64_t a, std::uint64_t b) {
+  return b == 0 ? 0 : (a + b - 1) / b;
+}
+
+/// Cost of one execution of a step.
+struct StepCost {
+  std::uint64_t compute = 0, exchange = 0, sync = 0;
+  std::uint64_t exchangeBytes = 0; ///< sum over tiles
+  unsigned vertices = 0, unestimated = 0;
+  std::vector<std::pair<unsigned, std::uint64_t>> tileCompute;  ///< cycles
+  std::vector<std::pair<unsigned, std::uint64_t>> tileExchange; ///< bytes
+  std::uint64_t cycles() const { return compute + exchange + sync; }
+};
+
+/// Turns per-tile totals (indexed by tile) into a StepCost.
+///   computeCycles[t]: compute cycles of tile t;
+///   exchangeBytes[t]: bytes tile t moves in the exchange.
+inline StepCost makeStepCost(const std::vector<std::uint64_t> &computeCycles,
+                             const std::vector<std::uint64_t> &exchangeBytes,
+                             unsigned exchangeBytesPerCycle, unsigned syncCycles,
+                             bool alwaysSync) {
+  StepCost c;
+  std::uint64_t maxBytes = 0;
+  for (unsigned t = 0; t < computeCycles.size(); ++t) {
+    if (computeCycles[t] != 0) {
+      c.tileCompute.emplace_back(t, computeCycles[t]);
+      c.compute = std::max(c.compute, computeCycles[t]);
+    }
+    if (exchangeBytes[t] != 0) {
+      c.tileExchange.emplace_back(t, exchangeBytes[t]);
+      c.exchangeBytes += exchangeBytes[t];
+      maxBytes = std::max(maxBytes, exchangeBytes[t]);
+    }
+  }
+  c.exchange = ceilDiv(maxBytes, exchangeBytesPerCycle);
+  c.sync = (alwaysSync || maxBytes != 0) ? syncCycles : 0;
+  return c;
+}
+
+} // namespace emulator
+} // namespace poplar
+
+#endif // IPU_LOWER_EMU_COSTMODEL_HPP
