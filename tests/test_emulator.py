@@ -13,12 +13,10 @@ from __future__ import annotations
 
 import contextlib
 import ctypes
-import dataclasses
 import io
 import json
 import os
 import shutil
-import struct
 import subprocess
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
