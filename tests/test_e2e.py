@@ -96,12 +96,13 @@ def test_example_matches_dace_and_numpy(name, n):
 def test_second_call_with_new_data_reuses_the_graph():
     program = importlib.import_module("saxpy").saxpy
     compiled = ipu_lower.compile(program, symbols={"N": 2000})
-    for a in (1.5, -3.0):
+    for run, a in enumerate((1.5, -3.0), start=1):
         x = RNG.random(2000, dtype=np.float32)
         y = RNG.random(2000, dtype=np.float32)
         expected = np.float32(a) * x + y
         compiled(a, x, y)
         np.testing.assert_allclose(y, expected, rtol=1e-6)
+        assert compiled.report["engine_runs"] == run  # the same Engine, built once
 
 
 def test_wrong_arguments_are_type_errors():

@@ -153,6 +153,7 @@ public:
     tileExchange.assign(target.numTiles(), 0);
     const unsigned long long seed = processState().seed;
     exec(programs[prog].get());
+    ++completedRuns;
     lastReport = report(prog, seed);
     processState().report = lastReport;
   }
@@ -948,6 +949,7 @@ private:
     j += "}";
     jnum(j, "program", prog);
     jnum(j, "seed", seed);
+    jnum(j, "engine_runs", completedRuns);
     jnum(j, "total_cycles", total);
     jkey(j, "estimated_seconds");
     j += jsonNumber(double(total) / target.clockHz);
@@ -1065,6 +1067,7 @@ private:
   std::vector<StepStats> steps, lastSteps;
   std::unordered_map<const core::ProgramImpl *, std::size_t> stepIndex;
   std::string lastReport;
+  std::uint64_t completedRuns = 0; // runs of this Engine: shows the graph is built once
   bool loaded = false;
 };
 
