@@ -23,6 +23,12 @@ def to_sdfg(program_or_sdfg: Any):
     if isinstance(program_or_sdfg, dace.SDFG):
         return program_or_sdfg
     if isinstance(program_or_sdfg, dace.frontend.python.parser.DaceProgram):
+        if any(isinstance(a, str) for a in program_or_sdfg.f.__annotations__.values()):
+            # DaCe 1.0.2 silently mistypes string annotations (e.g. as int8 scalars).
+            raise TypeError(
+                f"@dace.program '{program_or_sdfg.f.__name__}' has string annotations "
+                "(from __future__ import annotations?), which DaCe does not evaluate"
+            )
         with contextlib.redirect_stdout(io.StringIO()):  # DaCe prints parse errors too
             sdfg = program_or_sdfg.to_sdfg(simplify=True)
         sdfg.name = program_or_sdfg.f.__name__  # DaCe prefixes the module name

@@ -88,6 +88,9 @@ def _gxx(arguments: list[str]) -> None:
         raise BuildError(f"g++ failed:\n{result.stderr[-4000:]}")
 
 
+RETURN_PREFIX = "__return"
+
+
 @dataclass(frozen=True)
 class Argument:
     name: str
@@ -98,6 +101,11 @@ class Argument:
     @property
     def scalar(self) -> bool:
         return not self.shape
+
+    @property
+    def returned(self) -> bool:
+        """DaCe's `__return*` containers: allocated by the call and returned, not passed."""
+        return self.name.startswith(RETURN_PREFIX)
 
 
 class CompiledProgram:
@@ -136,7 +144,8 @@ class CompiledProgram:
         """Estimated IPU cycles of the last run."""
         return None if self.report is None else self.report["total_cycles"]
 
-    def __call__(self, *args: Any, **kwargs: Any) -> None:
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        """Run on the given arguments; returns what the DaCe program returns, if anything."""
         if not self._open:
             raise ProgramError("the program has been closed")
         values = self._bind(args, kwargs)
@@ -156,9 +165,11 @@ class CompiledProgram:
         for array, buffer in copy_back:
             array[...] = buffer
         self.report = json.loads(self._report().decode())
+        returned = [v for a, v in zip(self.arguments, values) if a.returned]
+        return None if not returned else returned[0] if len(returned) == 1 else tuple(returned)
 
     def _bind(self, args: tuple, kwargs: dict) -> list[Any]:
-        names = [a.name for a in self.arguments]
+        names = [a.name for a in self.arguments if not a.returned]
         if len(args) > len(names):
             raise TypeError(f"{self.manifest['sdfg']}() takes {len(names)} arguments, got {len(args)}")
         bound = dict(zip(names, args))
@@ -174,7 +185,10 @@ class CompiledProgram:
                 + (f"; unknown: {', '.join(sorted(unknown))}" if unknown else "")
                 + (f"; missing: {', '.join(missing)}" if missing else "")
             )
-        return [bound[n] for n in names]
+        for a in self.arguments:
+            if a.returned:
+                bound[a.name] = np.zeros(a.shape, a.dtype)
+        return [bound[a.name] for a in self.arguments]
 
     def close(self) -> None:
         if self._open:

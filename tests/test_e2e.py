@@ -6,7 +6,6 @@ int32, sizes below, at and not dividing the tile count) are run through
 against numpy.
 """
 
-from __future__ import annotations
 
 import copy
 import importlib
@@ -185,3 +184,20 @@ def test_generated_program_matches_dace_and_numpy(index, shape, dtype, arch, see
     theirs = run_dace(sdfg, arrays, symbols)
     assert_same(ours, theirs, ["out"])
     assert compiled.report["arch"] == arch
+
+
+N = dace.symbol("N")
+
+
+@dace.program
+def add(x: dace.float32[N], y: dace.float32[N]):
+    return x + y
+
+
+def test_returned_array_is_allocated_and_returned():
+    compiled = ipu_lower.compile(add, symbols={"N": 300})
+    assert [a.name for a in compiled.arguments if a.returned] == ["__return"]
+    x = RNG.random(300, dtype=np.float32)
+    y = RNG.random(300, dtype=np.float32)
+    np.testing.assert_allclose(compiled(x, y), x + y, rtol=1e-6)
+    np.testing.assert_allclose(compiled(x=y, y=y), y + y, rtol=1e-6)

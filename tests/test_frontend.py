@@ -745,3 +745,13 @@ def test_states_in_execution_order():
     states = [op for op in sdfg_op.body.block.ops if isinstance(op, sd.StateOp)]
     assert [s.label.data for s in states] == ["first", "second", "third"]
     assert [len(list(s.body.block.ops)) for s in states] == [1, 0, 1]
+
+
+def test_string_annotations_are_rejected(tmp_path):
+    path = tmp_path / "postponed.py"
+    path.write_text(
+        "from __future__ import annotations\nimport dace\nN = dace.symbol('N')\n\n"
+        "@dace.program\ndef f(x: dace.float32[N]):\n    x[:] = x + 1\n"
+    )
+    with pytest.raises(SdfgInputError, match="string annotations"):
+        DacePythonFrontend().parse(Context(), path.open("rb"), str(path))

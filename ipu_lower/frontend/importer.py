@@ -87,8 +87,13 @@ class _SdfgImporter:
         return sd.SdfgOp(self.sdfg.name, args, symbols, Region(body))
 
     def argument_names(self) -> list[str]:
-        names = list(self.sdfg.arg_names) or [
-            n for n in self.sdfg.arglist() if n in self.sdfg.arrays
+        """DaCe's arg_names, then the other non-transient containers (such as the
+        `__return` arrays of a program that returns values) in DaCe's arglist order."""
+        names = list(self.sdfg.arg_names)
+        names += [
+            n
+            for n, desc in self.sdfg.arrays.items()
+            if not desc.transient and n not in names and n in self.sdfg.arglist()
         ]
         for name in names:
             desc = self.sdfg.arrays.get(name)
