@@ -5,9 +5,11 @@ from __future__ import annotations
 from typing import Any
 
 
-def compile(program_or_sdfg: Any, symbols=None, arch=None, directory=None):  # noqa: A001
+def compile(program_or_sdfg: Any, symbols=None, arch=None, directory=None, demote_f64=False):  # noqa: A001
     """Lower and build a `@dace.program` or `dace.SDFG` for the CPU emulator; see
     `ipu_lower.runtime.compile`."""
     from ipu_lower.runtime import compile as compile_program
 
-    return compile_program(program_or_sdfg, symbols=symbols, arch=arch, directory=directory)
+    return compile_program(
+        program_or_sdfg, symbols=symbols, arch=arch, directory=directory, demote_f64=demote_f64
+    )

@@ -36,14 +36,16 @@ def to_sdfg(program_or_sdfg: Any):
     raise TypeError(f"expected a @dace.program or a dace.SDFG, got {type(program_or_sdfg).__name__}")
 
 
-def emit_program(program_or_sdfg: Any, symbols: Mapping[str, int], arch: str | None) -> dict[str, str]:
+def emit_program(
+    program_or_sdfg: Any, symbols: Mapping[str, int], arch: str | None, demote_f64: bool = False
+) -> dict[str, str]:
     """host.cpp, codelets.cpp and program.json for the given symbol values and arch."""
     from ipu_lower.frontend.importer import import_sdfg
 
     module = import_sdfg(to_sdfg(program_or_sdfg))
     ctx = Context()
     spec = ",".join(f"{name}={value}" for name, value in symbols.items())
-    SdfgToPoplarPass(symbols=spec, arch=arch).apply(ctx, module)
+    SdfgToPoplarPass(symbols=spec, arch=arch, demote_f64=demote_f64).apply(ctx, module)
     output = io.StringIO()
     PoplarCppTarget().emit(ctx, module, output)
     return split_files(output.getvalue())

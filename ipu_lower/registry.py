@@ -10,6 +10,7 @@ from ipu_lower.dialects.ipu import IPU
 from ipu_lower.dialects.poplar import POPLAR
 from ipu_lower.dialects.sdfg import SDFG
 from ipu_lower.passes.convert_ipu_to_poplar import ConvertIpuToPoplarPass
+from ipu_lower.passes.demote_f64 import IpuDemoteF64Pass
 from ipu_lower.passes.sdfg_specialize import SdfgSpecializePass
 from ipu_lower.passes.tile_partition import IpuTilePartitionPass
 from ipu_lower.passes.vertex_extraction import IpuVertexExtractionPass
@@ -18,6 +19,7 @@ from ipu_lower.pipelines import SdfgToPoplarPass
 DIALECTS: tuple[Dialect, ...] = (SDFG, IPU, POPLAR)
 
 PASSES: tuple[type[ModulePass], ...] = (
+    IpuDemoteF64Pass,
     SdfgSpecializePass,
     IpuTilePartitionPass,
     IpuVertexExtractionPass,

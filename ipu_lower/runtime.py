@@ -227,11 +227,13 @@ def compile(  # noqa: A001 - mirrors dace.program.compile
     symbols: Mapping[str, int] | None = None,
     arch: str | None = None,
     directory: str | Path | None = None,
+    demote_f64: bool = False,
 ) -> CompiledProgram:
-    """Lower a `@dace.program` or `dace.SDFG` and build it for the emulator."""
+    """Lower a `@dace.program` or `dace.SDFG` and build it for the emulator; with
+    `demote_f64`, 64-bit data and arithmetic run in 32 bits (see ipu-demote-f64)."""
     from ipu_lower.emit import emit_program
 
-    files = emit_program(program_or_sdfg, symbols or {}, arch)
+    files = emit_program(program_or_sdfg, symbols or {}, arch, demote_f64)
     text = "".join(files[name] for name in sorted(files))
     out = Path(directory) if directory else cache_root() / "programs" / hashlib.sha256(text.encode()).hexdigest()[:24]
     out.mkdir(parents=True, exist_ok=True)

@@ -158,10 +158,14 @@ def plan_layouts(sdfg_op: sd.SdfgOp, arch: Arch) -> dict[str, ipu.TileMapAttr]:
             raise error(
                 op,
                 f"container '{name}' is float64, which the IPU does not support; "
-                "use float32 in the program",
+                "demote it with the ipu-demote-f64 pass or use float32",
             )
         if ctype.element_type == i64:
-            raise error(op, f"container '{name}' is int64, which the IPU does not support; use int32")
+            raise error(
+                op,
+                f"container '{name}' is int64, which the IPU does not support; "
+                "demote it with the ipu-demote-f64 pass or use int32",
+            )
         shapes[name] = _static_shape(ctype, op)
         if shapes[name] and prod(shapes[name]) == 0:
             raise error(op, f"container '{name}' has no elements")
@@ -325,11 +329,11 @@ class _GraphBuilder:
                 continue
             clone = inner.clone(value_mapper=values)
             body.add_op(clone)
-            if any(r.type == f64 for r in clone.results):
+            if any(r.type in (f64, i64) for r in clone.results):
                 raise error(
                     op,
-                    f"tasklet '{op.label.data}' computes in float64, which the IPU does not "
-                    "support; use float32 constants and casts",
+                    f"tasklet '{op.label.data}' computes in 64 bits, which the IPU does not "
+                    "support; demote it with the ipu-demote-f64 pass or use float32 constants",
                 )
 
 

@@ -201,3 +201,32 @@ def test_returned_array_is_allocated_and_returned():
     y = RNG.random(300, dtype=np.float32)
     np.testing.assert_allclose(compiled(x, y), x + y, rtol=1e-6)
     np.testing.assert_allclose(compiled(x=y, y=y), y + y, rtol=1e-6)
+
+
+@dace.program
+def affine_int(x: dace.int32[N], y: dace.int32[N]):
+    y[:] = x * 3 + 1  # DaCe computes this in int64
+
+
+@dace.program
+def scale_double(a: dace.float64, x: dace.float32[N], y: dace.float32[N]):
+    y[:] = a * x + 0.25  # float64 scalar and literal
+
+
+def test_64_bit_programs_need_and_get_demotion():
+    with pytest.raises(Exception, match="int64, which the IPU does not support; demote it with the ipu-demote-f64"):
+        ipu_lower.compile(affine_int, symbols={"N": 100})
+    x = RNG.integers(-1000, 1000, 1500, dtype=np.int32)
+    arrays = {"x": x, "y": np.zeros(1500, np.int32)}
+    compiled = ipu_lower.compile(affine_int, symbols={"N": 1500}, demote_f64=True)
+    ours = {"x": x, "y": arrays["y"].copy()}
+    compiled(**ours)
+    assert_same(ours, {"y": x * 3 + 1}, ["y"])
+    assert_same(ours, run_dace(affine_int.to_sdfg(simplify=True), arrays, {"N": 1500}), ["y"])
+
+    compiled = ipu_lower.compile(scale_double, symbols={"N": 1500}, demote_f64=True)
+    assert [str(a.dtype) for a in compiled.arguments] == ["float32", "float32", "float32"]
+    xf = RNG.random(1500, dtype=np.float32)
+    y = np.zeros(1500, np.float32)
+    compiled(0.75, xf, y)
+    np.testing.assert_allclose(y, 0.75 * xf + 0.25, rtol=1e-6)

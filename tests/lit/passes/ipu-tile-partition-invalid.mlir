@@ -74,7 +74,15 @@ sdfg.sdfg @double args ["x"] symbols [] {
   %x = sdfg.container "x" : !sdfg.array<8 x f64>
 }
 
-// CHECK: error: container 'x' is float64, which the IPU does not support; use float32 in the program
+// CHECK: error: container 'x' is float64, which the IPU does not support; demote it with the ipu-demote-f64 pass or use float32
+
+// -----
+
+sdfg.sdfg @long args ["x"] symbols [] {
+  %x = sdfg.container "x" : !sdfg.array<8 x i64>
+}
+
+// CHECK: error: container 'x' is int64, which the IPU does not support; demote it with the ipu-demote-f64 pass or use int32
 
 // -----
 
@@ -94,7 +102,7 @@ sdfg.sdfg @widen args ["x"] symbols [] {
   }
 }
 
-// CHECK: error: tasklet 'widen' computes in float64, which the IPU does not support; use float32 constants and casts
+// CHECK: error: tasklet 'widen' computes in 64 bits, which the IPU does not support; demote it with the ipu-demote-f64 pass or use float32 constants
 
 // -----
 

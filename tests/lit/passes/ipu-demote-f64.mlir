@@ -1,0 +1,49 @@
+// RUN: ipu-opt %s -p ipu-demote-f64 2>%t.err | filecheck %s
+// RUN: filecheck %s --check-prefix=WARN < %t.err
+// RUN: ipu-opt %s -p 'ipu-demote-f64{int64=false}' 2>/dev/null | filecheck %s --check-prefix=KEEP64
+
+// float64 and int64 containers, memlets and tasklet values become 32-bit; casts between
+// types that are now equal disappear; each demoted container gets a warning.
+
+sdfg.sdfg @promoted args ["x", "y", "k"] symbols [] {
+  %x = sdfg.container "x" : !sdfg.array<4 x f32>
+  %y = sdfg.container "y" : !sdfg.array<4 x f64>
+  %k = sdfg.container "k" : !sdfg.array<4 x i32>
+  %t = sdfg.container "t" transient : !sdfg.array<4 x i64>
+  sdfg.state "s" {
+    sdfg.map "m" (i) = (0) to (4) step (1) {
+      %vx = sdfg.read %x[i] : !sdfg.array<4 x f32>
+      %vk = sdfg.read %k[i] : !sdfg.array<4 x i32>
+      %r:2 = sdfg.tasklet "t" ins(a = %vx, b = %vk) outs(o, p) : (f32, i32) -> (f64, i64) {
+      ^bb0(%a: f32, %b: i32):
+        %w = arith.extf %a : f32 to f64
+        %c = arith.constant 1.5 : f64
+        %s = arith.addf %w, %c : f64
+        %wb = arith.extsi %b : i32 to i64
+        %three = arith.constant 3 : i64
+        %m = arith.muli %wb, %three : i64
+        sdfg.yield %s, %m : f64, i64
+      }
+      sdfg.write %r#0 to %y[i] : !sdfg.array<4 x f64>
+      sdfg.write %r#1 to %t[i] : !sdfg.array<4 x i64>
+    }
+  }
+}
+
+// CHECK:      sdfg.container "y" : !sdfg.array<4 x f32>
+// CHECK:      sdfg.container "t" transient : !sdfg.array<4 x i32>
+// CHECK:      sdfg.tasklet "t" ins(a = %{{.*}}, b = %{{.*}}) outs(o, p) : (f32, i32) -> (f32, i32) {
+// CHECK-NEXT: ^{{.*}}([[A:%.*]]: f32, [[B:%.*]]: i32):
+// CHECK-NEXT:   [[C:%.*]] = arith.constant 1.500000e+00 : f32
+// CHECK-NEXT:   [[S:%.*]] = arith.addf [[A]], [[C]] : f32
+// CHECK-NEXT:   [[THREE:%.*]] = arith.constant 3 : i32
+// CHECK-NEXT:   [[M:%.*]] = arith.muli [[B]], [[THREE]] : i32
+// CHECK-NEXT:   sdfg.yield [[S]], [[M]] : f32, i32
+// CHECK:      sdfg.write %{{.*}} to %{{.*}}[i] : !sdfg.array<4 x f32>
+// CHECK:      sdfg.write %{{.*}} to %{{.*}}[i] : !sdfg.array<4 x i32>
+
+// WARN: ipu-demote-f64.mlir:10:3: demoting container 'y' from f64 to f32
+// WARN: ipu-demote-f64.mlir:12:3: demoting container 't' from i64 to i32
+
+// KEEP64: sdfg.container "t" transient : !sdfg.array<4 x i64>
+// KEEP64: arith.muli %{{.*}}, %{{.*}} : i64
