@@ -116,14 +116,19 @@ def analyze_map(map_op: sd.MapOp) -> MapAccesses:
                 f"(got {lo.text} to {hi.text} step {st.text})",
             )
         bounds.append(hi.as_int())
-    params = [sd.SymExprAttr(p) for p in map_op.param_names]
+    return analyze_body(f"map '{label}'", list(map_op.body.block.ops), map_op.param_names, bounds)
+
+
+def analyze_body(what: str, ops: list[Operation], params: list[str], bounds: list[int]) -> MapAccesses:
+    """Check that the memlets of an elementwise body over `bounds` index by `params`."""
+    indices = [sd.SymExprAttr(p) for p in params]
     reads: list[str] = []
     writes: list[str] = []
-    for op in map_op.body.block.ops:
+    for op in ops:
         if isinstance(op, sd.TaskletOp):
             continue
         if not isinstance(op, sd.ReadOp | sd.WriteOp):
-            raise error(op, f"'{op.name}' inside map '{label}' is not supported yet")
+            raise error(op, f"'{op.name}' inside {what} is not supported yet")
         container = op.container.owner
         assert isinstance(container, sd.ContainerOp)
         name = container.container_name.data
@@ -133,18 +138,47 @@ def analyze_map(map_op: sd.MapOp) -> MapAccesses:
             if isinstance(op, sd.WriteOp) and prod(bounds) > 1:
                 raise error(
                     op,
-                    f"every iteration of map '{label}' writes scalar '{name}'; "
+                    f"every iteration of {what} writes scalar '{name}'; "
                     "reductions are not supported yet",
                 )
-        elif list(op.subset.data) != params or _static_shape(ctype, op) != tuple(bounds):
+        elif list(op.subset.data) != indices or _static_shape(ctype, op) != tuple(bounds):
             subset = ", ".join(e.text for e in op.subset.data)
             raise error(
                 op,
-                f"map '{label}' accesses '{name}[{subset}]' of shape {ctype}; only elementwise "
+                f"{what} accesses '{name}[{subset}]' of shape {ctype}; only elementwise "
                 f"accesses (the map parameters in order, over the whole container) are supported yet",
             )
         (writes if isinstance(op, sd.WriteOp) else reads).append(name)
     return MapAccesses(prod(bounds), list(dict.fromkeys(reads)), list(dict.fromkeys(writes)))
+
+
+Step = sd.MapOp | sd.CopyOp | list[Operation]
+
+
+def state_steps(state: sd.StateOp) -> list[Step]:
+    """The state's maps and copies, and runs of memlets and tasklets outside any map
+    (scalar computations), each run becoming one single-iteration step."""
+    steps: list[Step] = []
+    for op in state.body.block.ops:
+        if isinstance(op, sd.ReadOp | sd.TaskletOp | sd.WriteOp):
+            if not steps or not isinstance(steps[-1], list):
+                steps.append([])
+            steps[-1].append(op)  # type: ignore[union-attr]
+        else:
+            steps.append(op)  # type: ignore[arg-type]
+    return steps
+
+
+def free_label(ops: list[Operation]) -> str:
+    return next((op.label.data for op in ops if isinstance(op, sd.TaskletOp)), "scalar")
+
+
+def analyze_step(step: Step) -> MapAccesses | None:
+    if isinstance(step, sd.MapOp):
+        return analyze_map(step)
+    if isinstance(step, list):
+        return analyze_body(f"tasklet '{free_label(step)}'", step, [], [])
+    return None
 
 
 def plan_layouts(sdfg_op: sd.SdfgOp, arch: Arch) -> dict[str, ipu.TileMapAttr]:
@@ -171,19 +205,19 @@ def plan_layouts(sdfg_op: sd.SdfgOp, arch: Arch) -> dict[str, ipu.TileMapAttr]:
             raise error(op, f"container '{name}' has no elements")
 
     groups = _UnionFind()
-    for op in sdfg_op.walk():
-        if isinstance(op, sd.MapOp):
-            accesses = analyze_map(op)
-            arrays = [n for n in accesses.reads + accesses.writes if shapes[n]]
-            for a in arrays[1:]:
-                groups.union(arrays[0], a)
-        elif isinstance(op, sd.CopyOp):
-            src = op.source.owner.container_name.data  # type: ignore[union-attr]
-            dst = op.destination.owner.container_name.data  # type: ignore[union-attr]
-            if shapes[src] and shapes[src] == shapes[dst] and _is_whole(op):
-                groups.union(src, dst)
-        elif isinstance(op, sd.TaskletOp) and isinstance(op.parent_op(), sd.StateOp):
-            raise error(op, f"tasklet '{op.label.data}' outside a map is not supported yet")
+    for state in sdfg_op.body.block.ops:
+        if not isinstance(state, sd.StateOp):
+            continue
+        for step in state_steps(state):
+            if (accesses := analyze_step(step)) is not None:
+                arrays = [n for n in accesses.reads + accesses.writes if shapes[n]]
+                for a in arrays[1:]:
+                    groups.union(arrays[0], a)
+            elif isinstance(step, sd.CopyOp):
+                src = step.source.owner.container_name.data  # type: ignore[union-attr]
+                dst = step.destination.owner.container_name.data  # type: ignore[union-attr]
+                if shapes[src] and shapes[src] == shapes[dst] and _is_whole(step):
+                    groups.union(src, dst)
 
     by_root: dict[str, _Group] = {}
     for name, shape in shapes.items():
@@ -267,21 +301,23 @@ class _GraphBuilder:
             self.block.add_op(ipu.FromHostOp(self.tensors[by_name[name]]))
         for state in self.sdfg_op.body.block.ops:
             if isinstance(state, sd.StateOp):
-                for op in state.body.block.ops:
-                    self.lower(op)
+                for step in state_steps(state):
+                    self.lower(step)
         for name in args:
             tensor = self.tensors[by_name[name]]
             if name in self.written and tensor.type.get_num_dims() > 0:  # type: ignore[union-attr]
                 self.block.add_op(ipu.ToHostOp(tensor))
         return ipu.GraphOp(self.sdfg_op.sym_name.data, self.arch.name, args, Region(self.block))
 
-    def lower(self, op: Operation) -> None:
-        if isinstance(op, sd.MapOp):
-            self.block.add_op(self.tiled_map(op))
-        elif isinstance(op, sd.CopyOp):
-            self.block.add_op(self.copy(op))
+    def lower(self, step: Step) -> None:
+        if isinstance(step, sd.MapOp):
+            self.block.add_op(self.tiled_map(step.label.data, list(step.body.block.ops)))
+        elif isinstance(step, list):
+            self.block.add_op(self.tiled_map(free_label(step), step))
+        elif isinstance(step, sd.CopyOp):
+            self.block.add_op(self.copy(step))
         else:
-            raise error(op, f"'{op.name}' directly in a state is not supported yet")
+            raise error(step, f"'{step.name}' directly in a state is not supported yet")
 
     def copy(self, op: sd.CopyOp) -> ipu.CopyOp:
         src = _flat_range(op.source, op.source_ranges(), op)
@@ -291,13 +327,14 @@ class _GraphBuilder:
         self.written.add(op.destination.owner.container_name.data)  # type: ignore[union-attr]
         return ipu.CopyOp(self.tensors[op.source], src, self.tensors[op.destination], dst)
 
-    def tiled_map(self, map_op: sd.MapOp) -> ipu.TiledMapOp:
+    def tiled_map(self, label: str, ops: list[Operation]) -> ipu.TiledMapOp:
+        """The elementwise body `ops` (memlets and tasklets) as a tiled map."""
         ins: list[SSAValue] = []
         outs: list[SSAValue] = []
         body = Block()
         current: dict[SSAValue, SSAValue] = {}  # container -> its value this iteration
         mapping: dict[SSAValue, SSAValue] = {}
-        for op in map_op.body.block.ops:
+        for op in ops:
             if isinstance(op, sd.ReadOp):
                 if op.container not in current:
                     ins.append(self.tensors[op.container])
@@ -312,12 +349,12 @@ class _GraphBuilder:
                 self.written.add(op.container.owner.container_name.data)  # type: ignore[union-attr]
         body.add_op(
             ipu.YieldOp(*(current[c] for c in dict.fromkeys(
-                w.container for w in map_op.body.block.ops if isinstance(w, sd.WriteOp)
+                w.container for w in ops if isinstance(w, sd.WriteOp)
             )))
         )
         arrays = [t for t in ins + outs if t.type.get_num_dims() > 0]  # type: ignore[union-attr]
         tile_map = arrays[0].owner.tile_map if arrays else SCALAR_MAP  # type: ignore[union-attr]
-        return ipu.TiledMapOp(map_op.label.data, tile_map, ins, outs, Region(body))
+        return ipu.TiledMapOp(label, tile_map, ins, outs, Region(body))
 
     @staticmethod
     def inline_tasklet(op: sd.TaskletOp, body: Block, mapping: dict[SSAValue, SSAValue]) -> None:

@@ -230,3 +230,17 @@ def test_64_bit_programs_need_and_get_demotion():
     y = np.zeros(1500, np.float32)
     compiled(0.75, xf, y)
     np.testing.assert_allclose(y, 0.75 * xf + 0.25, rtol=1e-6)
+
+
+@dace.program
+def shifted_scale(a: dace.float32, x: dace.float32[N], y: dace.float32[N]):
+    b = a + dace.float32(1)  # a tasklet outside any map, on scalars
+    y[:] = b * x
+
+
+def test_scalar_computation_outside_maps():
+    x = RNG.random(2000, dtype=np.float32)
+    arrays = {"a": np.float32(1.5), "x": x, "y": np.zeros(2000, np.float32)}
+    ours, _ = run_ipu(shifted_scale, arrays, {"N": 2000})
+    np.testing.assert_allclose(ours["y"], np.float32(2.5) * x, rtol=1e-6)
+    assert_same(ours, run_dace(shifted_scale.to_sdfg(simplify=True), arrays, {"N": 2000}), ["y"])

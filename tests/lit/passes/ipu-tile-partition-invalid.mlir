@@ -137,16 +137,17 @@ sdfg.sdfg @empty args ["x"] symbols [] {
 
 // -----
 
-sdfg.sdfg @free args ["x"] symbols [] {
-  %x = sdfg.container "x" : !sdfg.array<f32>
+sdfg.sdfg @free args ["x", "y"] symbols [] {
+  %x = sdfg.container "x" : !sdfg.array<8 x f32>
+  %y = sdfg.container "y" : !sdfg.array<f32>
   sdfg.state "s" {
-    %v = sdfg.read %x[] : !sdfg.array<f32>
+    %v = sdfg.read %x[3] : !sdfg.array<8 x f32>
     %r = sdfg.tasklet "t" ins(a = %v) outs(b) : (f32) -> (f32) {
     ^bb0(%a: f32):
       sdfg.yield %a : f32
     }
-    sdfg.write %r to %x[] : !sdfg.array<f32>
+    sdfg.write %r to %y[] : !sdfg.array<f32>
   }
 }
 
-// CHECK: error: tasklet 't' outside a map is not supported yet
+// CHECK: error: tasklet 't' accesses 'x[3]' of shape !sdfg.array<8 x f32>; only elementwise accesses

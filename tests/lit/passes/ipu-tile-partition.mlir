@@ -84,3 +84,39 @@ sdfg.sdfg @chain args ["x", "y", "h"] symbols [] {
 // CHECK:        ipu.to_host [[Y]] : memref<7xi32>
 // CHECK-NEXT:   ipu.to_host [[H]] : memref<9xf16>
 // CHECK-NEXT: }
+
+// -----
+
+// Tasklets outside maps (scalar computations) run once, on tile 0, before the map
+// that uses their result.
+
+sdfg.sdfg @scaled args ["a", "x"] symbols [] {
+  %a = sdfg.container "a" : !sdfg.array<f32>
+  %x = sdfg.container "x" : !sdfg.array<4 x f32>
+  %t = sdfg.container "t" transient : !sdfg.array<f32>
+  sdfg.state "s0" {
+    %va = sdfg.read %a[] : !sdfg.array<f32>
+    %r = sdfg.tasklet "plus_one" ins(a = %va) outs(b) : (f32) -> (f32) {
+    ^bb0(%aa: f32):
+      %one = arith.constant 1.0 : f32
+      %s = arith.addf %aa, %one : f32
+      sdfg.yield %s : f32
+    }
+    sdfg.write %r to %t[] : !sdfg.array<f32>
+    sdfg.map "m" (i) = (0) to (4) step (1) {
+      %vt = sdfg.read %t[] : !sdfg.array<f32>
+      %vx = sdfg.read %x[i] : !sdfg.array<4 x f32>
+      %m = sdfg.tasklet "mul" ins(a = %vt, b = %vx) outs(c) : (f32, f32) -> (f32) {
+      ^bb0(%p: f32, %q: f32):
+        %prod = arith.mulf %p, %q : f32
+        sdfg.yield %prod : f32
+      }
+      sdfg.write %m to %x[i] : !sdfg.array<4 x f32>
+    }
+  }
+}
+
+// CHECK:      ipu.graph "scaled" arch "ipu1" args ["a", "x"] {
+// CHECK:        [[T:%.*]] = ipu.variable "t" mapping <0 to 1 x 1> : memref<f32>
+// CHECK:        ipu.tiled_map "plus_one" over #ipu.tile_map<0 to 1 x 1> ins(%{{.*}} : memref<f32>) outs([[T]] : memref<f32>) {
+// CHECK:        ipu.tiled_map "m" over #ipu.tile_map<0 to 2 x 2> ins([[T]], %{{.*}} : memref<f32>, memref<4xf32>)
