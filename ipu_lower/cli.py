@@ -202,7 +202,10 @@ def ipu_opt_main(args: Sequence[str] | None = None) -> None:
     """Console entry point; user errors are one line on stderr and exit code 1."""
     try:
         IpuOptMain(args).run()
-    except (DiagnosticException, ParseError) as err:
+    except ParseError as err:
+        where = err.span.get_location()
+        _exit_with_error(f"{where.file}:{where.line}:{where.col}: error: {err.msg.strip()}")
+    except DiagnosticException as err:
         _exit_with_error(str(err).strip())
     except UsageError as err:
         _exit_with_error(f"error: {err}")
