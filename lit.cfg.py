@@ -1,6 +1,8 @@
 """lit configuration: `lit tests/lit` runs every .mlir/.sdfg/.py test under tests/lit."""
 
+import glob
 import os
+import shutil
 import sys
 
 import lit.formats
@@ -18,3 +20,11 @@ config.substitutions.append(("%inputs", os.path.join(root, "tests", "lit", "Inpu
 config.substitutions.append(("%python", python))
 config.substitutions.append(("%emulator_include", os.path.join(root, "ipu_lower", "emulator", "include")))
 config.environment["PATH"] = os.pathsep.join([bindir, os.environ.get("PATH", "")])
+
+# Upstream MLIR, to check that our generic form parses there (Debian's mlir-19-tools).
+mlir_opt = shutil.which("mlir-opt") or next(
+    (p for p in sorted(glob.glob("/usr/lib/llvm-*/bin/mlir-opt"), reverse=True)), None
+)
+if mlir_opt:
+    config.available_features.add("mlir-opt")
+    config.substitutions.append(("%mlir_opt", mlir_opt))

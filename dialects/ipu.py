@@ -13,13 +13,17 @@ from collections.abc import Iterator, Sequence
 from math import prod
 
 from xdsl.dialects.builtin import (
-    ArrayAttr,
-    IntAttr,
     DYNAMIC_INDEX,
+    I64,
+    ArrayAttr,
+    DenseArrayBase,
+    IntAttr,
+    IntegerAttr,
     MemRefType,
     StringAttr,
     SymbolNameConstraint,
     SymbolRefAttr,
+    i64,
 )
 from xdsl.ir import (
     Attribute,
@@ -320,10 +324,10 @@ class CopyOp(IRDLOperation):
     name = "ipu.copy"
     source = operand_def(MemRefType)
     destination = operand_def(MemRefType)
-    source_begin = prop_def(IntAttr)
-    source_end = prop_def(IntAttr)
-    destination_begin = prop_def(IntAttr)
-    destination_end = prop_def(IntAttr)
+    source_begin = prop_def(IntegerAttr[I64])
+    source_end = prop_def(IntegerAttr[I64])
+    destination_begin = prop_def(IntegerAttr[I64])
+    destination_end = prop_def(IntegerAttr[I64])
     traits = traits_def(HasParent(GraphOp))
 
     def __init__(
@@ -336,26 +340,31 @@ class CopyOp(IRDLOperation):
         super().__init__(
             operands=[source, destination],
             properties={
-                "source_begin": IntAttr(source_range[0]),
-                "source_end": IntAttr(source_range[1]),
-                "destination_begin": IntAttr(destination_range[0]),
-                "destination_end": IntAttr(destination_range[1]),
+                "source_begin": IntegerAttr(source_range[0], i64),
+                "source_end": IntegerAttr(source_range[1], i64),
+                "destination_begin": IntegerAttr(destination_range[0], i64),
+                "destination_end": IntegerAttr(destination_range[1], i64),
             },
         )
 
+    def source_range(self) -> tuple[int, int]:
+        return self.source_begin.value.data, self.source_end.value.data
+
+    def destination_range(self) -> tuple[int, int]:
+        return self.destination_begin.value.data, self.destination_end.value.data
+
     def verify_(self) -> None:
-        for value, begin, end in (
-            (self.source, self.source_begin.data, self.source_end.data),
-            (self.destination, self.destination_begin.data, self.destination_end.data),
+        for value, (begin, end) in (
+            (self.source, self.source_range()),
+            (self.destination, self.destination_range()),
         ):
             var = _variable_of(value)
             if not 0 <= begin < end <= num_elements(value.type):
                 raise VerifyException(
                     f"copy range [{begin}:{end}] of '{var.var_name.data}' is empty or out of bounds"
                 )
-        if (self.source_end.data - self.source_begin.data) != (
-            self.destination_end.data - self.destination_begin.data
-        ):
+        (sb, se), (db, de) = self.source_range(), self.destination_range()
+        if se - sb != de - db:
             raise VerifyException("copy source and destination ranges differ in length")
         if self.source.type.element_type != self.destination.type.element_type:  # type: ignore[union-attr]
             raise VerifyException("copy between tensors of different element types")
@@ -363,9 +372,9 @@ class CopyOp(IRDLOperation):
     def print(self, printer: Printer) -> None:
         printer.print_string(" ")
         printer.print_ssa_value(self.source)
-        printer.print_string(f"[{self.source_begin.data}:{self.source_end.data}] to ")
+        printer.print_string("[{}:{}] to ".format(*self.source_range()))
         printer.print_ssa_value(self.destination)
-        printer.print_string(f"[{self.destination_begin.data}:{self.destination_end.data}]")
+        printer.print_string("[{}:{}]".format(*self.destination_range()))
         printer.print_op_attributes(self.attributes)
         printer.print_string(" : ")
         printer.print_list([self.source.type, self.destination.type], printer.print_attribute)
@@ -585,8 +594,8 @@ class VertexOp(IRDLOperation):
 
     name = "ipu.vertex"
     codelet = prop_def(SymbolRefAttr)
-    tile = prop_def(IntAttr)
-    slices = prop_def(ArrayAttr[IntAttr])
+    tile = prop_def(IntegerAttr[I64])
+    slices = prop_def(DenseArrayBase[I64])
     tensors = var_operand_def(MemRefType)
     traits = traits_def(HasParent(ComputeSetOp))
 
@@ -597,13 +606,16 @@ class VertexOp(IRDLOperation):
             operands=[tensors],
             properties={
                 "codelet": SymbolRefAttr(codelet),
-                "tile": IntAttr(tile),
-                "slices": ArrayAttr([IntAttr(v) for s in slices for v in s]),
+                "tile": IntegerAttr(tile, i64),
+                "slices": DenseArrayBase.from_list(i64, [v for s in slices for v in s]),
             },
         )
 
+    def on_tile(self) -> int:
+        return self.tile.value.data
+
     def slice_pairs(self) -> list[tuple[int, int]]:
-        v = [a.data for a in self.slices.data]
+        v = list(self.slices.get_values())
         return [(v[i], v[i + 1]) for i in range(0, len(v), 2)]
 
     def verify_(self) -> None:
@@ -613,12 +625,13 @@ class VertexOp(IRDLOperation):
         if len(codelet.fields.data) != len(self.tensors):
             raise VerifyException(
                 f"codelet {self.codelet} has {len(codelet.fields.data)} fields but the "
-                f"vertex on tile {self.tile.data} connects {len(self.tensors)} tensors"
+                f"vertex on tile {self.on_tile()} connects {len(self.tensors)} tensors"
             )
-        if len(self.slices.data) != 2 * len(self.tensors):
+        bounds = len(self.slices.get_values())
+        if bounds != 2 * len(self.tensors):
             raise VerifyException(
-                f"vertex on tile {self.tile.data} has {len(self.tensors)} tensors but "
-                f"{len(self.slices.data)} slice bounds"
+                f"vertex on tile {self.on_tile()} has {len(self.tensors)} tensors but "
+                f"{bounds} slice bounds"
             )
         for value, (begin, end) in zip(self.tensors, self.slice_pairs()):
             var = _variable_of(value)
@@ -632,16 +645,16 @@ class VertexOp(IRDLOperation):
                 raise VerifyException(
                     f"slice [{begin}:{end}] of '{var.var_name.data}' is empty or out of bounds"
                 )
-            if var.tile_map.owner(begin, end) != self.tile.data:
+            if var.tile_map.owner(begin, end) != self.on_tile():
                 raise VerifyException(
                     f"slice [{begin}:{end}] of '{var.var_name.data}' is not held by tile "
-                    f"{self.tile.data}"
+                    f"{self.on_tile()}"
                 )
 
     def print(self, printer: Printer) -> None:
         printer.print_string(" ")
         printer.print_attribute(self.codelet)
-        printer.print_string(f" tile {self.tile.data} (")
+        printer.print_string(f" tile {self.on_tile()} (")
 
         def print_one(item: tuple[SSAValue, tuple[int, int]]):
             value, (begin, end) = item

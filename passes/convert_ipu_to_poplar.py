@@ -90,8 +90,8 @@ class _HostBuilder:
             name = op.tensor.owner.var_name.data  # type: ignore[union-attr]
             self.add(poplar.CreateHostReadOp(read_handle(name), self.tensors[op.tensor]))
         elif isinstance(op, ipu.CopyOp):
-            source = self.view(op.source, op.source_begin.data, op.source_end.data)
-            destination = self.view(op.destination, op.destination_begin.data, op.destination_end.data)
+            source = self.view(op.source, *op.source_range())
+            destination = self.view(op.destination, *op.destination_range())
             self.programs.append(self.add(poplar.CopyOp(source, destination)).results[0])
         elif isinstance(op, ipu.ComputeSetOp):
             self.compute_set(op)
@@ -119,7 +119,7 @@ class _HostBuilder:
             assert isinstance(vertex, ipu.VertexOp)
             codelet = self.codelets[vertex.codelet.root_reference.data]
             ref = self.add(poplar.AddVertexOp(cs, codelet.sym_name.data)).results[0]
-            self.add(poplar.SetTileMappingOp(ref, vertex.tile.data))
+            self.add(poplar.SetTileMappingOp(ref, vertex.on_tile()))
             elements = 1
             for field, tensor, (begin, end) in zip(
                 codelet.fields.data, vertex.tensors, vertex.slice_pairs()

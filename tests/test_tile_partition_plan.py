@@ -608,9 +608,9 @@ def test_vertex_extraction_matches_the_plan():
     mulf = next(o for o in body.ops if o.name == "arith.mulf")
     assert list(body.last_op.operands) == [mulf.results[0], body.args[0]]
     vertices = [o for o in module.walk() if isinstance(o, ipu.VertexOp)]
-    assert [v.tile.data for v in vertices] == list(range(6))
+    assert [v.on_tile() for v in vertices] == list(range(6))
     for vertex, (tile, slices) in zip(vertices, EXPECTED_SLICES):
-        assert [s.data for s in vertex.slices.data] == [v for pair in slices for v in pair]
+        assert list(vertex.slices.get_values()) == [v for pair in slices for v in pair]
         assert var_names(vertex.tensors) == ["x", "a", "y"]
 
 
@@ -685,8 +685,7 @@ def lowered_copy(text: str) -> ipu.CopyOp:
 
 
 def copy_ranges(op: ipu.CopyOp) -> tuple[tuple[int, int], tuple[int, int]]:
-    return ((op.source_begin.data, op.source_end.data),
-            (op.destination_begin.data, op.destination_end.data))
+    return op.source_range(), op.destination_range()
 
 
 def test_whole_copy_shares_the_layout():

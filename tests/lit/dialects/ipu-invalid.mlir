@@ -386,7 +386,7 @@ ipu.graph "g" arch "ipu2" args [] {
     ipu.yield %a : f32
   }
   ipu.compute_set "cs" {
-    "ipu.vertex"(%x) <{codelet = @c, tile = #builtin.int<0>, slices = [#builtin.int<0>, #builtin.int<2>, #builtin.int<0>, #builtin.int<2>]}> : (memref<4xf32>) -> ()
+    "ipu.vertex"(%x) <{codelet = @c, tile = 0 : i64, slices = array<i64: 0, 2, 0, 2>}> : (memref<4xf32>) -> ()
   }
 }
 
@@ -491,7 +491,7 @@ ipu.graph "g" arch "ipu2" args [] {
     ipu.yield %a : f32
   }
   ipu.compute_set "cs" {
-    "ipu.vertex"(%x) <{codelet = @c, tile = #builtin.int<0>, slices = [#builtin.int<0>, #builtin.int<2>, #builtin.int<4>]}> : (memref<4xf32>) -> ()
+    "ipu.vertex"(%x) <{codelet = @c, tile = 0 : i64, slices = array<i64: 0, 2, 4>}> : (memref<4xf32>) -> ()
   }
 }) : () -> ()
 
@@ -507,7 +507,7 @@ ipu.graph "g" arch "ipu2" args [] {
     ipu.yield %a : f32
   }
   ipu.compute_set "cs" {
-    "ipu.vertex"(%s, %x) <{codelet = @c, tile = #builtin.int<0>, slices = [#builtin.int<5>, #builtin.int<9>, #builtin.int<0>, #builtin.int<2>]}> : (memref<f32>, memref<4xf32>) -> ()
+    "ipu.vertex"(%s, %x) <{codelet = @c, tile = 0 : i64, slices = array<i64: 5, 9, 0, 2>}> : (memref<f32>, memref<4xf32>) -> ()
   }
 }
 

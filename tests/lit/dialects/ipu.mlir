@@ -68,8 +68,8 @@ ipu.graph "tiled" arch "ipu2" args ["a", "x", "y"] attributes {note = 1 : i32} {
 // GENERIC-NEXT:    "ipu.tiled_map"() <{label = "nothing", tile_map = #ipu.tile_map<0 to 1 x 1>, operandSegmentSizes = array<i32: 0, 0>}> ({
 // GENERIC-NEXT:      "ipu.yield"() : () -> ()
 // GENERIC-NEXT:    }) : () -> ()
-// GENERIC-NEXT:    "ipu.copy"(%{{.*}}, %{{.*}}) <{source_begin = #builtin.int<0>, source_end = #builtin.int<10>, destination_begin = #builtin.int<0>, destination_end = #builtin.int<10>}> : (memref<10xf32>, memref<10xf32>) -> ()
-// GENERIC-NEXT:    "ipu.copy"(%{{.*}}, %{{.*}}) <{source_begin = #builtin.int<2>, source_end = #builtin.int<4>, destination_begin = #builtin.int<6>, destination_end = #builtin.int<8>}> {note} : (memref<10xf32>, memref<2x5xf32>) -> ()
+// GENERIC-NEXT:    "ipu.copy"(%{{.*}}, %{{.*}}) <{source_begin = 0 : i64, source_end = 10 : i64, destination_begin = 0 : i64, destination_end = 10 : i64}> : (memref<10xf32>, memref<10xf32>) -> ()
+// GENERIC-NEXT:    "ipu.copy"(%{{.*}}, %{{.*}}) <{source_begin = 2 : i64, source_end = 4 : i64, destination_begin = 6 : i64, destination_end = 8 : i64}> {note} : (memref<10xf32>, memref<2x5xf32>) -> ()
 // GENERIC-NEXT:    "ipu.to_host"(%{{.*}}) : (memref<2x5xf32>) -> ()
 // GENERIC-NEXT:    "ipu.to_host"(%{{.*}}) {last} : (memref<f32>) -> ()
 // GENERIC-NEXT:  }) {note = 1 : i32} : () -> ()
@@ -151,7 +151,7 @@ ipu.graph "vertices" arch "ipu1" args ["a", "x"] {
 // GENERIC-NEXT:    "ipu.codelet"() <{sym_name = "count", fields = [#ipu.field<inout "k" scalar i32>, #ipu.field<output "h" scalar f16>]}> ({
 // GENERIC:         }) {note} : () -> ()
 // GENERIC:         "ipu.compute_set"() <{label = "cs"}> ({
-// GENERIC-NEXT:      "ipu.vertex"(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}) <{codelet = @axpy, tile = #builtin.int<0>, slices = [#builtin.int<0>, #builtin.int<0>, #builtin.int<0>, #builtin.int<3>, #builtin.int<0>, #builtin.int<3>, #builtin.int<0>, #builtin.int<3>]}> : (memref<f32>, memref<10xf32>, memref<2x5xf32>, memref<10xf32>) -> ()
+// GENERIC-NEXT:      "ipu.vertex"(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}) <{codelet = @axpy, tile = 0 : i64, slices = array<i64: 0, 0, 0, 3, 0, 3, 0, 3>}> : (memref<f32>, memref<10xf32>, memref<2x5xf32>, memref<10xf32>) -> ()
 // GENERIC:         "ipu.compute_set"() <{label = "empty"}> ({
 // GENERIC-NEXT:    ^{{.*}}:
 // GENERIC-NEXT:    }) {k} : () -> ()
