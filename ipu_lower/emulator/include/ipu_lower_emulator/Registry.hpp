@@ -180,21 +180,26 @@ struct FieldTraits<Output<Vector<T, L, A, I>>, std::enable_if_t<isDeviceScalar<T
 };
 
 // VectorList edges: one edge per row.
+// Points the rows of a readable VectorList field at the edges' data.
+template <class T, bool ReadOnly, class Field>
+void bindRows(Field &field, const EdgeBinding *e, std::size_t k, Keep &keep) {
+  auto rows = keepArray<T *>(keep, k);
+  auto sizes = keepArray<std::size_t>(keep, k);
+  for (std::size_t i = 0; i < k; ++i) {
+    rows.get()[i] = static_cast<T *>(e[i].data);
+    sizes.get()[i] = e[i].n;
+  }
+  FieldAccess::list(static_cast<emulator::VectorListView<T, ReadOnly> &>(field), rows.get(),
+                    sizes.get(), k);
+}
+
 template <class T, VectorListLayout L, unsigned A, bool I>
 struct FieldTraits<Input<VectorList<T, L, A, I>>, std::enable_if_t<isDeviceScalar<T>()>>
     : TraitsBase<T, Dir::In> {
   static constexpr Shape shape = Shape::VectorList;
   static std::string describe() { return "Input<VectorList<" + typeName(DeviceTypeOf<T>::value) + ">>"; }
   static void bind(void *f, const EdgeBinding *e, std::size_t k, Keep &keep) {
-    auto rows = keepArray<T *>(keep, k);
-    auto sizes = keepArray<std::size_t>(keep, k);
-    for (std::size_t i = 0; i < k; ++i) {
-      rows.get()[i] = static_cast<T *>(e[i].data);
-      sizes.get()[i] = e[i].n;
-    }
-    FieldAccess::list(static_cast<emulator::VectorListView<T, true> &>(
-                          *static_cast<Input<VectorList<T, L, A, I>> *>(f)),
-                      rows.get(), sizes.get(), k);
+    bindRows<T, true>(*static_cast<Input<VectorList<T, L, A, I>> *>(f), e, k, keep);
   }
 };
 template <class T, VectorListLayout L, unsigned A, bool I>
@@ -203,15 +208,7 @@ struct FieldTraits<InOut<VectorList<T, L, A, I>>, std::enable_if_t<isDeviceScala
   static constexpr Shape shape = Shape::VectorList;
   static std::string describe() { return "InOut<VectorList<" + typeName(DeviceTypeOf<T>::value) + ">>"; }
   static void bind(void *f, const EdgeBinding *e, std::size_t k, Keep &keep) {
-    auto rows = keepArray<T *>(keep, k);
-    auto sizes = keepArray<std::size_t>(keep, k);
-    for (std::size_t i = 0; i < k; ++i) {
-      rows.get()[i] = static_cast<T *>(e[i].data);
-      sizes.get()[i] = e[i].n;
-    }
-    FieldAccess::list(static_cast<emulator::VectorListView<T, false> &>(
-                          *static_cast<InOut<VectorList<T, L, A, I>> *>(f)),
-                      rows.get(), sizes.get(), k);
+    bindRows<T, false>(*static_cast<InOut<VectorList<T, L, A, I>> *>(f), e, k, keep);
   }
 };
 template <class T, VectorListLayout L, unsigned A, bool I>
