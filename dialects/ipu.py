@@ -284,36 +284,32 @@ def _variable_of(value: SSAValue) -> VariableOp:
     return owner
 
 
+class _HostTransferOp(IRDLOperation):
+    """Moves a whole variable between the device and the host argument of the same name."""
+
+    tensor = operand_def(MemRefType)
+    traits = traits_def(HasParent(GraphOp))
+    assembly_format = "$tensor attr-dict `:` type($tensor)"
+
+    def __init__(self, tensor: SSAValue):
+        super().__init__(operands=[tensor])
+
+    def verify_(self) -> None:
+        _variable_of(self.tensor)
+
+
 @irdl_op_definition
-class FromHostOp(IRDLOperation):
+class FromHostOp(_HostTransferOp):
     """Copy the host argument of the same name into the tensor."""
 
     name = "ipu.from_host"
-    tensor = operand_def(MemRefType)
-    traits = traits_def(HasParent(GraphOp))
-    assembly_format = "$tensor attr-dict `:` type($tensor)"
-
-    def __init__(self, tensor: SSAValue):
-        super().__init__(operands=[tensor])
-
-    def verify_(self) -> None:
-        _variable_of(self.tensor)
 
 
 @irdl_op_definition
-class ToHostOp(IRDLOperation):
+class ToHostOp(_HostTransferOp):
     """Copy the tensor back into the host argument of the same name."""
 
     name = "ipu.to_host"
-    tensor = operand_def(MemRefType)
-    traits = traits_def(HasParent(GraphOp))
-    assembly_format = "$tensor attr-dict `:` type($tensor)"
-
-    def __init__(self, tensor: SSAValue):
-        super().__init__(operands=[tensor])
-
-    def verify_(self) -> None:
-        _variable_of(self.tensor)
 
 
 @irdl_op_definition
