@@ -1,22 +1,39 @@
-"""The `ipu` dialect: the program at tile level.
+"""The `ipu` dialect: the program at tile level, in SPMD form.
 
-An `ipu.graph` owns tile-mapped tensors (`ipu.variable`, each with a `#ipu.tile_map`
-saying which tile holds which slice of its row-major elements) and a program run in
-order: host transfers (`ipu.from_host`, `ipu.to_host`), partitioned elementwise maps
-(`ipu.tiled_map`, before vertex extraction) and compute sets (`ipu.compute_set`) of
-vertex instances (`ipu.vertex`) running outlined codelets (`ipu.codelet`).
+An `ipu.graph` owns tile-mapped tensors (`ipu.variable`, each laid out by one
+`#ipu.tile_map`) and a program run in order: host transfers (`ipu.from_host`,
+`ipu.to_host`), copies (`ipu.copy`), and compute phases. Work placed on many tiles is
+one op whatever the tile count:
+
+- before vertex extraction, `ipu.tiled_map` is a point-wise computation over a tile
+  map: its body runs once per point, reads its inputs with `ipu.access` at constant
+  offsets from the point, and yields the values written at the point;
+- after it, `ipu.codelet` says what one vertex does (its loop over the worker's share,
+  its loads and stores) and `ipu.vertices` places one vertex per block of a tile map
+  inside an `ipu.compute_set`, each operand connected by a slice rule.
+
+Slice rules (see `ipu_lower.dialects.tiling`): `whole`, `block`, `halo<l, h>`, `partial`.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from math import prod
+from typing import ClassVar
 
+from ipu_lower.dialects.codelet_body import CodeletOpMixin, FieldMixin, WorkerOpMixin
+from ipu_lower.dialects.tiling import (
+    SliceRuleMixin,
+    TileMapMixin,
+    check_slices_inside,
+    verify_placement,
+)
 from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
     I64,
     ArrayAttr,
     DenseArrayBase,
+    IndexType,
     IntAttr,
     IntegerAttr,
     MemRefType,
@@ -25,14 +42,7 @@ from xdsl.dialects.builtin import (
     SymbolRefAttr,
     i64,
 )
-from xdsl.ir import (
-    Attribute,
-    Block,
-    Dialect,
-    ParametrizedAttribute,
-    Region,
-    SSAValue,
-)
+from xdsl.ir import Attribute, Block, Dialect, ParametrizedAttribute, Region, SSAValue
 from xdsl.irdl import (
     AttrSizedOperandSegments,
     IRDLOperation,
@@ -45,20 +55,21 @@ from xdsl.irdl import (
     traits_def,
     var_operand_def,
 )
-from xdsl.parser import AttrParser, Parser
+from xdsl.parser import Parser
 from xdsl.printer import Printer
 from xdsl.traits import (
+    HasAncestor,
     HasParent,
     IsolatedFromAbove,
     IsTerminator,
     NoTerminator,
+    Pure,
     SymbolOpInterface,
     SymbolTable,
 )
 from xdsl.utils.exceptions import VerifyException
 
 from ipu_lower.arch import ARCHS
-from ipu_lower.names import is_c_identifier
 
 
 def num_elements(t: Attribute) -> int:
@@ -67,135 +78,35 @@ def num_elements(t: Attribute) -> int:
 
 
 @irdl_attr_definition
-class TileMapAttr(ParametrizedAttribute):
-    """Where the row-major elements of a tensor live: consecutive blocks in tile order.
-
-    `#ipu.tile_map<0 to 1424 x 68, 1424 to 1472 x 66>` means tiles 0..1423 hold 68
-    elements each (tile 0 elements [0, 68), tile 1 [68, 136), ...), then tiles
-    1424..1471 hold 66 each, continuing where the previous group stopped.
-    """
+class TileMapAttr(TileMapMixin, ParametrizedAttribute):
+    """Where consecutive row-major elements live: `#ipu.tile_map<0 to 1424 x 68, 1424 to 1472 x 66>`."""
 
     name = "ipu.tile_map"
     groups: ArrayAttr[IntAttr]
-    """Flat (first_tile, end_tile, elements_per_tile) triples."""
-
-    def __init__(self, groups: Sequence[tuple[int, int, int]]):
-        super().__init__(ArrayAttr([IntAttr(v) for g in groups for v in g]))
-
-    def triples(self) -> list[tuple[int, int, int]]:
-        v = [a.data for a in self.groups.data]
-        return [(v[i], v[i + 1], v[i + 2]) for i in range(0, len(v), 3)]
-
-    def intervals(self) -> Iterator[tuple[int, int, int]]:
-        """(tile, begin, end) for each tile holding elements, in element order."""
-        offset = 0
-        for first, end, count in self.triples():
-            for tile in range(first, end):
-                yield tile, offset, offset + count
-                offset += count
-
-    def total(self) -> int:
-        return sum((end - first) * count for first, end, count in self.triples())
-
-    def max_per_tile(self) -> int:
-        return max((count for _, _, count in self.triples()), default=0)
-
-    def last_tile(self) -> int:
-        return max((end - 1 for _, end, _ in self.triples()), default=-1)
-
-    def owner(self, begin: int, end: int) -> int | None:
-        """The tile holding all of [begin, end), or None if it is split or unmapped."""
-        offset = 0
-        for first, last, count in self.triples():
-            size = (last - first) * count
-            if offset <= begin < offset + size:
-                tile = first + (begin - offset) // count
-                tile_end = offset + (tile - first + 1) * count
-                return tile if end <= tile_end else None
-            offset += size
-        return None
-
-    def verify(self) -> None:
-        if len(self.groups.data) % 3:
-            raise VerifyException("#ipu.tile_map needs (first, end, count) triples")
-        previous_end = 0
-        for first, end, count in self.triples():
-            if first < previous_end or end <= first:
-                raise VerifyException(
-                    f"#ipu.tile_map groups must cover increasing, non-empty tile ranges "
-                    f"(group {first} to {end} starts before tile {previous_end} or is empty)"
-                )
-            if count <= 0:
-                raise VerifyException(f"#ipu.tile_map group holds {count} elements per tile")
-            previous_end = end
-
-    @classmethod
-    def parse_parameters(cls, parser: AttrParser) -> Sequence[Attribute]:
-        def parse_group() -> tuple[int, int, int]:
-            first = parser.parse_integer(allow_negative=False)
-            parser.parse_keyword("to")
-            end = parser.parse_integer(allow_negative=False)
-            parser.parse_keyword("x")
-            return first, end, parser.parse_integer(allow_negative=False)
-
-        groups = parser.parse_comma_separated_list(parser.Delimiter.ANGLE, parse_group)
-        return (ArrayAttr([IntAttr(v) for g in groups for v in g]),)
-
-    def print_parameters(self, printer: Printer) -> None:
-        text = ", ".join(f"{f} to {e} x {c}" for f, e, c in self.triples())
-        printer.print_string(f"<{text}>")
-
-
-_DIRECTIONS = ("input", "output", "inout")
 
 
 @irdl_attr_definition
-class FieldAttr(ParametrizedAttribute):
-    """A codelet field: `#ipu.field<input "x" vector f32>` (or `scalar`)."""
+class SliceAttr(SliceRuleMixin, ParametrizedAttribute):
+    """How a vertex's operand follows from its block: `#ipu.slice<halo<1, 1>>`."""
+
+    name = "ipu.slice"
+    kind: StringAttr
+    lo: IntAttr
+    hi: IntAttr
+
+
+WHOLE = SliceAttr("whole")
+BLOCK = SliceAttr("block")
+
+
+@irdl_attr_definition
+class FieldAttr(FieldMixin, ParametrizedAttribute):
+    """A codelet field: its C++ name and direction, `#ipu.field<inout "y">`. Its type is
+    the codelet's block argument (`memref<f32>` scalar, `memref<?xf32>` vector)."""
 
     name = "ipu.field"
-    field_name: StringAttr
     direction: StringAttr
-    is_vector: IntAttr
-    element_type: Attribute
-
-    def __init__(self, name: str, direction: str, is_vector: bool, element_type: Attribute):
-        super().__init__(StringAttr(name), StringAttr(direction), IntAttr(int(is_vector)), element_type)
-
-    @property
-    def readable(self) -> bool:
-        return self.direction.data in ("input", "inout")
-
-    @property
-    def writable(self) -> bool:
-        return self.direction.data in ("output", "inout")
-
-    def verify(self) -> None:
-        if not is_c_identifier(self.field_name.data):
-            raise VerifyException(f"field name '{self.field_name.data}' is not a C++ identifier")
-        if self.direction.data not in _DIRECTIONS:
-            raise VerifyException(
-                f"field direction '{self.direction.data}' is not one of {', '.join(_DIRECTIONS)}"
-            )
-
-    @classmethod
-    def parse_parameters(cls, parser: AttrParser) -> Sequence[Attribute]:
-        with parser.in_angle_brackets():
-            direction = parser.parse_identifier()
-            name = parser.parse_str_literal()
-            shape = parser.parse_identifier()
-            if shape not in ("vector", "scalar"):
-                parser.raise_error("expected 'vector' or 'scalar'")
-            element_type = parser.parse_type()
-        return (StringAttr(name), StringAttr(direction), IntAttr(int(shape == "vector")), element_type)
-
-    def print_parameters(self, printer: Printer) -> None:
-        shape = "vector" if self.is_vector.data else "scalar"
-        printer.print_string(f"<{self.direction.data} ")
-        printer.print_string_literal(self.field_name.data)
-        printer.print_string(f" {shape} ")
-        printer.print_attribute(self.element_type)
-        printer.print_string(">")
+    field_name: StringAttr
 
 
 @irdl_op_definition
@@ -226,23 +137,19 @@ class GraphOp(IRDLOperation):
         )
 
     def variables(self) -> dict[str, VariableOp]:
-        return {
-            op.var_name.data: op for op in self.body.block.ops if isinstance(op, VariableOp)
-        }
+        return {op.var_name.data: op for op in self.body.block.ops if isinstance(op, VariableOp)}
 
     def verify_(self) -> None:
         if self.arch.data not in ARCHS:
-            raise VerifyException(
-                f"unknown IPU architecture '{self.arch.data}' (known: {', '.join(ARCHS)})"
-            )
+            raise VerifyException(f"unknown IPU architecture '{self.arch.data}' (known: {', '.join(ARCHS)})")
         tiles = ARCHS[self.arch.data].tiles
-        variables = self.variables()
-        for op in self.body.block.ops:
-            if isinstance(op, VariableOp) and op.tile_map.last_tile() >= tiles:
+        for op in self.walk():
+            tile_map = op.properties.get("tile_map")
+            if isinstance(tile_map, TileMapAttr) and tile_map.last_tile() >= tiles:
                 raise VerifyException(
-                    f"variable '{op.var_name.data}' is mapped to tile "
-                    f"{op.tile_map.last_tile()} but {self.arch.data} has {tiles} tiles"
+                    f"'{op.name}' uses tile {tile_map.last_tile()} but {self.arch.data} has {tiles} tiles"
                 )
+        variables = self.variables()
         for arg in self.args.data:
             if arg.data not in variables:
                 raise VerifyException(f"argument '{arg.data}' has no ipu.variable")
@@ -261,13 +168,10 @@ class VariableOp(IRDLOperation):
     assembly_format = "$var_name `mapping` $tile_map attr-dict `:` type($result)"
 
     def __init__(self, name: str, type: MemRefType, tile_map: TileMapAttr):
-        super().__init__(
-            properties={"var_name": StringAttr(name), "tile_map": tile_map},
-            result_types=[type],
-        )
+        super().__init__(properties={"var_name": StringAttr(name), "tile_map": tile_map}, result_types=[type])
 
     def verify_(self) -> None:
-        if self.result.type.get_shape().count(DYNAMIC_INDEX):  # type: ignore[union-attr]
+        if DYNAMIC_INDEX in self.result.type.get_shape():  # type: ignore[union-attr]
             raise VerifyException(f"variable '{self.var_name.data}' must have a static shape")
         elements = num_elements(self.result.type)
         if self.tile_map.total() != elements:
@@ -277,7 +181,7 @@ class VariableOp(IRDLOperation):
             )
 
 
-def _variable_of(value: SSAValue) -> VariableOp:
+def variable_of(value: SSAValue) -> VariableOp:
     owner = value.owner
     if not isinstance(owner, VariableOp):
         raise VerifyException("operand must be the result of an ipu.variable")
@@ -295,7 +199,7 @@ class _HostTransferOp(IRDLOperation):
         super().__init__(operands=[tensor])
 
     def verify_(self) -> None:
-        _variable_of(self.tensor)
+        variable_of(self.tensor)
 
 
 @irdl_op_definition
@@ -327,11 +231,7 @@ class CopyOp(IRDLOperation):
     traits = traits_def(HasParent(GraphOp))
 
     def __init__(
-        self,
-        source: SSAValue,
-        source_range: tuple[int, int],
-        destination: SSAValue,
-        destination_range: tuple[int, int],
+        self, source: SSAValue, source_range: tuple[int, int], destination: SSAValue, destination_range: tuple[int, int]
     ):
         super().__init__(
             operands=[source, destination],
@@ -350,15 +250,10 @@ class CopyOp(IRDLOperation):
         return self.destination_begin.value.data, self.destination_end.value.data
 
     def verify_(self) -> None:
-        for value, (begin, end) in (
-            (self.source, self.source_range()),
-            (self.destination, self.destination_range()),
-        ):
-            var = _variable_of(value)
+        for value, (begin, end) in ((self.source, self.source_range()), (self.destination, self.destination_range())):
+            var = variable_of(value)
             if not 0 <= begin < end <= num_elements(value.type):
-                raise VerifyException(
-                    f"copy range [{begin}:{end}] of '{var.var_name.data}' is empty or out of bounds"
-                )
+                raise VerifyException(f"copy range [{begin}:{end}] of '{var.var_name.data}' is empty or out of bounds")
         (sb, se), (db, de) = self.source_range(), self.destination_range()
         if se - sb != de - db:
             raise VerifyException("copy source and destination ranges differ in length")
@@ -380,9 +275,9 @@ class CopyOp(IRDLOperation):
         def operand_and_range():
             operand = parser.parse_unresolved_operand()
             parser.parse_punctuation("[")
-            begin = parser.parse_integer(allow_negative=False)
+            begin = parser.parse_integer(allow_negative=False, allow_boolean=False)
             parser.parse_punctuation(":")
-            end = parser.parse_integer(allow_negative=False)
+            end = parser.parse_integer(allow_negative=False, allow_boolean=False)
             parser.parse_punctuation("]")
             return operand, (begin, end)
 
@@ -404,91 +299,141 @@ class CopyOp(IRDLOperation):
         return op
 
 
-def _print_operand_group(printer: Printer, keyword: str, values: Sequence[SSAValue]):
-    printer.print_string(f" {keyword}(")
-    printer.print_list(values, printer.print_ssa_value)
+# -- operands with slice rules ----------------------------------------------------------
+
+
+def print_ruled_operands(printer: Printer, values: Sequence[SSAValue], rules: Sequence[SliceRuleMixin]) -> None:
+    """`(%a whole, %x block : memref<f32>, memref<10xf32>)`"""
+    printer.print_string("(")
+    printer.print_list(
+        list(zip(values, rules)),
+        lambda p: (printer.print_ssa_value(p[0]), printer.print_string(f" {p[1].rule_text()}")),
+    )
     if values:
         printer.print_string(" : ")
         printer.print_list([v.type for v in values], printer.print_attribute)
     printer.print_string(")")
 
 
-def _parse_operand_group(parser: Parser, keyword: str) -> list[SSAValue]:
-    parser.parse_keyword(keyword)
+def parse_ruled_operands(parser: Parser, rule_type: type[SliceRuleMixin]) -> tuple[list[SSAValue], list]:
     parser.parse_punctuation("(")
     if parser.parse_optional_punctuation(")"):
-        return []
-    names = parser.parse_comma_separated_list(
-        parser.Delimiter.NONE, parser.parse_unresolved_operand
-    )
+        return [], []
+
+    def parse_one():
+        operand = parser.parse_unresolved_operand()
+        return operand, rule_type.new(rule_type.parse_rule(parser))  # type: ignore[attr-defined]
+
+    items = parser.parse_comma_separated_list(parser.Delimiter.NONE, parse_one)
     parser.parse_punctuation(":")
     types = parser.parse_comma_separated_list(parser.Delimiter.NONE, parser.parse_type)
     parser.parse_punctuation(")")
-    if len(names) != len(types):
-        parser.raise_error(f"{len(names)} operands but {len(types)} types")
-    return [parser.resolve_operand(n, t) for n, t in zip(names, types)]
+    if len(items) != len(types):
+        parser.raise_error(f"{len(items)} operands but {len(types)} types")
+    return [parser.resolve_operand(o, t) for (o, _), t in zip(items, types)], [r for _, r in items]
+
+
+def _check_element_type(value: SSAValue, expected: Attribute, what: str) -> None:
+    actual = value.type.element_type  # type: ignore[union-attr]
+    if actual != expected:
+        raise VerifyException(f"{what} has element type {actual}, expected {expected}")
+
+
+# -- the point-wise form -----------------------------------------------------------------
 
 
 @irdl_op_definition
 class TiledMapOp(IRDLOperation):
-    """An elementwise map partitioned owner-computes over tiles.
+    """A point-wise computation placed over `tile_map`: point k runs on the tile that
+    holds element k, every `block`/`halo` operand is read around element k.
 
-    Element k of the iteration space is computed on the tile that `tile_map` gives it.
-    Each input is read at element k, or is a rank-0 tensor read whole (a broadcast);
-    the body gets one block argument per input and yields one value per output.
-    Outputs are written at element k. Every non-scalar operand has the same tile map
-    as the op, so all accesses are tile-local.
+    The body has one block argument per input (the input itself); `ipu.access` reads an
+    input at a constant offset from the point (none for a `whole` scalar); `ipu.yield`
+    gives one value per output, written at the point. A `halo<l, h>` input may be read
+    l elements before and h after the point (flat row-major offsets); a `block` input
+    only at the point.
     """
 
     name = "ipu.tiled_map"
     label = prop_def(StringAttr)
     tile_map = prop_def(TileMapAttr)
+    in_rules = prop_def(ArrayAttr[SliceAttr])
+    out_rules = prop_def(ArrayAttr[SliceAttr])
     ins = var_operand_def(MemRefType)
     outs = var_operand_def(MemRefType)
     body = region_def("single_block")
-    traits = traits_def(HasParent(GraphOp))
+    traits = traits_def(HasParent(GraphOp), IsolatedFromAbove())
     irdl_options = (AttrSizedOperandSegments(as_property=True),)
 
     def __init__(
         self,
         label: str,
         tile_map: TileMapAttr,
-        ins: Sequence[SSAValue],
-        outs: Sequence[SSAValue],
+        ins: Sequence[tuple[SSAValue, SliceAttr]],
+        outs: Sequence[tuple[SSAValue, SliceAttr]],
         body: Region,
     ):
         super().__init__(
-            operands=[ins, outs],
-            properties={"label": StringAttr(label), "tile_map": tile_map},
+            operands=[[v for v, _ in ins], [v for v, _ in outs]],
+            properties={
+                "label": StringAttr(label),
+                "tile_map": tile_map,
+                "in_rules": ArrayAttr([r for _, r in ins]),
+                "out_rules": ArrayAttr([r for _, r in outs]),
+            },
             regions=[body],
         )
 
     def verify_(self) -> None:
-        for value in (*self.ins, *self.outs):
-            var = _variable_of(value)
-            if num_elements(value.type) == 1 and value.type.get_num_dims() == 0:  # type: ignore[union-attr]
-                continue
-            if var.tile_map != self.tile_map:
+        label = self.label.data
+        if len(self.in_rules.data) != len(self.ins) or len(self.out_rules.data) != len(self.outs):
+            raise VerifyException(f"tiled map '{label}' needs one slice rule per operand")
+        for value, rule in (*zip(self.ins, self.in_rules.data), *zip(self.outs, self.out_rules.data)):
+            name = variable_of(value).var_name.data
+            if rule.is_partial:
+                raise VerifyException(f"tiled map '{label}' cannot connect '{name}' partial")
+            if rule.is_whole and value.type.get_num_dims() != 0:  # type: ignore[union-attr]
+                raise VerifyException(f"tiled map '{label}' reads array '{name}' whole; only scalars may be")
+        for value, rule in zip(self.outs, self.out_rules.data):
+            name = variable_of(value).var_name.data
+            if rule.is_whole and self.tile_map.total() > 1:
+                raise VerifyException(f"'{label}' writes scalar '{name}' from every point")
+            if rule.kind.data == "halo":
+                raise VerifyException(f"tiled map '{label}' writes '{name}' with a halo; outputs are written at the point")
+            if any(v == value and r.kind.data == "halo" for v, r in zip(self.ins, self.in_rules.data)):
                 raise VerifyException(
-                    f"'{var.var_name.data}' is not laid out like the iterations of "
-                    f"'{self.label.data}': {var.tile_map} vs {self.tile_map}"
+                    f"tiled map '{label}' reads '{name}' with a halo and writes it: "
+                    "a vertex would read what its neighbour writes"
                 )
-        for value in self.outs:
-            if value.type.get_num_dims() == 0 and self.tile_map.total() > 1:  # type: ignore[union-attr]
-                raise VerifyException(
-                    f"'{self.label.data}' writes scalar '{_variable_of(value).var_name.data}' "
-                    "from every iteration"
-                )
-        _verify_body(self.body.block, [v.type.element_type for v in self.ins],  # type: ignore[union-attr]
-                     [v.type.element_type for v in self.outs], self.label.data)  # type: ignore[union-attr]
+        rules = [*self.in_rules.data, *self.out_rules.data]
+        values = [*self.ins, *self.outs]
+        check_slices_inside(
+            rules, self.tile_map, [num_elements(v.type) for v in values], [variable_of(v).var_name.data for v in values]
+        )
+        block = self.body.block
+        if [a.type for a in block.args] != [v.type for v in self.ins]:
+            raise VerifyException(f"body of tiled map '{label}' must take its inputs, in order")
+        term = block.last_op
+        if not isinstance(term, YieldOp):
+            raise VerifyException(f"body of tiled map '{label}' must end with ipu.yield")
+        expected = [v.type.element_type for v in self.outs]  # type: ignore[union-attr]
+        if [v.type for v in term.values] != expected:
+            raise VerifyException(
+                f"body of tiled map '{label}' yields {[str(v.type) for v in term.values]}, "
+                f"expected {[str(t) for t in expected]}"
+            )
+
+    def rule_of_argument(self, arg: SSAValue) -> SliceAttr:
+        index = self.body.block.args.index(arg)  # type: ignore[arg-type]
+        return self.in_rules.data[index]
 
     def print(self, printer: Printer) -> None:
         printer.print_string(" ")
         printer.print_attribute(self.label)
-        printer.print_string(" over ")
-        printer.print_attribute(self.tile_map)
-        _print_operand_group(printer, "ins", self.ins)
-        _print_operand_group(printer, "outs", self.outs)
+        printer.print_string(f" over {self.tile_map.runs_text()} ins")
+        print_ruled_operands(printer, self.ins, self.in_rules.data)
+        printer.print_string(" outs")
+        print_ruled_operands(printer, self.outs, self.out_rules.data)
         printer.print_op_attributes(self.attributes, print_keyword=True)
         printer.print_string(" ")
         printer.print_region(self.body, print_entry_block_args=True)
@@ -497,72 +442,142 @@ class TiledMapOp(IRDLOperation):
     def parse(cls, parser: Parser) -> TiledMapOp:
         label = parser.parse_str_literal()
         parser.parse_keyword("over")
-        tile_map = parser.parse_attribute()
-        if not isinstance(tile_map, TileMapAttr):
-            parser.raise_error("expected an #ipu.tile_map")
-        ins = _parse_operand_group(parser, "ins")
-        outs = _parse_operand_group(parser, "outs")
+        tile_map = TileMapAttr.new((TileMapAttr.parse_runs(parser),))
+        parser.parse_keyword("ins")
+        ins = parse_ruled_operands(parser, SliceAttr)
+        parser.parse_keyword("outs")
+        outs = parse_ruled_operands(parser, SliceAttr)
         attrs = parser.parse_optional_attr_dict_with_keyword()
-        op = cls(label, tile_map, ins, outs, parser.parse_region())
+        op = cls(label, tile_map, list(zip(*ins)), list(zip(*outs)), parser.parse_region())
         if attrs:
             op.attributes.update(attrs.data)
         return op
 
 
-def _verify_body(block: Block, arg_types: list[Attribute], yield_types: list[Attribute], what: str):
-    if [a.type for a in block.args] != arg_types:
-        raise VerifyException(
-            f"body of '{what}' takes {[str(a.type) for a in block.args]}, "
-            f"expected {[str(t) for t in arg_types]}"
+@irdl_op_definition
+class AccessOp(IRDLOperation):
+    """Read an input of the enclosing `ipu.tiled_map` at a constant offset (one per
+    dimension) from the current point: `%v = ipu.access %x[-1, 0] : memref<8x8xf32>`.
+    A scalar input is read with no offsets: `ipu.access %a[] : memref<f32>`."""
+
+    name = "ipu.access"
+    tensor = operand_def(MemRefType)
+    offset = prop_def(DenseArrayBase[I64])
+    result = result_def()
+    traits = traits_def(Pure(), HasParent(TiledMapOp))
+
+    def __init__(self, tensor: SSAValue, offset: Sequence[int]):
+        super().__init__(
+            operands=[tensor],
+            properties={"offset": DenseArrayBase.from_list(i64, list(offset))},
+            result_types=[tensor.type.element_type],  # type: ignore[attr-defined]
         )
-    term = block.last_op
-    if not isinstance(term, YieldOp):
-        raise VerifyException(f"body of '{what}' must end with ipu.yield")
-    if [v.type for v in term.values] != yield_types:
-        raise VerifyException(
-            f"body of '{what}' yields {[str(v.type) for v in term.values]}, "
-            f"expected {[str(t) for t in yield_types]}"
-        )
+
+    def offsets(self) -> list[int]:
+        return list(self.offset.get_values())  # type: ignore[arg-type]
+
+    def flat_offset(self) -> int:
+        """The offset in row-major elements of the input."""
+        shape = self.tensor.type.get_shape()  # type: ignore[union-attr]
+        strides = [prod(shape[i + 1 :]) for i in range(len(shape))]
+        return sum(o * s for o, s in zip(self.offsets(), strides))
+
+    def verify_(self) -> None:
+        memref = self.tensor.type
+        assert isinstance(memref, MemRefType)
+        if self.result.type != memref.element_type:
+            raise VerifyException(f"ipu.access yields {self.result.type}, not the element type {memref.element_type}")
+        if len(self.offsets()) != memref.get_num_dims():
+            raise VerifyException(
+                f"ipu.access of a rank-{memref.get_num_dims()} input needs {memref.get_num_dims()} offsets"
+            )
+        tiled_map = self.parent_op()
+        assert isinstance(tiled_map, TiledMapOp)
+        if self.tensor not in tiled_map.body.block.args:
+            raise VerifyException("ipu.access must read a block argument of its ipu.tiled_map")
+        rule = tiled_map.rule_of_argument(self.tensor)
+        name = variable_of(tiled_map.ins[self.tensor.index]).var_name.data  # type: ignore[attr-defined]
+        lo, hi = rule.halo
+        offset = self.flat_offset()
+        if offset and rule.kind.data != "halo":
+            raise VerifyException(f"access at offset {offset} of '{name}', which is connected {rule.rule_text()} without a halo")
+        if not -lo <= offset <= hi:
+            raise VerifyException(f"access at offset {offset} of '{name}' is outside its halo <{lo}, {hi}>")
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_ssa_value(self.tensor)
+        printer.print_string("[" + ", ".join(map(str, self.offsets())) + "]")
+        printer.print_op_attributes(self.attributes)
+        printer.print_string(" : ")
+        printer.print_attribute(self.tensor.type)
+
+    @classmethod
+    def parse(cls, parser: Parser) -> AccessOp:
+        tensor = parser.parse_unresolved_operand()
+        offsets = parser.parse_comma_separated_list(parser.Delimiter.SQUARE, lambda: parser.parse_integer(allow_boolean=False))
+        attrs = parser.parse_optional_attr_dict()
+        parser.parse_punctuation(":")
+        memref = parser.parse_type()
+        if not isinstance(memref, MemRefType):
+            parser.raise_error("ipu.access reads a memref")
+        op = cls(parser.resolve_operand(tensor, memref), offsets)
+        op.attributes.update(attrs)
+        return op
 
 
 @irdl_op_definition
-class CodeletOp(IRDLOperation):
-    """An outlined vertex body, run elementwise over its vector fields.
+class YieldOp(IRDLOperation):
+    """Ends a tiled map's body with the values of its outputs at the point."""
 
-    The block takes one value per readable field (input, inout) in field order and
-    `ipu.yield`s one value per writable field (output, inout). Scalar fields are read
-    whole; vector fields of one vertex all have the same length.
+    name = "ipu.yield"
+    values = var_operand_def()
+    traits = traits_def(IsTerminator(), HasParent(TiledMapOp))
+    assembly_format = "($values^ `:` type($values))? attr-dict"
+
+    def __init__(self, *values: SSAValue):
+        super().__init__(operands=[values])
+
+
+# -- codelets and their placement ------------------------------------------------------
+
+
+@irdl_op_definition
+class CodeletOp(CodeletOpMixin, IRDLOperation):
+    """What one vertex does, as IR: its block arguments are its fields, its body the
+    vertex's code (loops, loads, stores; see `ipu_lower.dialects.codelet_body`).
+
+    `ipu.codelet @axpy(%a: memref<f32> input "a", %y: memref<?xf32> inout "y") { ... }`
     """
 
     name = "ipu.codelet"
     sym_name = prop_def(SymbolNameConstraint())
     fields = prop_def(ArrayAttr[FieldAttr])
     body = region_def("single_block")
-    traits = traits_def(IsolatedFromAbove(), SymbolOpInterface(), HasParent(GraphOp))
+    traits = traits_def(IsolatedFromAbove(), SymbolOpInterface(), HasParent(GraphOp), NoTerminator())
+    FIELD_ATTRIBUTE: ClassVar[type] = FieldAttr
 
-    assembly_format = "$sym_name `fields` $fields attr-dict-with-keyword $body"
+    @staticmethod
+    def worker_ops() -> tuple[type[IRDLOperation], ...]:
+        return (WorkerIdOp, NumWorkersOp)
 
-    def __init__(self, name: str, fields: Sequence[FieldAttr], body: Region):
-        super().__init__(
-            properties={"sym_name": StringAttr(name), "fields": ArrayAttr(fields)},
-            regions=[body],
-        )
 
-    def verify_(self) -> None:
-        names = [f.field_name.data for f in self.fields.data]
-        if len(set(names)) != len(names):
-            raise VerifyException(f"codelet '{self.sym_name.data}' repeats a field name")
-        if not any(f.is_vector.data for f in self.fields.data if f.writable):
-            if any(f.is_vector.data for f in self.fields.data):
-                raise VerifyException(
-                    f"codelet '{self.sym_name.data}' has vector inputs but no vector output"
-                )
-        _verify_body(
-            self.body.block,
-            [f.element_type for f in self.fields.data if f.readable],
-            [f.element_type for f in self.fields.data if f.writable],
-            self.sym_name.data,
-        )
+@irdl_op_definition
+class WorkerIdOp(WorkerOpMixin, IRDLOperation):
+    """The worker thread running this share of the vertex (0 .. num_workers - 1)."""
+
+    name = "ipu.worker_id"
+    result = result_def(IndexType)
+    traits = traits_def(Pure(), HasAncestor(CodeletOp))
+
+
+@irdl_op_definition
+class NumWorkersOp(WorkerOpMixin, IRDLOperation):
+    """The number of worker threads that run each vertex of the codelet."""
+
+    name = "ipu.num_workers"
+    result = result_def(IndexType)
+    traits = traits_def(Pure(), HasAncestor(CodeletOp))
 
 
 @irdl_op_definition
@@ -581,134 +596,68 @@ class ComputeSetOp(IRDLOperation):
 
 
 @irdl_op_definition
-class VertexOp(IRDLOperation):
-    """One instance of a codelet on one tile, its fields connected in field order.
+class VerticesOp(IRDLOperation):
+    """One vertex of `codelet` per block of `tile_map`, each operand connected to the
+    codelet's field of the same position by its slice rule:
 
-    `slices` holds a (begin, end) pair of row-major element offsets per operand; a
-    pair (0, 0) on a rank-0 tensor connects the whole scalar.
+    `ipu.vertices @axpy over <0 to 1424 x 68, 1424 to 1472 x 66> (%a whole, %y block : memref<f32>, memref<100000xf32>)`
     """
 
-    name = "ipu.vertex"
+    name = "ipu.vertices"
     codelet = prop_def(SymbolRefAttr)
-    tile = prop_def(IntegerAttr[I64])
-    slices = prop_def(DenseArrayBase[I64])
+    tile_map = prop_def(TileMapAttr)
+    rules = prop_def(ArrayAttr[SliceAttr])
     tensors = var_operand_def(MemRefType)
     traits = traits_def(HasParent(ComputeSetOp))
 
-    def __init__(
-        self, codelet: str, tile: int, tensors: Sequence[SSAValue], slices: Sequence[tuple[int, int]]
-    ):
+    def __init__(self, codelet: str, tile_map: TileMapAttr, operands: Sequence[tuple[SSAValue, SliceAttr]]):
         super().__init__(
-            operands=[tensors],
+            operands=[[v for v, _ in operands]],
             properties={
                 "codelet": SymbolRefAttr(codelet),
-                "tile": IntegerAttr(tile, i64),
-                "slices": DenseArrayBase.from_list(i64, [v for s in slices for v in s]),
+                "tile_map": tile_map,
+                "rules": ArrayAttr([r for _, r in operands]),
             },
         )
-
-    def on_tile(self) -> int:
-        return self.tile.value.data
-
-    def slice_pairs(self) -> list[tuple[int, int]]:
-        v = list(self.slices.get_values())
-        return [(v[i], v[i + 1]) for i in range(0, len(v), 2)]
 
     def verify_(self) -> None:
         codelet = SymbolTable.lookup_symbol(self, self.codelet)
         if not isinstance(codelet, CodeletOp):
-            raise VerifyException(f"vertex refers to unknown codelet {self.codelet}")
-        if len(codelet.fields.data) != len(self.tensors):
+            raise VerifyException(f"ipu.vertices places unknown codelet {self.codelet}")
+        fields = codelet.field_names()
+        if len(fields) != len(self.tensors) or len(self.rules.data) != len(self.tensors):
             raise VerifyException(
-                f"codelet {self.codelet} has {len(codelet.fields.data)} fields but the "
-                f"vertex on tile {self.on_tile()} connects {len(self.tensors)} tensors"
+                f"codelet {self.codelet} has {len(fields)} fields but ipu.vertices connects "
+                f"{len(self.tensors)} tensors with {len(self.rules.data)} slice rules"
             )
-        bounds = len(self.slices.get_values())
-        if bounds != 2 * len(self.tensors):
-            raise VerifyException(
-                f"vertex on tile {self.on_tile()} has {len(self.tensors)} tensors but "
-                f"{bounds} slice bounds"
-            )
-        for value, (begin, end) in zip(self.tensors, self.slice_pairs()):
-            var = _variable_of(value)
-            if value.type.get_num_dims() == 0:  # type: ignore[union-attr]
-                if (begin, end) != (0, 0):
-                    raise VerifyException(
-                        f"scalar '{var.var_name.data}' is connected whole: its slice must be (0, 0)"
-                    )
-                continue
-            if not 0 <= begin < end <= num_elements(value.type):
-                raise VerifyException(
-                    f"slice [{begin}:{end}] of '{var.var_name.data}' is empty or out of bounds"
-                )
-            if var.tile_map.owner(begin, end) != self.on_tile():
-                raise VerifyException(
-                    f"slice [{begin}:{end}] of '{var.var_name.data}' is not held by tile "
-                    f"{self.on_tile()}"
-                )
+        names = [variable_of(v).var_name.data for v in self.tensors]
+        verify_placement(
+            str(self.codelet),
+            fields,
+            [a.type for a in codelet.body.block.args],
+            self.rules.data,
+            [(n, v.type.element_type, num_elements(v.type)) for n, v in zip(names, self.tensors)],  # type: ignore[union-attr]
+        )
+        check_slices_inside(self.rules.data, self.tile_map, [num_elements(v.type) for v in self.tensors], names)
 
     def print(self, printer: Printer) -> None:
         printer.print_string(" ")
         printer.print_attribute(self.codelet)
-        printer.print_string(f" tile {self.on_tile()} (")
-
-        def print_one(item: tuple[SSAValue, tuple[int, int]]):
-            value, (begin, end) = item
-            printer.print_ssa_value(value)
-            if value.type.get_num_dims() != 0:  # type: ignore[union-attr]
-                printer.print_string(f"[{begin}:{end}]")
-
-        printer.print_list(list(zip(self.tensors, self.slice_pairs())), print_one)
-        printer.print_string(")")
+        printer.print_string(f" over {self.tile_map.runs_text()} ")
+        print_ruled_operands(printer, self.tensors, self.rules.data)
         printer.print_op_attributes(self.attributes)
-        printer.print_string(" : ")
-        printer.print_list([v.type for v in self.tensors], printer.print_attribute)
 
     @classmethod
-    def parse(cls, parser: Parser) -> VertexOp:
+    def parse(cls, parser: Parser) -> VerticesOp:
         codelet = parser.parse_attribute()
         if not isinstance(codelet, SymbolRefAttr):
             parser.raise_error("expected a codelet symbol")
-        parser.parse_keyword("tile")
-        tile = parser.parse_integer(allow_negative=False)
-
-        def parse_one():
-            operand = parser.parse_unresolved_operand()
-            if parser.parse_optional_punctuation("["):
-                begin = parser.parse_integer(allow_negative=False)
-                parser.parse_punctuation(":")
-                end = parser.parse_integer(allow_negative=False)
-                parser.parse_punctuation("]")
-                return operand, (begin, end)
-            return operand, (0, 0)
-
-        items = parser.parse_comma_separated_list(parser.Delimiter.PAREN, parse_one)
-        attrs = parser.parse_optional_attr_dict()
-        parser.parse_punctuation(":")
-        types = parser.parse_comma_separated_list(parser.Delimiter.NONE, parser.parse_type)
-        if len(types) != len(items):
-            parser.raise_error(f"{len(items)} operands but {len(types)} types")
-        tensors = [parser.resolve_operand(o, t) for (o, _), t in zip(items, types)]
-        op = cls(codelet.root_reference.data, tile, tensors, [s for _, s in items])
-        op.attributes.update(attrs)
+        parser.parse_keyword("over")
+        tile_map = TileMapAttr.new((TileMapAttr.parse_runs(parser),))
+        values, rules = parse_ruled_operands(parser, SliceAttr)
+        op = cls(codelet.root_reference.data, tile_map, list(zip(values, rules)))
+        op.attributes.update(parser.parse_optional_attr_dict())
         return op
-
-
-@irdl_op_definition
-class YieldOp(IRDLOperation):
-    """Ends an elementwise body with the values of its outputs."""
-
-    name = "ipu.yield"
-    values = var_operand_def()
-    traits = traits_def(IsTerminator())
-    assembly_format = "($values^ `:` type($values))? attr-dict"
-
-    def __init__(self, *values: SSAValue):
-        super().__init__(operands=[values])
-
-    def verify_(self) -> None:
-        if not isinstance(self.parent_op(), TiledMapOp | CodeletOp):
-            raise VerifyException("ipu.yield must end an ipu.tiled_map or ipu.codelet body")
 
 
 IPU = Dialect(
@@ -720,10 +669,13 @@ IPU = Dialect(
         ToHostOp,
         CopyOp,
         TiledMapOp,
-        CodeletOp,
-        ComputeSetOp,
-        VertexOp,
+        AccessOp,
         YieldOp,
+        CodeletOp,
+        WorkerIdOp,
+        NumWorkersOp,
+        ComputeSetOp,
+        VerticesOp,
     ],
-    [TileMapAttr, FieldAttr],
+    [TileMapAttr, SliceAttr, FieldAttr],
 )

@@ -1,43 +1,53 @@
-"""The `poplar` dialect: one op per Poplar API call the C++ printer emits.
+"""The `poplar` dialect: the Poplar API calls the C++ printer emits, in SPMD form.
 
 A `poplar.host_program` has two regions. `build` constructs the graph and the Engine
-once (the C ABI's init): variables, tile mappings, compute sets, vertices, connections,
-host read/write handles and the program tree, ended by `poplar.engine`. `run` is what
-each call of the program does: write host data, run the engine, read results.
-`poplar.codelet` is a `poplar::MultiVertex` class whose `compute(workerId)` runs its
-body elementwise over its vector fields, split across the tile's worker threads.
+once (the C ABI's init): variables and their tile mappings (`poplar.map_tensor`, one op
+per tensor), compute sets and their vertices (`poplar.add_vertices`, one op per tile
+map: the printer emits a loop over the map's runs), host read/write handles and the
+program tree, ended by `poplar.engine`. `run` is what each call of the program does:
+write host data, run the engine, read results.
+
+`poplar.codelet` is a `poplar::MultiVertex` class: its block arguments are its fields
+and its body is `compute(workerId)`, printed op by op.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from math import prod
+from typing import ClassVar
 
+from ipu_lower.dialects.codelet_body import CodeletOpMixin, FieldMixin, WorkerOpMixin
+from ipu_lower.dialects.tiling import (
+    SliceRuleMixin,
+    TileMapMixin,
+    check_slices_inside,
+    verify_placement,
+)
 from xdsl.dialects.builtin import (
+    DYNAMIC_INDEX,
     I64,
     ArrayAttr,
     DenseArrayBase,
+    IndexType,
+    IntAttr,
     IntegerAttr,
     MemRefType,
     StringAttr,
     SymbolNameConstraint,
-    f16,
-    f32,
-    i1,
+    SymbolRefAttr,
     i64,
-    i8,
-    i16,
-    i32,
 )
 from xdsl.ir import (
     Attribute,
     Dialect,
+    Operation,
     ParametrizedAttribute,
     Region,
     SSAValue,
     TypeAttribute,
 )
 from xdsl.irdl import (
-    base,
     IRDLOperation,
     irdl_attr_definition,
     irdl_op_definition,
@@ -48,41 +58,74 @@ from xdsl.irdl import (
     traits_def,
     var_operand_def,
 )
+from xdsl.parser import AttrParser, Parser
+from xdsl.printer import Printer
 from xdsl.traits import (
-    HasParent,
+    HasAncestor,
     IsolatedFromAbove,
     IsTerminator,
     NoTerminator,
+    Pure,
     SymbolOpInterface,
+    SymbolTable,
 )
 from xdsl.utils.exceptions import VerifyException
 
-from ipu_lower.dialects.ipu import FieldAttr
-
-# Element types Poplar supports on the IPU, with their poplar::Type names. There is no
-# DOUBLE or LONG on the IPU: f64 must be demoted (ipu-demote-f64) before this level.
-POPLAR_TYPES: dict[Attribute, str] = {
-    f32: "FLOAT",
-    f16: "HALF",
-    i32: "INT",
-    i16: "SHORT",
-    i8: "SIGNED_CHAR",
-    i1: "BOOL",
-}
+from ipu_lower.arch import ARCHS
+from ipu_lower.element_types import element_type, on_ipu
 
 
 def check_poplar_type(t: Attribute, what: str) -> None:
-    if t not in POPLAR_TYPES:
-        raise VerifyException(
-            f"{what} has element type {t}, which Poplar does not support on the IPU"
-        )
+    if not on_ipu(t):
+        raise VerifyException(f"{what} has element type {t}, which Poplar does not support on the IPU")
+
+
+def poplar_type_name(t: Attribute) -> str:
+    """`FLOAT`, `HALF`, ...: the `poplar::Type` of an element type."""
+    row = element_type(t)
+    assert row is not None and row.poplar is not None
+    return row.poplar
 
 
 @irdl_attr_definition
 class TensorType(ParametrizedAttribute, TypeAttribute):
-    """A `poplar::Tensor` handle."""
+    """A `poplar::Tensor` handle of a known shape: `!poplar.tensor<2x4xf32>`."""
 
     name = "poplar.tensor"
+    shape: ArrayAttr[IntAttr]
+    element_type: Attribute
+
+    def __init__(self, shape: Sequence[int], element_type: Attribute):
+        super().__init__(ArrayAttr([IntAttr(d) for d in shape]), element_type)
+
+    def get_shape(self) -> tuple[int, ...]:
+        return tuple(d.data for d in self.shape.data)
+
+    def num_elements(self) -> int:
+        return prod(self.get_shape())
+
+    def verify(self) -> None:
+        if any(d < 0 for d in self.get_shape()):
+            raise VerifyException("!poplar.tensor needs a static, non-negative shape")
+        check_poplar_type(self.element_type, "!poplar.tensor")
+
+    @classmethod
+    def parse_parameters(cls, parser: AttrParser) -> Sequence[Attribute]:
+        with parser.in_angle_brackets():
+            dims, element = parser.parse_ranked_shape()
+        if DYNAMIC_INDEX in dims:
+            parser.raise_error("!poplar.tensor needs a static shape")
+        return ArrayAttr([IntAttr(d) for d in dims]), element
+
+    def print_parameters(self, printer: Printer) -> None:
+        printer.print_string("<" + "".join(f"{d}x" for d in self.get_shape()))
+        printer.print_attribute(self.element_type)
+        printer.print_string(">")
+
+
+def tensor_type(value: SSAValue) -> TensorType:
+    assert isinstance(value.type, TensorType)
+    return value.type
 
 
 @irdl_attr_definition
@@ -93,17 +136,38 @@ class ComputeSetType(ParametrizedAttribute, TypeAttribute):
 
 
 @irdl_attr_definition
-class VertexType(ParametrizedAttribute, TypeAttribute):
-    """A `poplar::VertexRef`."""
-
-    name = "poplar.vertex"
-
-
-@irdl_attr_definition
 class ProgramType(ParametrizedAttribute, TypeAttribute):
     """A `poplar::program::Program`."""
 
     name = "poplar.program"
+
+
+@irdl_attr_definition
+class TileMapAttr(TileMapMixin, ParametrizedAttribute):
+    """Runs of tiles holding equal blocks (see `ipu_lower.dialects.tiling`)."""
+
+    name = "poplar.tile_map"
+    groups: ArrayAttr[IntAttr]
+
+
+@irdl_attr_definition
+class SliceAttr(SliceRuleMixin, ParametrizedAttribute):
+    """Which slice of a tensor each vertex connects (see `ipu_lower.dialects.tiling`)."""
+
+    name = "poplar.slice"
+    kind: StringAttr
+    lo: IntAttr
+    hi: IntAttr
+
+
+@irdl_attr_definition
+class FieldAttr(FieldMixin, ParametrizedAttribute):
+    """A field of a vertex class: `#poplar.field<input "x">` is `poplar::Input<...> x;`,
+    its C++ type following from the codelet's block argument."""
+
+    name = "poplar.field"
+    direction: StringAttr
+    field_name: StringAttr
 
 
 @irdl_op_definition
@@ -128,14 +192,7 @@ class HostProgramOp(IRDLOperation):
         "`build` $build_body `run` $run_body"
     )
 
-    def __init__(
-        self,
-        name: str,
-        arch: str,
-        arguments: Sequence[tuple[str, MemRefType]],
-        build: Region,
-        run: Region,
-    ):
+    def __init__(self, name: str, arch: str, arguments: Sequence[tuple[str, MemRefType]], build: Region, run: Region):
         super().__init__(
             properties={
                 "sym_name": StringAttr(name),
@@ -150,31 +207,35 @@ class HostProgramOp(IRDLOperation):
         return [(n.data, t) for n, t in zip(self.arguments.data, self.argument_types.data)]
 
     def verify_(self) -> None:
+        if self.arch.data not in ARCHS:
+            raise VerifyException(f"unknown IPU architecture '{self.arch.data}' (known: {', '.join(ARCHS)})")
         if len(self.arguments.data) != len(self.argument_types.data):
             raise VerifyException("host program needs one type per argument")
         for name, t in self.argument_list():
             check_poplar_type(t.element_type, f"argument '{name}'")
         if not isinstance(self.build_body.block.last_op, EngineOp):
             raise VerifyException("the build region must end with poplar.engine")
+        tiles = ARCHS[self.arch.data].tiles
+        for op in self.build_body.block.ops:
+            tile_map = op.properties.get("tile_map")
+            if isinstance(tile_map, TileMapAttr) and tile_map.last_tile() >= tiles:
+                raise VerifyException(
+                    f"'{op.name}' uses tile {tile_map.last_tile()} but {self.arch.data} has {tiles} tiles"
+                )
 
 
-def _in_build(op: IRDLOperation) -> None:
+def _in_region(op: Operation, which: str) -> None:
     parent = op.parent_op()
-    if not isinstance(parent, HostProgramOp) or op.parent_region() is not parent.build_body:
-        raise VerifyException(f"'{op.name}' must be in the build region of a poplar.host_program")
-
-
-def _in_run(op: IRDLOperation) -> None:
-    parent = op.parent_op()
-    if not isinstance(parent, HostProgramOp) or op.parent_region() is not parent.run_body:
-        raise VerifyException(f"'{op.name}' must be in the run region of a poplar.host_program")
+    region = getattr(parent, f"{which}_body", None) if isinstance(parent, HostProgramOp) else None
+    if op.parent_region() is not region:
+        raise VerifyException(f"'{op.name}' must be in the {which} region of a poplar.host_program")
 
 
 class BuildOp(IRDLOperation):
     """Base of the graph-construction ops (Graph member calls)."""
 
     def verify_(self) -> None:
-        _in_build(self)
+        _in_region(self, "build")
 
 
 @irdl_op_definition
@@ -183,25 +244,50 @@ class AddVariableOp(BuildOp):
 
     name = "poplar.add_variable"
     debug_name = prop_def(StringAttr)
-    element_type = prop_def(Attribute)
-    shape = prop_def(DenseArrayBase[I64])
     result = result_def(TensorType)
 
-    assembly_format = "$debug_name $element_type $shape attr-dict"
+    assembly_format = "$debug_name attr-dict `:` type($result)"
 
-    def __init__(self, debug_name: str, element_type: Attribute, shape: Sequence[int]):
-        super().__init__(
-            properties={
-                "debug_name": StringAttr(debug_name),
-                "element_type": element_type,
-                "shape": DenseArrayBase.from_list(i64, list(shape)),
-            },
-            result_types=[TensorType()],
-        )
+    def __init__(self, debug_name: str, type: TensorType):
+        super().__init__(properties={"debug_name": StringAttr(debug_name)}, result_types=[type])
+
+
+@irdl_op_definition
+class MapTensorOp(BuildOp):
+    """Map the row-major elements of a tensor over tiles: one `graph.setTileMapping`
+    per block of `tile_map`, printed as a loop over its runs."""
+
+    name = "poplar.map_tensor"
+    tensor = operand_def(TensorType)
+    tile_map = prop_def(TileMapAttr)
+
+    def __init__(self, tensor: SSAValue, tile_map: TileMapAttr):
+        super().__init__(operands=[tensor], properties={"tile_map": tile_map})
 
     def verify_(self) -> None:
         super().verify_()
-        check_poplar_type(self.element_type, f"variable '{self.debug_name.data}'")
+        elements = tensor_type(self.tensor).num_elements()
+        if self.tile_map.total() != elements:
+            raise VerifyException(f"tile map covers {self.tile_map.total()} elements but the tensor has {elements}")
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_ssa_value(self.tensor)
+        printer.print_string(f" over {self.tile_map.runs_text()}")
+        printer.print_op_attributes(self.attributes)
+        printer.print_string(" : ")
+        printer.print_attribute(self.tensor.type)
+
+    @classmethod
+    def parse(cls, parser: Parser) -> MapTensorOp:
+        tensor = parser.parse_unresolved_operand()
+        parser.parse_keyword("over")
+        tile_map = TileMapAttr.new((TileMapAttr.parse_runs(parser),))
+        attrs = parser.parse_optional_attr_dict()
+        parser.parse_punctuation(":")
+        op = cls(parser.resolve_operand(tensor, parser.parse_type()), tile_map)
+        op.attributes.update(attrs)
+        return op
 
 
 @irdl_op_definition
@@ -211,49 +297,47 @@ class FlattenOp(BuildOp):
     name = "poplar.flatten"
     tensor = operand_def(TensorType)
     result = result_def(TensorType)
-    assembly_format = "$tensor attr-dict"
+    assembly_format = "$tensor attr-dict `:` type($tensor) `->` type($result)"
 
     def __init__(self, tensor: SSAValue):
-        super().__init__(operands=[tensor], result_types=[TensorType()])
+        t = tensor_type(tensor)
+        super().__init__(operands=[tensor], result_types=[TensorType([t.num_elements()], t.element_type)])
+
+    def verify_(self) -> None:
+        super().verify_()
+        source, result = tensor_type(self.tensor), tensor_type(self.result)
+        if result != TensorType([source.num_elements()], source.element_type):
+            raise VerifyException(f"flattening {source} gives !poplar.tensor<{source.num_elements()}x{source.element_type}>")
 
 
 @irdl_op_definition
 class SliceOp(BuildOp):
-    """`t.slice(begin, end)` along the first dimension."""
+    """`t.slice(begin, end)` of a 1-D tensor."""
 
     name = "poplar.slice"
     tensor = operand_def(TensorType)
     begin = prop_def(IntegerAttr[I64])
     end = prop_def(IntegerAttr[I64])
     result = result_def(TensorType)
-    assembly_format = "$tensor `[` $begin `:` $end `]` attr-dict"
+    assembly_format = "$tensor `[` $begin `:` $end `]` attr-dict `:` type($tensor) `->` type($result)"
 
     def __init__(self, tensor: SSAValue, begin: int, end: int):
         super().__init__(
             operands=[tensor],
             properties={"begin": IntegerAttr(begin, i64), "end": IntegerAttr(end, i64)},
-            result_types=[TensorType()],
+            result_types=[TensorType([end - begin], tensor_type(tensor).element_type)],
         )
 
     def verify_(self) -> None:
         super().verify_()
-        if not 0 <= self.begin.value.data < self.end.value.data:
-            raise VerifyException(
-                f"empty or negative slice [{self.begin.value.data}:{self.end.value.data}]"
-            )
-
-
-@irdl_op_definition
-class SetTileMappingOp(BuildOp):
-    """`graph.setTileMapping(tensorOrVertex, tile)`."""
-
-    name = "poplar.set_tile_mapping"
-    target = operand_def(base(TensorType) | base(VertexType))
-    tile = prop_def(IntegerAttr[I64])
-    assembly_format = "$target `to` $tile attr-dict `:` type($target)"
-
-    def __init__(self, target: SSAValue, tile: int):
-        super().__init__(operands=[target], properties={"tile": IntegerAttr(tile, i64)})
+        source = tensor_type(self.tensor)
+        begin, end = self.begin.value.data, self.end.value.data
+        if len(source.get_shape()) != 1:
+            raise VerifyException(f"poplar.slice needs a 1-D tensor, got {source}; flatten it first")
+        if not 0 <= begin < end <= source.num_elements():
+            raise VerifyException(f"slice [{begin}:{end}] is empty or outside the {source.num_elements()} elements")
+        if tensor_type(self.result) != TensorType([end - begin], source.element_type):
+            raise VerifyException(f"slice [{begin}:{end}] of {source} has the wrong result type")
 
 
 @irdl_op_definition
@@ -266,54 +350,137 @@ class AddComputeSetOp(BuildOp):
     assembly_format = "$debug_name attr-dict"
 
     def __init__(self, debug_name: str):
-        super().__init__(
-            properties={"debug_name": StringAttr(debug_name)}, result_types=[ComputeSetType()]
-        )
+        super().__init__(properties={"debug_name": StringAttr(debug_name)}, result_types=[ComputeSetType()])
 
 
 @irdl_op_definition
-class AddVertexOp(BuildOp):
-    """`graph.addVertex(computeSet, vertexClass)`; the class is a `poplar.codelet`."""
+class AddVerticesOp(BuildOp):
+    """One vertex of `codelet` per block of `tile_map` in a compute set, each mapped to
+    its block's tile, its fields connected by slice rules, and given the cycle estimate
+    of its run (`cycles` has one entry per run):
 
-    name = "poplar.add_vertex"
+    `poplar.add_vertices %cs @axpy over <0 to 2 x 4> ["a" = %a whole, "y" = %y block] cycles [40] : ...`
+    """
+
+    name = "poplar.add_vertices"
     compute_set = operand_def(ComputeSetType)
-    codelet = prop_def(StringAttr)
-    result = result_def(VertexType)
-    assembly_format = "$compute_set $codelet attr-dict"
+    tensors = var_operand_def(TensorType)
+    codelet = prop_def(SymbolRefAttr)
+    tile_map = prop_def(TileMapAttr)
+    field_names = prop_def(ArrayAttr[StringAttr])
+    rules = prop_def(ArrayAttr[SliceAttr])
+    cycles = prop_def(DenseArrayBase[I64])
 
-    def __init__(self, compute_set: SSAValue, codelet: str):
+    def __init__(
+        self,
+        compute_set: SSAValue,
+        codelet: str,
+        tile_map: TileMapAttr,
+        connections: Sequence[tuple[str, SSAValue, SliceAttr]],
+        cycles: Sequence[int],
+    ):
         super().__init__(
-            operands=[compute_set],
-            properties={"codelet": StringAttr(codelet)},
-            result_types=[VertexType()],
+            operands=[compute_set, [t for _, t, _ in connections]],
+            properties={
+                "codelet": SymbolRefAttr(codelet),
+                "tile_map": tile_map,
+                "field_names": ArrayAttr([StringAttr(f) for f, _, _ in connections]),
+                "rules": ArrayAttr([r for _, _, r in connections]),
+                "cycles": DenseArrayBase.from_list(i64, list(cycles)),
+            },
         )
 
+    def names(self) -> list[str]:
+        return [f.data for f in self.field_names.data]
 
-@irdl_op_definition
-class ConnectOp(BuildOp):
-    """`graph.connect(vertex[field], tensor)`."""
+    def run_cycles(self) -> list[int]:
+        return list(self.cycles.get_values())  # type: ignore[arg-type]
 
-    name = "poplar.connect"
-    vertex = operand_def(VertexType)
-    field = prop_def(StringAttr)
-    tensor = operand_def(TensorType)
-    assembly_format = "$vertex `[` $field `]` `to` $tensor attr-dict"
+    def verify_(self) -> None:
+        super().verify_()
+        codelet = SymbolTable.lookup_symbol(self, self.codelet)
+        if not isinstance(codelet, CodeletOp):
+            raise VerifyException(f"poplar.add_vertices adds vertices of unknown codelet {self.codelet}")
+        names = self.names()
+        if len(names) != len(self.tensors) or len(self.rules.data) != len(self.tensors):
+            raise VerifyException("poplar.add_vertices needs one field name and one slice rule per tensor")
+        fields = codelet.field_names()
+        for name in names:
+            if name not in fields:
+                raise VerifyException(f"codelet {self.codelet} has no field '{name}' (fields: {', '.join(fields)})")
+        if sorted(names) != sorted(fields):
+            missing = [f for f in fields if f not in names]
+            detail = f"field '{missing[0]}' is not connected" if missing else "a field is connected twice"
+            raise VerifyException(f"poplar.add_vertices of {self.codelet}: {detail}")
+        arg_types = dict(zip(fields, (a.type for a in codelet.body.block.args)))
+        verify_placement(
+            str(self.codelet),
+            names,
+            [arg_types[n] for n in names],
+            self.rules.data,
+            [(n, tensor_type(t).element_type, tensor_type(t).num_elements()) for n, t in zip(names, self.tensors)],
+        )
+        check_slices_inside(self.rules.data, self.tile_map, [tensor_type(t).num_elements() for t in self.tensors], names)
+        runs = len(self.tile_map.runs())
+        if len(self.run_cycles()) != runs or any(c < 0 for c in self.run_cycles()):
+            raise VerifyException(f"poplar.add_vertices needs one non-negative cycle estimate per run ({runs})")
 
-    def __init__(self, vertex: SSAValue, field: str, tensor: SSAValue):
-        super().__init__(operands=[vertex, tensor], properties={"field": StringAttr(field)})
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_ssa_value(self.compute_set)
+        printer.print_string(" ")
+        printer.print_attribute(self.codelet)
+        printer.print_string(f" over {self.tile_map.runs_text()} [")
 
+        def print_one(item):
+            name, tensor, rule = item
+            printer.print_string_literal(name)
+            printer.print_string(" = ")
+            printer.print_ssa_value(tensor)
+            printer.print_string(f" {rule.rule_text()}")
 
-@irdl_op_definition
-class SetPerfEstimateOp(BuildOp):
-    """`graph.setPerfEstimate(vertex, cycles)` (used by the IPU Model and the emulator)."""
+        printer.print_list(list(zip(self.names(), self.tensors, self.rules.data)), print_one)
+        printer.print_string("] cycles [" + ", ".join(map(str, self.run_cycles())) + "]")
+        printer.print_op_attributes(self.attributes)
+        if self.tensors:
+            printer.print_string(" : ")
+            printer.print_list([t.type for t in self.tensors], printer.print_attribute)
 
-    name = "poplar.set_perf_estimate"
-    vertex = operand_def(VertexType)
-    cycles = prop_def(IntegerAttr[I64])
-    assembly_format = "$vertex `cycles` $cycles attr-dict"
+    @classmethod
+    def parse(cls, parser: Parser) -> AddVerticesOp:
+        compute_set = parser.parse_unresolved_operand()
+        codelet = parser.parse_attribute()
+        if not isinstance(codelet, SymbolRefAttr):
+            parser.raise_error("expected a codelet symbol")
+        parser.parse_keyword("over")
+        tile_map = TileMapAttr.new((TileMapAttr.parse_runs(parser),))
 
-    def __init__(self, vertex: SSAValue, cycles: int):
-        super().__init__(operands=[vertex], properties={"cycles": IntegerAttr(cycles, i64)})
+        def parse_connection():
+            name = parser.parse_str_literal()
+            parser.parse_punctuation("=")
+            tensor = parser.parse_unresolved_operand()
+            return name, tensor, SliceAttr.new(SliceAttr.parse_rule(parser))
+
+        connections = parser.parse_comma_separated_list(parser.Delimiter.SQUARE, parse_connection)
+        parser.parse_keyword("cycles")
+        cycles = parser.parse_comma_separated_list(
+            parser.Delimiter.SQUARE, lambda: parser.parse_integer(allow_boolean=False)
+        )
+        attrs = parser.parse_optional_attr_dict()
+        types = []
+        if parser.parse_optional_punctuation(":"):
+            types = parser.parse_comma_separated_list(parser.Delimiter.NONE, parser.parse_type)
+        if len(types) != len(connections):
+            parser.raise_error(f"{len(connections)} connections but {len(types)} types")
+        op = cls(
+            parser.resolve_operand(compute_set, ComputeSetType()),
+            codelet.root_reference.data,
+            tile_map,
+            [(n, parser.resolve_operand(t, ty), r) for (n, t, r), ty in zip(connections, types)],
+            cycles,
+        )
+        op.attributes.update(attrs)
+        return op
 
 
 @irdl_op_definition
@@ -323,7 +490,7 @@ class CreateHostWriteOp(BuildOp):
     name = "poplar.create_host_write"
     handle = prop_def(StringAttr)
     tensor = operand_def(TensorType)
-    assembly_format = "$handle `to` $tensor attr-dict"
+    assembly_format = "$handle `to` $tensor attr-dict `:` type($tensor)"
 
     def __init__(self, handle: str, tensor: SSAValue):
         super().__init__(operands=[tensor], properties={"handle": StringAttr(handle)})
@@ -336,7 +503,7 @@ class CreateHostReadOp(BuildOp):
     name = "poplar.create_host_read"
     handle = prop_def(StringAttr)
     tensor = operand_def(TensorType)
-    assembly_format = "$handle `from` $tensor attr-dict"
+    assembly_format = "$handle `from` $tensor attr-dict `:` type($tensor)"
 
     def __init__(self, handle: str, tensor: SSAValue):
         super().__init__(operands=[tensor], properties={"handle": StringAttr(handle)})
@@ -357,16 +524,22 @@ class ExecuteOp(BuildOp):
 
 @irdl_op_definition
 class CopyOp(BuildOp):
-    """`program::Copy(source, destination)` between tensors."""
+    """`program::Copy(source, destination)` between tensors of the same elements."""
 
     name = "poplar.copy"
     source = operand_def(TensorType)
     destination = operand_def(TensorType)
     result = result_def(ProgramType)
-    assembly_format = "$source `to` $destination attr-dict"
+    assembly_format = "$source `to` $destination attr-dict `:` type($source) `,` type($destination)"
 
     def __init__(self, source: SSAValue, destination: SSAValue):
         super().__init__(operands=[source, destination], result_types=[ProgramType()])
+
+    def verify_(self) -> None:
+        super().verify_()
+        source, destination = tensor_type(self.source), tensor_type(self.destination)
+        if source.element_type != destination.element_type or source.num_elements() != destination.num_elements():
+            raise VerifyException(f"copy from {source} to {destination}: element types or counts differ")
 
 
 @irdl_op_definition
@@ -399,7 +572,7 @@ class RunRegionOp(IRDLOperation):
     """Base of the ops of the run region (Engine calls)."""
 
     def verify_(self) -> None:
-        _in_run(self)
+        _in_region(self, "run")
 
 
 def _host_argument(op: IRDLOperation, name: str) -> MemRefType:
@@ -461,55 +634,41 @@ class RunOp(RunRegionOp):
 
 
 @irdl_op_definition
-class CodeletOp(IRDLOperation):
-    """A `poplar::MultiVertex` class, its body applied elementwise over vector fields.
+class CodeletOp(CodeletOpMixin, IRDLOperation):
+    """A vertex class (`poplar::MultiVertex`): its block arguments are its fields, its
+    body is `compute(workerId)`, printed op by op.
 
-    The body takes one value per readable field and `poplar.yield`s one per writable
-    field, in field order (see `ipu.codelet`).
+    `poplar.codelet @axpy(%a: memref<f32> input "a", %y: memref<?xf32> inout "y") { ... }`
     """
 
     name = "poplar.codelet"
     sym_name = prop_def(SymbolNameConstraint())
     fields = prop_def(ArrayAttr[FieldAttr])
     body = region_def("single_block")
-    traits = traits_def(IsolatedFromAbove(), SymbolOpInterface())
+    traits = traits_def(IsolatedFromAbove(), SymbolOpInterface(), NoTerminator())
+    FIELD_ATTRIBUTE: ClassVar[type] = FieldAttr
 
-    assembly_format = "$sym_name `fields` $fields attr-dict-with-keyword $body"
-
-    def __init__(self, name: str, fields: Sequence[FieldAttr], body: Region):
-        super().__init__(
-            properties={"sym_name": StringAttr(name), "fields": ArrayAttr(fields)},
-            regions=[body],
-        )
-
-    def verify_(self) -> None:
-        for field in self.fields.data:
-            check_poplar_type(field.element_type, f"field '{field.field_name.data}'")
-        block = self.body.block
-        readable = [f.element_type for f in self.fields.data if f.readable]
-        writable = [f.element_type for f in self.fields.data if f.writable]
-        if [a.type for a in block.args] != readable:
-            raise VerifyException(
-                f"codelet '{self.sym_name.data}' body arguments do not match its readable fields"
-            )
-        term = block.last_op
-        if not isinstance(term, YieldOp) or [v.type for v in term.values] != writable:
-            raise VerifyException(
-                f"codelet '{self.sym_name.data}' must yield one value per writable field"
-            )
+    @staticmethod
+    def worker_ops() -> tuple[type[IRDLOperation], ...]:
+        return (WorkerIdOp, NumWorkersOp)
 
 
 @irdl_op_definition
-class YieldOp(IRDLOperation):
-    """Ends a codelet body with the values of its writable fields."""
+class WorkerIdOp(WorkerOpMixin, IRDLOperation):
+    """`workerId`, the argument of `MultiVertex::compute`."""
 
-    name = "poplar.yield"
-    values = var_operand_def()
-    traits = traits_def(IsTerminator(), HasParent(CodeletOp))
-    assembly_format = "($values^ `:` type($values))? attr-dict"
+    name = "poplar.worker_id"
+    result = result_def(IndexType)
+    traits = traits_def(Pure(), HasAncestor(CodeletOp))
 
-    def __init__(self, *values: SSAValue):
-        super().__init__(operands=[values])
+
+@irdl_op_definition
+class NumWorkersOp(WorkerOpMixin, IRDLOperation):
+    """`numWorkers()` of a MultiVertex."""
+
+    name = "poplar.num_workers"
+    result = result_def(IndexType)
+    traits = traits_def(Pure(), HasAncestor(CodeletOp))
 
 
 POPLAR = Dialect(
@@ -517,13 +676,11 @@ POPLAR = Dialect(
     [
         HostProgramOp,
         AddVariableOp,
+        MapTensorOp,
         FlattenOp,
         SliceOp,
-        SetTileMappingOp,
         AddComputeSetOp,
-        AddVertexOp,
-        ConnectOp,
-        SetPerfEstimateOp,
+        AddVerticesOp,
         CreateHostWriteOp,
         CreateHostReadOp,
         ExecuteOp,
@@ -534,7 +691,8 @@ POPLAR = Dialect(
         ReadTensorOp,
         RunOp,
         CodeletOp,
-        YieldOp,
+        WorkerIdOp,
+        NumWorkersOp,
     ],
-    [TensorType, ComputeSetType, VertexType, ProgramType],
+    [TensorType, ComputeSetType, ProgramType, TileMapAttr, SliceAttr, FieldAttr],
 )

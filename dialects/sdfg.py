@@ -2,36 +2,29 @@
 
 One `sdfg.sdfg` holds the data containers of a DaCe SDFG (`sdfg.container`) and its
 states (`sdfg.state`), executed in order. Inside a state, `sdfg.map` is a parametric
-parallel scope, `sdfg.read`/`sdfg.write` are memlets (one element of a container, the
-subset given as symbolic expressions over map parameters and SDFG symbols), and
-`sdfg.tasklet` is a computation whose body is made of `arith`/`math` ops.
+parallel scope whose parameters are the block arguments of its body;
+`sdfg.read`/`sdfg.write` are memlets of one element, their subset an index expression
+per dimension over those block arguments and the SDFG's symbols (`%x[%i + 1, N - %j]`);
+`sdfg.copy` moves a box between containers; `sdfg.tasklet` computes with `arith`/`math`.
 
-Symbolic sizes and indices are `#sdfg.sym<"...">` attributes; they are checked by the
-whitelist expression parser, never evaluated as Python.
+Sizes, ranges and subsets are `#sdfg.expr` attributes (`ipu_lower.dialects.index_expr`):
+structured integer expressions, so `x[i + 0]` is the element `x[i]` and `A[i - 1, j]`
+is the element at offset (-1, 0) of the iteration point.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 
-from xdsl.dialects.builtin import (
-    ArrayAttr,
-    StringAttr,
-    UnitAttr,
-    f16,
-    f32,
-    f64,
-    i1,
-    i8,
-    i16,
-    i32,
-    i64,
-)
+from ipu_lower.dialects.index_expr import IndexExpr, check_symbol_name, parse_index_expr
+from xdsl.dialects.builtin import ArrayAttr, IndexType, StringAttr, UnitAttr
 from xdsl.ir import (
     Attribute,
     Block,
+    Data,
     Dialect,
+    Operation,
     ParametrizedAttribute,
     Region,
     SSAValue,
@@ -50,7 +43,7 @@ from xdsl.irdl import (
     var_operand_def,
     var_result_def,
 )
-from xdsl.parser import AttrParser, Parser
+from xdsl.parser import AttrParser, Parser, UnresolvedOperand
 from xdsl.printer import Printer
 from xdsl.traits import (
     HasParent,
@@ -61,164 +54,172 @@ from xdsl.traits import (
 )
 from xdsl.utils.exceptions import VerifyException
 
-from ipu_lower.frontend.safe_expr import UnsafeExpressionError, check_expression
+from ipu_lower.element_types import element_type, element_type_named
 
 _IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 
-# Element types a container may hold; f64 is allowed here and demoted or rejected later.
-ELEMENT_TYPES: dict[str, Attribute] = {
-    "f16": f16,
-    "f32": f32,
-    "f64": f64,
-    "i1": i1,
-    "i8": i8,
-    "i16": i16,
-    "i32": i32,
-    "i64": i64,
-}
 
-
-def is_element_type(t: Attribute) -> bool:
-    return t in ELEMENT_TYPES.values()
+def is_identifier(text: str) -> bool:
+    return _IDENTIFIER.fullmatch(text) is not None
 
 
 @irdl_attr_definition
-class SymExprAttr(ParametrizedAttribute):
-    """A symbolic integer expression over SDFG symbols and map parameters.
+class IndexExprAttr(Data[IndexExpr]):
+    """An integer expression over SDFG symbols and dimensions: `#sdfg.expr<d0 * N + 1>`.
 
-    Custom syntax `#sdfg.sym<"N + 1">`. Inside other sdfg ops it is printed bare when it
-    is a plain integer or identifier, and quoted otherwise.
+    Dimensions are numbered operands of the op holding the expression; in op syntax
+    they are printed as those operands (`%x[%i * N + 1]`).
     """
 
-    name = "sdfg.sym"
-    expr: StringAttr
-
-    def __init__(self, expr: str | int):
-        super().__init__(StringAttr(str(expr)))
-
-    @property
-    def text(self) -> str:
-        return self.expr.data
-
-    def as_int(self) -> int | None:
-        """The value when the expression is an integer literal."""
-        try:
-            return int(self.text)
-        except ValueError:
-            return None
-
-    def verify(self) -> None:
-        try:
-            check_expression(self.text)
-        except UnsafeExpressionError as err:
-            raise VerifyException(str(err)) from err
+    name = "sdfg.expr"
 
     @classmethod
-    def parse_parameters(cls, parser: AttrParser) -> Sequence[Attribute]:
+    def parse_parameter(cls, parser: AttrParser) -> IndexExpr:
         with parser.in_angle_brackets():
-            return (StringAttr(parser.parse_str_literal()),)
+            return parse_index_expr(parser)
 
-    def print_parameters(self, printer: Printer) -> None:
-        printer.print_string(f"<{_quote(self.text)}>")
-
-
-def _quote(text: str) -> str:
-    return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
+    def print_parameter(self, printer: Printer) -> None:
+        printer.print_string(f"<{self.data.format()}>")
 
 
-def print_sym(printer: Printer, expr: SymExprAttr) -> None:
-    """Print an expression bare when it is an int or identifier, quoted otherwise."""
-    text = expr.text
-    if _IDENTIFIER.fullmatch(text) or re.fullmatch(r"-?[0-9]+", text):
-        printer.print_string(text)
-    else:
-        printer.print_string(_quote(text))
+def expr_attr(value: IndexExpr | int) -> IndexExprAttr:
+    return IndexExprAttr(IndexExpr.lift(value))
 
 
-def parse_sym(parser: AttrParser) -> SymExprAttr:
-    """Parse an integer, an identifier or a quoted expression."""
-    if (value := parser.parse_optional_integer()) is not None:
-        return SymExprAttr(value)
-    if (text := parser.parse_optional_str_literal()) is not None:
-        return SymExprAttr(text)
-    return SymExprAttr(parser.parse_identifier())
+def exprs(attr: ArrayAttr[IndexExprAttr]) -> list[IndexExpr]:
+    return [e.data for e in attr.data]
+
+
+def _print_expr(printer: Printer, expr: IndexExpr, operands: Sequence[SSAValue] = ()) -> None:
+    """Print `expr` with its dimensions spelled as the SSA names of `operands`."""
+    marker = "\x00"
+    text = expr.format(lambda d: f"{marker}{d}{marker}")
+    for index, piece in enumerate(text.split(marker)):
+        if index % 2:
+            printer.print_ssa_value(operands[int(piece)])
+        else:
+            printer.print_string(piece)
+
+
+def _print_expr_list(printer: Printer, values: Sequence[IndexExpr], delims: str = "()", operands=()):
+    printer.print_string(delims[0])
+    printer.print_list(values, lambda e: _print_expr(printer, e, operands))
+    printer.print_string(delims[1])
+
+
+def _parse_expr_list(parser: Parser, delimiter=Parser.Delimiter.PAREN) -> list[IndexExpr]:
+    return parser.parse_comma_separated_list(delimiter, lambda: parse_index_expr(parser))
+
+
+class _OperandDims:
+    """Collects the SSA operands of a subset, in order of first use, as dimensions."""
+
+    def __init__(self, parser: Parser):
+        self.parser = parser
+        self.operands: list[UnresolvedOperand] = []
+        self.keys: list[tuple[str, int]] = []
+
+    def __call__(self) -> int | None:
+        operand = self.parser.parse_optional_unresolved_operand()
+        if operand is None:
+            return None
+        key = (operand.span.text, operand.index)
+        if key not in self.keys:
+            self.keys.append(key)
+            self.operands.append(operand)
+        return self.keys.index(key)
+
+    def resolve(self) -> list[SSAValue]:
+        return [self.parser.resolve_operand(o, IndexType()) for o in self.operands]
+
+
+def _verify_no_dims(values: Sequence[IndexExpr], what: str) -> None:
+    for e in values:
+        if e.dims():
+            raise VerifyException(f"{what} '{e}' may use symbols only, not dimensions")
 
 
 @irdl_attr_definition
 class ArrayType(ParametrizedAttribute, TypeAttribute):
     """A DaCe data container: `!sdfg.array<N x 4 x f32>`; rank 0 is a DaCe Scalar.
 
-    Each dimension is an integer or a symbolic expression (`#sdfg.sym`).
+    A dimension is an integer, a symbol or a parenthesized expression of symbols
+    (`(N * M) x f32`).
     """
 
     name = "sdfg.array"
-    shape: ArrayAttr[SymExprAttr]
+    shape: ArrayAttr[IndexExprAttr]
     element_type: Attribute
 
-    def __init__(self, shape: Sequence[SymExprAttr | int | str], element_type: Attribute):
-        dims = [d if isinstance(d, SymExprAttr) else SymExprAttr(d) for d in shape]
-        super().__init__(ArrayAttr(dims), element_type)
+    def __init__(self, shape: Sequence[IndexExpr | int], element_type: Attribute):
+        super().__init__(ArrayAttr([expr_attr(d) for d in shape]), element_type)
 
     @property
     def rank(self) -> int:
         return len(self.shape.data)
 
+    def dims(self) -> list[IndexExpr]:
+        return exprs(self.shape)
+
     def static_shape(self) -> tuple[int, ...] | None:
-        dims = [d.as_int() for d in self.shape.data]
-        return None if any(d is None for d in dims) else tuple(dims)  # type: ignore[misc]
+        values = [d.constant_value() for d in self.dims()]
+        return None if any(v is None for v in values) else tuple(values)  # type: ignore[misc]
 
     def verify(self) -> None:
-        if not is_element_type(self.element_type):
-            raise VerifyException(
-                f"unsupported element type {self.element_type} in !sdfg.array"
-            )
-        for dim in self.shape.data:
-            value = dim.as_int()
+        if element_type(self.element_type) is None:
+            raise VerifyException(f"unsupported element type {self.element_type} in !sdfg.array")
+        _verify_no_dims(self.dims(), "array dimension")
+        for dim in self.dims():
+            value = dim.constant_value()
             if value is not None and value < 0:
                 raise VerifyException(f"negative dimension {value} in !sdfg.array")
 
     @classmethod
     def parse_parameters(cls, parser: AttrParser) -> Sequence[Attribute]:
-        dims: list[SymExprAttr] = []
+        dims: list[IndexExpr] = []
         with parser.in_angle_brackets():
             while True:
-                if (value := parser.parse_optional_integer()) is not None:
-                    dims.append(SymExprAttr(value))
-                elif (text := parser.parse_optional_str_literal()) is not None:
-                    dims.append(SymExprAttr(text))
+                if (value := parser.parse_optional_integer(allow_boolean=False)) is not None:
+                    dims.append(IndexExpr.constant(value))
+                elif parser.parse_optional_punctuation("("):
+                    dims.append(parse_index_expr(parser))
+                    parser.parse_punctuation(")")
                 else:
                     ident = parser.parse_identifier()
                     if not parser.parse_optional_keyword("x"):
-                        if ident not in ELEMENT_TYPES:
+                        row = element_type_named(ident)
+                        if row is None:
                             parser.raise_error(f"expected an element type, got '{ident}'")
-                        return (ArrayAttr(dims), ELEMENT_TYPES[ident])
-                    dims.append(SymExprAttr(ident))
+                        return (ArrayAttr([expr_attr(d) for d in dims]), row.mlir)
+                    try:
+                        dims.append(IndexExpr.symbol(ident))
+                    except ValueError as err:
+                        parser.raise_error(str(err))
                     continue
                 parser.parse_keyword("x")
 
     def print_parameters(self, printer: Printer) -> None:
         printer.print_string("<")
-        for dim in self.shape.data:
-            print_sym(printer, dim)
+        for dim in self.dims():
+            printer.print_string(str(dim) if dim.is_simple() else f"({dim})")
             printer.print_string(" x ")
         printer.print_attribute(self.element_type)
         printer.print_string(">")
 
 
-def _parse_sym_list(parser: Parser) -> list[SymExprAttr]:
-    return parser.parse_comma_separated_list(
-        parser.Delimiter.PAREN, lambda: parse_sym(parser)
-    )
-
-
-def _print_sym_list(printer: Printer, exprs: Sequence[SymExprAttr], delims="()") -> None:
-    printer.print_string(delims[0])
-    printer.print_list(exprs, lambda e: print_sym(printer, e))
-    printer.print_string(delims[1])
-
-
 def _label_prop():
     return prop_def(StringAttr)
+
+
+def symbols_used(op: Operation) -> Iterator[tuple[Operation, IndexExpr]]:
+    """Every (op, expression) pair of `op` and the ops nested in it."""
+    for inner in op.walk():
+        for result in inner.results:
+            if isinstance(result.type, ArrayType):
+                yield from ((inner, d) for d in result.type.dims())
+        for value in inner.properties.values():
+            if isinstance(value, ArrayAttr):
+                yield from ((inner, e.data) for e in value.data if isinstance(e, IndexExprAttr))
 
 
 @irdl_op_definition
@@ -226,7 +227,8 @@ class SdfgOp(IRDLOperation):
     """An SDFG: its containers, then its states in execution order.
 
     `arg_names` lists the non-transient containers in calling order (DaCe's arglist);
-    `symbols` the free symbols (sizes) it is parametric in.
+    `symbols` the free symbols (sizes) it is parametric in: every expression inside
+    may use these and no other symbol.
     """
 
     name = "sdfg.sdfg"
@@ -249,6 +251,9 @@ class SdfgOp(IRDLOperation):
     def containers(self) -> list[ContainerOp]:
         return [op for op in self.body.block.ops if isinstance(op, ContainerOp)]
 
+    def symbol_names(self) -> list[str]:
+        return [s.data for s in self.symbols.data]
+
     def verify_(self) -> None:
         by_name: dict[str, ContainerOp] = {}
         for op in self.containers():
@@ -264,14 +269,24 @@ class SdfgOp(IRDLOperation):
         arg_set = {a.data for a in self.arg_names.data}
         for name, op in by_name.items():
             if op.transient is None and name not in arg_set:
-                raise VerifyException(
-                    f"container '{name}' is neither transient nor an argument"
-                )
+                raise VerifyException(f"container '{name}' is neither transient nor an argument")
         for op in self.body.block.ops:
             if not isinstance(op, ContainerOp | StateOp):
                 raise VerifyException(
                     f"'{op.name}' is not allowed directly in sdfg.sdfg "
                     "(expected sdfg.container or sdfg.state)"
+                )
+        for name in self.symbol_names():
+            try:
+                check_symbol_name(name)
+            except ValueError as err:
+                raise VerifyException(str(err)) from err
+        declared = set(self.symbol_names())
+        for op, expr in symbols_used(self):
+            if unknown := sorted(expr.symbols() - declared):
+                raise VerifyException(
+                    f"'{op.name}' uses symbol '{unknown[0]}', which sdfg '{self.sym_name.data}' "
+                    "does not declare"
                 )
 
     def print(self, printer: Printer) -> None:
@@ -295,16 +310,13 @@ class SdfgOp(IRDLOperation):
         attrs = parser.parse_optional_attr_dict_with_keyword()
         body = parser.parse_region()
         for attr in (args, symbols):
-            if not isinstance(attr, ArrayAttr) or not all(
-                isinstance(a, StringAttr) for a in attr.data
-            ):
+            if not isinstance(attr, ArrayAttr) or not all(isinstance(a, StringAttr) for a in attr.data):
                 parser.raise_error("expected a list of strings")
-        op = cls.build(
+        return cls.build(
             properties={"sym_name": StringAttr(name), "arg_names": args, "symbols": symbols},
             attributes=attrs.data if attrs else {},
             regions=[body],
         )
-        return op
 
 
 @irdl_op_definition
@@ -326,6 +338,13 @@ class ContainerOp(IRDLOperation):
         super().__init__(properties=props, result_types=[type])
 
 
+def container_name(value: SSAValue) -> str:
+    """The DaCe name of the container `value` is the result of."""
+    owner = value.owner
+    assert isinstance(owner, ContainerOp)
+    return owner.container_name.data
+
+
 @irdl_op_definition
 class StateOp(IRDLOperation):
     """A DaCe state: its dataflow, maps and tasklets in a valid execution order."""
@@ -338,81 +357,86 @@ class StateOp(IRDLOperation):
     assembly_format = "$label attr-dict-with-keyword $body"
 
     def __init__(self, label: str, body: Region | None = None):
-        super().__init__(
-            properties={"label": StringAttr(label)},
-            regions=[body or Region(Block())],
-        )
+        super().__init__(properties={"label": StringAttr(label)}, regions=[body or Region(Block())])
 
 
 @irdl_op_definition
 class MapOp(IRDLOperation):
-    """A parallel map scope: `params` range over [lower, upper) with `step`.
+    """A parallel map scope. Each block argument of the body is one parameter, ranging
+    over [lower, upper) with step `step` (expressions of symbols).
 
-    The body reads and writes containers through `sdfg.read`/`sdfg.write`, whose subsets
-    may use the parameters by name.
+    `sdfg.map "m" (%i, %j) = (0, 0) to (N, M) step (1, 1) { ... }`
     """
 
     name = "sdfg.map"
     label = _label_prop()
-    params = prop_def(ArrayAttr[StringAttr])
-    lower = prop_def(ArrayAttr[SymExprAttr])
-    upper = prop_def(ArrayAttr[SymExprAttr])
-    step = prop_def(ArrayAttr[SymExprAttr])
+    lower = prop_def(ArrayAttr[IndexExprAttr])
+    upper = prop_def(ArrayAttr[IndexExprAttr])
+    step = prop_def(ArrayAttr[IndexExprAttr])
     body = region_def("single_block")
     traits = traits_def(NoTerminator())
 
     def __init__(
         self,
         label: str,
-        params: Sequence[str],
-        lower: Sequence[SymExprAttr],
-        upper: Sequence[SymExprAttr],
-        step: Sequence[SymExprAttr],
+        lower: Sequence[IndexExpr | int],
+        upper: Sequence[IndexExpr | int],
+        step: Sequence[IndexExpr | int],
         body: Region | None = None,
+        param_names: Sequence[str] = (),
     ):
+        if body is None:
+            block = Block(arg_types=[IndexType()] * len(lower))
+            for arg, hint in zip(block.args, param_names):
+                arg.name_hint = hint if is_identifier(hint) else None
+            body = Region(block)
         super().__init__(
             properties={
                 "label": StringAttr(label),
-                "params": ArrayAttr([StringAttr(p) for p in params]),
-                "lower": ArrayAttr(lower),
-                "upper": ArrayAttr(upper),
-                "step": ArrayAttr(step),
+                "lower": ArrayAttr([expr_attr(e) for e in lower]),
+                "upper": ArrayAttr([expr_attr(e) for e in upper]),
+                "step": ArrayAttr([expr_attr(e) for e in step]),
             },
-            regions=[body or Region(Block())],
+            regions=[body],
         )
 
     @property
-    def param_names(self) -> list[str]:
-        return [p.data for p in self.params.data]
+    def params(self) -> tuple[SSAValue, ...]:
+        return self.body.block.args
+
+    def ranges(self) -> list[tuple[IndexExpr, IndexExpr, IndexExpr]]:
+        return list(zip(exprs(self.lower), exprs(self.upper), exprs(self.step)))
 
     def verify_(self) -> None:
-        n = len(self.params.data)
-        if not (len(self.lower.data) == len(self.upper.data) == len(self.step.data) == n):
+        label = self.label.data
+        n = len(self.params)
+        counts = (len(self.lower.data), len(self.upper.data), len(self.step.data))
+        if counts != (n, n, n):
             raise VerifyException(
-                f"map '{self.label.data}' has {n} parameters but "
-                f"{len(self.lower.data)}/{len(self.upper.data)}/{len(self.step.data)} "
+                f"map '{label}' has {n} parameters but {counts[0]}/{counts[1]}/{counts[2]} "
                 "lower bounds/upper bounds/steps"
             )
-        if len(set(self.param_names)) != n:
-            raise VerifyException(f"map '{self.label.data}' repeats a parameter name")
-        for p in self.param_names:
-            if not _IDENTIFIER.fullmatch(p):
-                raise VerifyException(f"map parameter '{p}' is not an identifier")
-        for s in self.step.data:
-            if (value := s.as_int()) is not None and value <= 0:
-                raise VerifyException(f"map '{self.label.data}' has non-positive step {value}")
+        if any(not isinstance(p.type, IndexType) for p in self.params):
+            raise VerifyException(f"map '{label}' parameters must be of type index")
+        for bounds in (self.lower, self.upper, self.step):
+            _verify_no_dims(exprs(bounds), f"range of map '{label}'")
+        for s in exprs(self.step):
+            if (value := s.constant_value()) is not None and value <= 0:
+                raise VerifyException(f"map '{label}' has non-positive step {value}")
         if not isinstance(self.parent_op(), StateOp | MapOp):
             raise VerifyException("sdfg.map must be inside an sdfg.state or sdfg.map")
 
     def print(self, printer: Printer) -> None:
         printer.print_string(" ")
         printer.print_attribute(self.label)
-        printer.print_string(" (" + ", ".join(self.param_names) + ") = ")
-        _print_sym_list(printer, self.lower.data)
+        printer.print_string(" (")
+        printer.print_list(self.params, printer.print_ssa_value)
+        printer.print_string(") = ")
+        _print_expr_list(printer, exprs(self.lower))
         printer.print_string(" to ")
-        _print_sym_list(printer, self.upper.data)
+        _print_expr_list(printer, exprs(self.upper))
         printer.print_string(" step ")
-        _print_sym_list(printer, self.step.data)
+        _print_expr_list(printer, exprs(self.step))
         printer.print_op_attributes(self.attributes, print_keyword=True)
         printer.print_string(" ")
         printer.print_region(self.body, print_entry_block_args=False)
@@ -421,61 +445,68 @@ class MapOp(IRDLOperation):
     def parse(cls, parser: Parser) -> MapOp:
         label = parser.parse_str_literal()
         params = parser.parse_comma_separated_list(
-            parser.Delimiter.PAREN, parser.parse_identifier
+            parser.Delimiter.PAREN, lambda: parser.parse_argument(expect_type=False)
         )
         parser.parse_punctuation("=")
-        lower = _parse_sym_list(parser)
+        lower = _parse_expr_list(parser)
         parser.parse_keyword("to")
-        upper = _parse_sym_list(parser)
+        upper = _parse_expr_list(parser)
         parser.parse_keyword("step")
-        step = _parse_sym_list(parser)
+        step = _parse_expr_list(parser)
         attrs = parser.parse_optional_attr_dict_with_keyword()
-        op = cls(label, params, lower, upper, step, parser.parse_region())
+        body = parser.parse_region([p.resolve(IndexType()) for p in params])
+        op = cls(label, lower, upper, step, body)
         if attrs:
             op.attributes.update(attrs.data)
         return op
 
 
-def _print_subset(printer: Printer, container: SSAValue, subset: ArrayAttr[SymExprAttr]):
+def _print_access(printer: Printer, container: SSAValue, subset: Sequence[IndexExpr], indices) -> None:
     printer.print_ssa_value(container)
-    _print_sym_list(printer, subset.data, "[]")
+    _print_expr_list(printer, subset, "[]", indices)
 
 
-def _parse_subset(parser: Parser) -> list[SymExprAttr]:
-    return parser.parse_comma_separated_list(
-        parser.Delimiter.SQUARE, lambda: parse_sym(parser)
-    )
-
-
-def _verify_subset(container: SSAValue, subset: ArrayAttr[SymExprAttr], what: str) -> ArrayType:
-    ctype = container.type
+def _verify_access(op: ReadOp | WriteOp, what: str) -> ArrayType:
+    ctype = op.container.type
     assert isinstance(ctype, ArrayType)
-    if len(subset.data) != ctype.rank:
-        raise VerifyException(
-            f"{what} of a rank-{ctype.rank} container has {len(subset.data)} indices"
-        )
+    subset = op.subset_exprs()
+    if len(subset) != ctype.rank:
+        raise VerifyException(f"{what} of a rank-{ctype.rank} container has {len(subset)} indices")
+    for e in subset:
+        if any(d >= len(op.indices) for d in e.dims()):
+            raise VerifyException(f"{what} subset '{e}' uses a dimension that is not an operand")
+    for index in op.indices:
+        if not isinstance(index.type, IndexType):
+            raise VerifyException(f"{what} indices must be of type index")
     return ctype
 
 
 @irdl_op_definition
 class ReadOp(IRDLOperation):
-    """A memlet into a tasklet: one element of a container, `%v = sdfg.read %x[i, j]`."""
+    """A memlet into a tasklet: `%v = sdfg.read %x[%i, %j + 1] : !sdfg.array<...>`.
+
+    `indices` are the dimensions of the `subset` expressions, in order of first use.
+    """
 
     name = "sdfg.read"
     container = operand_def(ArrayType)
-    subset = prop_def(ArrayAttr[SymExprAttr])
+    indices = var_operand_def(IndexType)
+    subset = prop_def(ArrayAttr[IndexExprAttr])
     result = result_def()
 
-    def __init__(self, container: SSAValue, subset: Sequence[SymExprAttr]):
+    def subset_exprs(self) -> list[IndexExpr]:
+        return exprs(self.subset)
+
+    def __init__(self, container: SSAValue, indices: Sequence[SSAValue], subset: Sequence[IndexExpr | int]):
         assert isinstance(container.type, ArrayType)
         super().__init__(
-            operands=[container],
-            properties={"subset": ArrayAttr(subset)},
+            operands=[container, indices],
+            properties={"subset": ArrayAttr([expr_attr(e) for e in subset])},
             result_types=[container.type.element_type],
         )
 
     def verify_(self) -> None:
-        ctype = _verify_subset(self.container, self.subset, "read")
+        ctype = _verify_access(self, "read")
         if self.result.type != ctype.element_type:
             raise VerifyException(
                 f"read result type {self.result.type} is not the element type "
@@ -484,39 +515,55 @@ class ReadOp(IRDLOperation):
 
     def print(self, printer: Printer) -> None:
         printer.print_string(" ")
-        _print_subset(printer, self.container, self.subset)
+        _print_access(printer, self.container, self.subset_exprs(), self.indices)
         printer.print_op_attributes(self.attributes)
         printer.print_string(" : ")
         printer.print_attribute(self.container.type)
 
     @classmethod
     def parse(cls, parser: Parser) -> ReadOp:
-        operand = parser.parse_unresolved_operand()
-        subset = _parse_subset(parser)
+        container = parser.parse_unresolved_operand()
+        dims = _OperandDims(parser)
+        subset = parser.parse_comma_separated_list(
+            parser.Delimiter.SQUARE, lambda: parse_index_expr(parser, dims)
+        )
         attrs = parser.parse_optional_attr_dict()
         parser.parse_punctuation(":")
         ctype = parser.parse_type()
         if not isinstance(ctype, ArrayType):
             parser.raise_error("sdfg.read expects an !sdfg.array container")
-        op = cls(parser.resolve_operand(operand, ctype), subset)
+        op = cls(parser.resolve_operand(container, ctype), dims.resolve(), subset)
         op.attributes.update(attrs)
         return op
 
 
 @irdl_op_definition
 class WriteOp(IRDLOperation):
-    """A memlet out of a tasklet: `sdfg.write %v to %y[i]` stores one element."""
+    """A memlet out of a tasklet: `sdfg.write %v to %y[%i] : !sdfg.array<...>`."""
 
     name = "sdfg.write"
     value = operand_def()
     container = operand_def(ArrayType)
-    subset = prop_def(ArrayAttr[SymExprAttr])
+    indices = var_operand_def(IndexType)
+    subset = prop_def(ArrayAttr[IndexExprAttr])
 
-    def __init__(self, value: SSAValue, container: SSAValue, subset: Sequence[SymExprAttr]):
-        super().__init__(operands=[value, container], properties={"subset": ArrayAttr(subset)})
+    def subset_exprs(self) -> list[IndexExpr]:
+        return exprs(self.subset)
+
+    def __init__(
+        self,
+        value: SSAValue,
+        container: SSAValue,
+        indices: Sequence[SSAValue],
+        subset: Sequence[IndexExpr | int],
+    ):
+        super().__init__(
+            operands=[value, container, indices],
+            properties={"subset": ArrayAttr([expr_attr(e) for e in subset])},
+        )
 
     def verify_(self) -> None:
-        ctype = _verify_subset(self.container, self.subset, "write")
+        ctype = _verify_access(self, "write")
         if self.value.type != ctype.element_type:
             raise VerifyException(
                 f"written value type {self.value.type} is not the element type "
@@ -527,7 +574,7 @@ class WriteOp(IRDLOperation):
         printer.print_string(" ")
         printer.print_ssa_value(self.value)
         printer.print_string(" to ")
-        _print_subset(printer, self.container, self.subset)
+        _print_access(printer, self.container, self.subset_exprs(), self.indices)
         printer.print_op_attributes(self.attributes)
         printer.print_string(" : ")
         printer.print_attribute(self.container.type)
@@ -537,7 +584,10 @@ class WriteOp(IRDLOperation):
         value = parser.parse_unresolved_operand()
         parser.parse_keyword("to")
         container = parser.parse_unresolved_operand()
-        subset = _parse_subset(parser)
+        dims = _OperandDims(parser)
+        subset = parser.parse_comma_separated_list(
+            parser.Delimiter.SQUARE, lambda: parse_index_expr(parser, dims)
+        )
         attrs = parser.parse_optional_attr_dict()
         parser.parse_punctuation(":")
         ctype = parser.parse_type()
@@ -546,13 +596,14 @@ class WriteOp(IRDLOperation):
         op = cls(
             parser.resolve_operand(value, ctype.element_type),
             parser.resolve_operand(container, ctype),
+            dims.resolve(),
             subset,
         )
         op.attributes.update(attrs)
         return op
 
 
-Range = tuple[SymExprAttr, SymExprAttr]
+Range = tuple[IndexExpr, IndexExpr]
 
 
 def _print_ranges(printer: Printer, container: SSAValue, ranges: Sequence[Range]) -> None:
@@ -560,26 +611,26 @@ def _print_ranges(printer: Printer, container: SSAValue, ranges: Sequence[Range]
     printer.print_string("[")
     printer.print_list(
         ranges,
-        lambda r: (print_sym(printer, r[0]), printer.print_string(":"), print_sym(printer, r[1])),
+        lambda r: (_print_expr(printer, r[0]), printer.print_string(":"), _print_expr(printer, r[1])),
     )
     printer.print_string("]")
 
 
 def _parse_ranges(parser: Parser) -> list[Range]:
     def parse_range() -> Range:
-        begin = parse_sym(parser)
+        begin = parse_index_expr(parser)
         parser.parse_punctuation(":")
-        return begin, parse_sym(parser)
+        return begin, parse_index_expr(parser)
 
     return parser.parse_comma_separated_list(parser.Delimiter.SQUARE, parse_range)
 
 
-def _flat(ranges: Sequence[Range]) -> ArrayAttr[SymExprAttr]:
-    return ArrayAttr([e for r in ranges for e in r])
+def _flat(ranges: Sequence[Range]) -> ArrayAttr[IndexExprAttr]:
+    return ArrayAttr([expr_attr(e) for r in ranges for e in r])
 
 
-def _pairs(flat: ArrayAttr[SymExprAttr]) -> list[Range]:
-    d = flat.data
+def _pairs(flat: ArrayAttr[IndexExprAttr]) -> list[Range]:
+    d = exprs(flat)
     return [(d[i], d[i + 1]) for i in range(0, len(d), 2)]
 
 
@@ -594,8 +645,8 @@ class CopyOp(IRDLOperation):
     name = "sdfg.copy"
     source = operand_def(ArrayType)
     destination = operand_def(ArrayType)
-    source_subset = prop_def(ArrayAttr[SymExprAttr])
-    destination_subset = prop_def(ArrayAttr[SymExprAttr])
+    source_subset = prop_def(ArrayAttr[IndexExprAttr])
+    destination_subset = prop_def(ArrayAttr[IndexExprAttr])
 
     def __init__(
         self,
@@ -626,9 +677,9 @@ class CopyOp(IRDLOperation):
             assert isinstance(value.type, ArrayType)
             if len(subset.data) != 2 * value.type.rank:
                 raise VerifyException(
-                    f"copy {what} subset needs one range per dimension of a "
-                    f"rank-{value.type.rank} container"
+                    f"copy {what} subset needs one range per dimension of a rank-{value.type.rank} container"
                 )
+            _verify_no_dims(exprs(subset), f"copy {what} range")
         if self.source.type.element_type != self.destination.type.element_type:  # type: ignore[union-attr]
             raise VerifyException("copy between containers of different element types")
 
@@ -701,29 +752,26 @@ class TaskletOp(IRDLOperation):
         )
 
     def verify_(self) -> None:
+        label = self.label.data
         ins = [c.data for c in self.in_connectors.data]
         outs = [c.data for c in self.out_connectors.data]
         if len(ins) != len(self.inputs) or len(outs) != len(self.outputs):
             raise VerifyException(
-                f"tasklet '{self.label.data}' has {len(ins)} input and {len(outs)} output "
+                f"tasklet '{label}' has {len(ins)} input and {len(outs)} output "
                 f"connector names for {len(self.inputs)} operands and {len(self.outputs)} results"
             )
         for name in ins + outs:
-            if not _IDENTIFIER.fullmatch(name):
-                raise VerifyException(
-                    f"tasklet '{self.label.data}' connector '{name}' is not an identifier"
-                )
+            if not is_identifier(name):
+                raise VerifyException(f"tasklet '{label}' connector '{name}' is not an identifier")
         block = self.body.block
         if [a.type for a in block.args] != [v.type for v in self.inputs]:
-            raise VerifyException(
-                f"tasklet '{self.label.data}' block arguments do not match its operand types"
-            )
+            raise VerifyException(f"tasklet '{label}' block arguments do not match its operand types")
         term = block.last_op
         if not isinstance(term, YieldOp):
-            raise VerifyException(f"tasklet '{self.label.data}' must end with sdfg.yield")
+            raise VerifyException(f"tasklet '{label}' must end with sdfg.yield")
         if [v.type for v in term.values] != [r.type for r in self.outputs]:
             raise VerifyException(
-                f"tasklet '{self.label.data}' yields {[str(v.type) for v in term.values]} "
+                f"tasklet '{label}' yields {[str(v.type) for v in term.values]} "
                 f"but has results {[str(r.type) for r in self.outputs]}"
             )
 
@@ -767,9 +815,7 @@ class TaskletOp(IRDLOperation):
             parser.raise_error("tasklet connector and type counts differ")
         attrs = parser.parse_optional_attr_dict_with_keyword()
         body = parser.parse_region()
-        operands = [
-            (name, parser.resolve_operand(v, t)) for (name, v), t in zip(ins, in_types)
-        ]
+        operands = [(name, parser.resolve_operand(v, t)) for (name, v), t in zip(ins, in_types)]
         op = cls(label, operands, list(zip(outs, out_types)), body)
         if attrs:
             op.attributes.update(attrs.data)
@@ -793,5 +839,5 @@ class YieldOp(IRDLOperation):
 SDFG = Dialect(
     "sdfg",
     [SdfgOp, ContainerOp, StateOp, MapOp, ReadOp, WriteOp, CopyOp, TaskletOp, YieldOp],
-    [SymExprAttr, ArrayType],
+    [IndexExprAttr, ArrayType],
 )

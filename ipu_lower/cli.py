@@ -18,15 +18,10 @@ from io import StringIO
 from pathlib import Path
 from typing import IO
 
+from xdsl.dialects.builtin import ModuleOp
 from xdsl.passes import PassPipeline
 from xdsl.utils.arg_spec import parse_spec
-from xdsl.dialects.builtin import ModuleOp
-from xdsl.utils.exceptions import (
-    ArgSpecParseError,
-    DiagnosticException,
-    ParseError,
-    VerifyException,
-)
+from xdsl.utils.exceptions import ArgSpecParseError, DiagnosticException, ParseError
 from xdsl.xdsl_opt_main import xDSLOptMain
 
 from ipu_lower.arch import ARCHS, DEFAULT_ARCH
@@ -37,6 +32,7 @@ from ipu_lower.frontend.frontends import (
     SdfgFrontend,
     SdfgzFrontend,
 )
+from ipu_lower.pipelines import PipelinePass
 from ipu_lower.registry import DIALECTS, PASSES
 from ipu_lower.targets.poplar_cpp import PoplarCppTarget, split_files
 
@@ -118,9 +114,11 @@ class IpuOptMain(xDSLOptMain):
             super().setup_pipeline()
         except (Exception, ArgSpecParseError) as err:  # the latter is a BaseException
             raise UsageError(f"invalid pass pipeline: {err}") from err
-        self.pipeline = PassPipeline(
-            tuple(self.with_cli_defaults(p) for p in self.pipeline.passes), self.pipeline.callback
-        )
+        steps = []
+        for p in self.pipeline.passes:
+            p = self.with_cli_defaults(p)
+            steps += [self.with_cli_defaults(s) for s in p.steps()] if isinstance(p, PipelinePass) else [p]
+        self.pipeline = PassPipeline(tuple(steps), _located(self.pipeline.callback))
 
     def with_cli_defaults(self, p):
         """Fill `symbols` and `arch` options the pipeline left at their defaults."""
@@ -139,37 +137,13 @@ class IpuOptMain(xDSLOptMain):
             return LocatedMlirFrontend().parse(self.ctx, chunk, self.get_input_name(), start_offset)
         return super().parse_chunk(chunk, file_extension, start_offset)
 
-    def run(self):
-        """Like xdsl-opt's run, but output is written only when everything succeeded."""
-        chunks, file_extension = self.prepare_input()
-        output = StringIO()
-        for i, (chunk, offset) in enumerate(chunks):
-            try:
-                if i > 0:
-                    output.write("// -----\n")
-                module = self.parse_chunk(chunk, file_extension, offset)
-                if module is not None:
-                    try:
-                        self.apply_passes(module)
-                    except VerifyException as err:
-                        raise located_verify_error(module) or err
-                    output.write(self.output_resulting_program(module))
-            except ParseError as err:
-                err.span = dataclasses.replace(err.span, line_offset=offset)
-                if not self.args.parsing_diagnostics:
-                    raise
-                print(err)
-            except DiagnosticException as err:
-                if not self.args.verify_diagnostics:
-                    raise
-                print(err)
-                for note in getattr(err, "__notes__", ()):
-                    print(note)
-            finally:
-                chunk.close()
-        self.write_output(output.getvalue())
+    def prepare_output(self) -> IO[str]:
+        """Everything goes to a buffer, written out only when the whole run succeeded."""
+        self.output = _DeferredOutput()
+        return self.output
 
-    def write_output(self, text: str) -> None:
+    def write_output(self) -> None:
+        text = self.output.text
         target = self.args.output_file
         if target is None:
             sys.stdout.write(text)
@@ -183,13 +157,36 @@ class IpuOptMain(xDSLOptMain):
             Path(target).write_text(text)
 
 
-def located_verify_error(module: ModuleOp) -> IpuLowerError | None:
-    """The first op of `module` that fails its verifier, as a one-line located error."""
-    for op in module.walk():
+class _DeferredOutput(StringIO):
+    """A buffer that keeps its text when xdsl-opt's run closes it."""
+
+    text = ""
+
+    def close(self) -> None:
+        self.text = self.getvalue()
+        super().close()
+
+
+def _located(callback):
+    """The pipeline callback (which verifies the IR), its verifier errors located."""
+
+    def located(previous, module: ModuleOp, following) -> None:
         try:
-            op.verify_()
-        except VerifyException as err:
-            return error(op, str(err))
+            callback(previous, module, following)
+        except Exception as err:  # some upstream verifiers raise plain exceptions
+            raise located_verify_error(module) or err
+
+    return located
+
+
+def located_verify_error(module: ModuleOp) -> IpuLowerError | None:
+    """The first op of `module` (innermost first, as the verifier goes) that fails its
+    verifier, as a one-line located error."""
+    for op in module.walk(region_first=True):
+        try:
+            op.verify(verify_nested_ops=False)
+        except Exception as err:
+            return error(op, str(err).strip().splitlines()[0] if str(err).strip() else type(err).__name__)
     return None
 
 
@@ -201,7 +198,9 @@ def _exit_with_error(message: str) -> None:
 def ipu_opt_main(args: Sequence[str] | None = None) -> None:
     """Console entry point; user errors are one line on stderr and exit code 1."""
     try:
-        IpuOptMain(args).run()
+        main = IpuOptMain(args)
+        main.run()
+        main.write_output()
     except ParseError as err:
         where = err.span.get_location()
         _exit_with_error(f"{where.file}:{where.line}:{where.col}: error: {err.msg.strip()}")

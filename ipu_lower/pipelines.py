@@ -1,4 +1,9 @@
-"""Named pipelines: passes that run a sequence of passes."""
+"""Named pipelines: a pass that stands for a sequence of passes.
+
+ipu-opt expands a pipeline into its steps before running (`PipelinePass.steps`), so
+`--print-between-passes`, `--disable-verify` and `--time-passes` see every step; run
+programmatically, a pipeline applies its steps and verifies the IR after each.
+"""
 
 from __future__ import annotations
 
@@ -6,7 +11,7 @@ from dataclasses import dataclass
 
 from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
-from xdsl.passes import ModulePass
+from xdsl.passes import ModulePass, PassPipeline
 
 from ipu_lower.passes.convert_ipu_to_poplar import ConvertIpuToPoplarPass
 from ipu_lower.passes.demote_f64 import IpuDemoteF64Pass
@@ -15,10 +20,20 @@ from ipu_lower.passes.tile_partition import IpuTilePartitionPass
 from ipu_lower.passes.vertex_extraction import IpuVertexExtractionPass
 
 
+class PipelinePass(ModulePass):
+    """A pass made of other passes."""
+
+    def steps(self) -> tuple[ModulePass, ...]:
+        raise NotImplementedError
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        PassPipeline(self.steps(), lambda _previous, module, _next: module.verify()).apply(ctx, op)
+
+
 @dataclass(frozen=True)
-class SdfgToPoplarPass(ModulePass):
+class SdfgToPoplarPass(PipelinePass):
     """The whole lowering: (ipu-demote-f64,) sdfg-specialize, ipu-tile-partition,
-    ipu-vertex-extraction, convert-ipu-to-poplar; the IR is verified after each step."""
+    ipu-vertex-extraction, convert-ipu-to-poplar."""
 
     name = "sdfg-to-poplar"
 
@@ -28,16 +43,11 @@ class SdfgToPoplarPass(ModulePass):
     arch: str | None = None
     """Default: ipu2 (or ipu-opt's --arch)."""
 
-    def steps(self) -> list[ModulePass]:
-        return [
+    def steps(self) -> tuple[ModulePass, ...]:
+        return (
             *([IpuDemoteF64Pass()] if self.demote_f64 else []),
             SdfgSpecializePass(symbols=self.symbols),
             IpuTilePartitionPass(arch=self.arch),
             IpuVertexExtractionPass(),
             ConvertIpuToPoplarPass(),
-        ]
-
-    def apply(self, ctx: Context, op: ModuleOp) -> None:
-        for step in self.steps():
-            step.apply(ctx, op)
-            op.verify()
+        )

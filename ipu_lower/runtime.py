@@ -21,22 +21,14 @@ from typing import Any
 
 import numpy as np
 
+from ipu_lower.element_types import element_type_of_numpy
+
 EMULATOR_INCLUDE = Path(__file__).resolve().parent / "emulator" / "include"
 
 # Separate objects: host.cpp is long straight-line graph construction (fast at -O0);
 # codelets.cpp is the hot loop (worth -O2).
 HOST_FLAGS = ("-std=c++17", "-O0", "-fPIC")
 CODELET_FLAGS = ("-std=c++17", "-O2", "-fPIC")
-
-_CTYPES = {
-    "float32": ctypes.c_float,
-    "float16": ctypes.c_uint16,
-    "int32": ctypes.c_int32,
-    "int16": ctypes.c_int16,
-    "int8": ctypes.c_int8,
-    "bool": ctypes.c_bool,
-}
-
 
 class BuildError(RuntimeError):
     """g++ could not build the emitted code."""
@@ -123,7 +115,7 @@ class CompiledProgram:
         self._run = getattr(self.library, functions["run"])
         self._run.restype = ctypes.c_int
         self._run.argtypes = [
-            _CTYPES[str(a.dtype)] if a.scalar else ctypes.c_void_p for a in self.arguments
+            _ctype(a.dtype) if a.scalar else ctypes.c_void_p for a in self.arguments
         ]
         self._exit = getattr(self.library, functions["exit"])
         self._exit.restype = None
@@ -218,8 +210,14 @@ def _scalar(argument: Argument, value: Any):
     if as_array.shape != ():
         raise TypeError(f"argument '{argument.name}' must be a scalar")
     if argument.dtype == np.float16:
-        return _CTYPES["float16"](int(as_array.view(np.uint16)))
-    return _CTYPES[str(argument.dtype)](as_array.item())
+        return _ctype(argument.dtype)(int(as_array.view(np.uint16)))
+    return _ctype(argument.dtype)(as_array.item())
+
+
+def _ctype(dtype: np.dtype):
+    row = element_type_of_numpy(dtype.name)
+    assert row is not None
+    return row.ctypes
 
 
 def compile(  # noqa: A001 - mirrors dace.program.compile

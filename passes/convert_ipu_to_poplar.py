@@ -1,10 +1,13 @@
 """convert-ipu-to-poplar: spell the tile-level program as Poplar API calls.
 
-Each `ipu.graph` becomes a `poplar.host_program`: variables with their tile mappings,
-one compute set per `ipu.compute_set` with its vertices (mapped, connected, with a
-perf estimate from the cost model), copies, host read/write handles, the program
-sequence and the Engine; the run region writes inputs, runs, reads outputs. Each
-`ipu.codelet` becomes a `poplar.codelet` next to it.
+The cycle estimate of every placement is planned first, from its codelet body and the
+sizes of the slices its vertices get (`plan_placements`). Then one pattern per op: the
+graph becomes a `poplar.host_program` (its body the build region, a run region that
+writes inputs, runs and reads outputs); a variable becomes `add_variable` plus one
+`map_tensor`; a compute set becomes `add_compute_set`, one `add_vertices` per
+placement and an `execute`; copies and host transfers become their API calls; a
+codelet becomes a `poplar.codelet` next to the host program. The program sequence is
+the program values in build order, then the Engine.
 """
 
 from __future__ import annotations
@@ -16,15 +19,17 @@ from xdsl.dialects.builtin import MemRefType, ModuleOp
 from xdsl.ir import Block, Operation, Region, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import (
+    GreedyRewritePatternApplier,
     PatternRewriter,
     PatternRewriteWalker,
     RewritePattern,
     op_type_rewrite_pattern,
 )
+from xdsl.rewriter import InsertPoint
+from xdsl.traits import SymbolTable
 
 from ipu_lower.arch import get_arch
-from ipu_lower.cost_model import instructions_per_element, vertex_cycles
-from ipu_lower.diagnostics import error
+from ipu_lower.cost_model import vertex_cycles
 from ipu_lower.dialects import ipu, poplar
 
 
@@ -36,123 +41,181 @@ def read_handle(name: str) -> str:
     return f"read_{name}"
 
 
-class _HostBuilder:
-    def __init__(self, graph: ipu.GraphOp):
-        self.graph = graph
-        self.arch = get_arch(graph.arch.data)
-        self.build_body = Block()
-        self.run_body = Block()
-        self.tensors: dict[SSAValue, SSAValue] = {}
-        self.flat: dict[SSAValue, SSAValue] = {}
-        self.codelets: dict[str, ipu.CodeletOp] = {}
-        self.programs: list[SSAValue] = []
-
-    def add(self, op: Operation) -> Operation:
-        self.build_body.add_op(op)
-        return op
-
-    def view(self, tensor: SSAValue, begin: int, end: int) -> SSAValue:
-        """The poplar tensor for row-major elements [begin, end) of an ipu tensor."""
-        if tensor.type.get_num_dims() == 0:  # type: ignore[union-attr]
-            return self.tensors[tensor]
-        if (begin, end) == (0, ipu.num_elements(tensor.type)):
-            return self.flat[tensor]
-        return self.add(poplar.SliceOp(self.flat[tensor], begin, end)).results[0]
-
-    def host_program(self) -> poplar.HostProgramOp:
-        for op in self.graph.body.block.ops:
-            self.lower(op)
-        main = self.add(poplar.SequenceOp(self.programs)).results[0]
-        self.add(poplar.EngineOp(main))
-        self.run_body.add_op(poplar.RunOp(0))
-        for op in self.graph.body.block.ops:
-            if isinstance(op, ipu.ToHostOp):
-                name = op.tensor.owner.var_name.data  # type: ignore[union-attr]
-                self.run_body.add_op(poplar.ReadTensorOp(read_handle(name), name))
-        variables = self.graph.variables()
-        arguments: list[tuple[str, MemRefType]] = [
-            (a.data, variables[a.data].result.type) for a in self.graph.args.data  # type: ignore[misc]
-        ]
-        return poplar.HostProgramOp(
-            self.graph.sym_name.data, self.arch.name, arguments, Region(self.build_body), Region(self.run_body)
-        )
-
-    def lower(self, op: Operation) -> None:
-        if isinstance(op, ipu.VariableOp):
-            self.variable(op)
-        elif isinstance(op, ipu.CodeletOp):
-            self.codelets[op.sym_name.data] = op
-        elif isinstance(op, ipu.FromHostOp):
-            name = op.tensor.owner.var_name.data  # type: ignore[union-attr]
-            self.add(poplar.CreateHostWriteOp(write_handle(name), self.tensors[op.tensor]))
-            self.run_body.add_op(poplar.WriteTensorOp(write_handle(name), name))
-        elif isinstance(op, ipu.ToHostOp):
-            name = op.tensor.owner.var_name.data  # type: ignore[union-attr]
-            self.add(poplar.CreateHostReadOp(read_handle(name), self.tensors[op.tensor]))
-        elif isinstance(op, ipu.CopyOp):
-            source = self.view(op.source, *op.source_range())
-            destination = self.view(op.destination, *op.destination_range())
-            self.programs.append(self.add(poplar.CopyOp(source, destination)).results[0])
-        elif isinstance(op, ipu.ComputeSetOp):
-            self.compute_set(op)
+def slice_sizes(placement: ipu.VerticesOp, run: int) -> list[int]:
+    """How many elements each operand's slice holds for a vertex of `run`."""
+    count = placement.tile_map.runs()[run].count
+    sizes = []
+    for tensor, rule in zip(placement.tensors, placement.rules.data):
+        if rule.is_whole:
+            sizes.append(ipu.num_elements(tensor.type))
+        elif rule.is_partial:
+            sizes.append(1)
         else:
-            raise error(op, f"'{op.name}' cannot be converted to Poplar; run ipu-vertex-extraction first")
-
-    def variable(self, op: ipu.VariableOp) -> None:
-        memref = op.result.type
-        assert isinstance(memref, MemRefType)
-        shape = memref.get_shape()
-        tensor = self.add(poplar.AddVariableOp(op.var_name.data, memref.element_type, shape)).results[0]
-        self.tensors[op.result] = tensor
-        if not shape:
-            self.add(poplar.SetTileMappingOp(tensor, 0))
-            return
-        self.flat[op.result] = (
-            tensor if len(shape) == 1 else self.add(poplar.FlattenOp(tensor)).results[0]
-        )
-        for tile, begin, end in op.tile_map.intervals():
-            self.add(poplar.SetTileMappingOp(self.view(op.result, begin, end), tile))
-
-    def compute_set(self, op: ipu.ComputeSetOp) -> None:
-        cs = self.add(poplar.AddComputeSetOp(op.label.data)).results[0]
-        for vertex in op.body.block.ops:
-            assert isinstance(vertex, ipu.VertexOp)
-            codelet = self.codelets[vertex.codelet.root_reference.data]
-            ref = self.add(poplar.AddVertexOp(cs, codelet.sym_name.data)).results[0]
-            self.add(poplar.SetTileMappingOp(ref, vertex.on_tile()))
-            elements = 1
-            for field, tensor, (begin, end) in zip(
-                codelet.fields.data, vertex.tensors, vertex.slice_pairs()
-            ):
-                self.add(poplar.ConnectOp(ref, field.field_name.data, self.view(tensor, begin, end)))
-                if field.is_vector.data:
-                    elements = end - begin
-            self.add(poplar.SetPerfEstimateOp(ref, _estimate(codelet, elements, self.arch.workers_per_tile)))
-        self.programs.append(self.add(poplar.ExecuteOp(cs)).results[0])
+            sizes.append(count + sum(rule.halo))
+    return sizes
 
 
-def _estimate(codelet: ipu.CodeletOp, elements: int, workers: int) -> int:
-    fields = codelet.fields.data
-    loads = sum(1 for f in fields if f.readable)
-    stores = sum(1 for f in fields if f.writable)
-    return vertex_cycles(instructions_per_element(codelet.body.block, loads, stores), elements, workers)
+@dataclass(frozen=True)
+class Placement:
+    """What `add_vertices` needs of a placement: its codelet's field names, in operand
+    order, and the cycle estimate of one vertex of each run of its tile map."""
+
+    field_names: list[str]
+    cycles: list[int]
 
 
-def _codelet(op: ipu.CodeletOp) -> poplar.CodeletOp:
-    body = op.body.clone()
-    old_yield = body.block.last_op
-    assert isinstance(old_yield, ipu.YieldOp)
-    values = list(old_yield.values)
-    body.block.erase_op(old_yield)
-    body.block.add_op(poplar.YieldOp(*values))
-    return poplar.CodeletOp(op.sym_name.data, list(op.fields.data), body)
+def plan_placements(graph: ipu.GraphOp) -> dict[ipu.VerticesOp, Placement]:
+    workers = get_arch(graph.arch.data).workers_per_tile
+    plans = {}
+    for placement in graph.walk():
+        if isinstance(placement, ipu.VerticesOp):
+            codelet = SymbolTable.lookup_symbol(placement, placement.codelet)
+            assert isinstance(codelet, ipu.CodeletOp)
+            cycles = [
+                vertex_cycles(codelet.body.block, slice_sizes(placement, r), workers)
+                for r in range(len(placement.tile_map.runs()))
+            ]
+            plans[placement] = Placement(codelet.field_names(), cycles)
+    return plans
 
 
-class _ConvertGraph(RewritePattern):
+def _poplar_map(tile_map: ipu.TileMapAttr) -> poplar.TileMapAttr:
+    return poplar.TileMapAttr(tile_map.runs())
+
+
+def _poplar_rule(rule: ipu.SliceAttr) -> poplar.SliceAttr:
+    return poplar.SliceAttr(rule.kind.data, *rule.halo)
+
+
+def _host_program(op: Operation) -> poplar.HostProgramOp | None:
+    """The host program `op` is in, once its graph has been converted."""
+    parent = op.parent_op()
+    while parent is not None and not isinstance(parent, poplar.HostProgramOp):
+        parent = parent.parent_op()
+    return parent
+
+
+def _tensor_name(value: SSAValue) -> str:
+    owner = value.owner
+    return owner.var_name.data if isinstance(owner, ipu.VariableOp) else owner.debug_name.data  # type: ignore[union-attr]
+
+
+class _Graph(RewritePattern):
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: ipu.GraphOp, rewriter: PatternRewriter) -> None:
-        codelets = [_codelet(c) for c in op.body.block.ops if isinstance(c, ipu.CodeletOp)]
-        rewriter.replace(op, [*codelets, _HostBuilder(op).host_program()])
+        variables = op.variables()
+        arguments: list[tuple[str, MemRefType]] = [(a.data, variables[a.data].result.type) for a in op.args.data]  # type: ignore[misc]
+        build = rewriter.move_region_contents_to_new_regions(op.body)
+        program = poplar.HostProgramOp(
+            op.sym_name.data, op.arch.data, arguments, build, Region(Block([poplar.RunOp(0)]))
+        )
+        rewriter.replace(op, program)
+
+
+class _Codelet(RewritePattern):
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: ipu.CodeletOp, rewriter: PatternRewriter) -> None:
+        fields = [poplar.FieldAttr(f.direction.data, f.field_name.data) for f in op.fields.data]
+        if (program := _host_program(op)) is None:
+            return
+        codelet = poplar.CodeletOp(op.sym_name.data, fields, rewriter.move_region_contents_to_new_regions(op.body))
+        rewriter.insert(codelet, InsertPoint.before(program))
+        rewriter.erase(op)
+
+
+class _WorkerOps(RewritePattern):
+    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
+        if isinstance(op, ipu.WorkerIdOp):
+            rewriter.replace(op, poplar.WorkerIdOp())
+        elif isinstance(op, ipu.NumWorkersOp):
+            rewriter.replace(op, poplar.NumWorkersOp())
+
+
+class _Variable(RewritePattern):
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: ipu.VariableOp, rewriter: PatternRewriter) -> None:
+        memref = op.result.type
+        assert isinstance(memref, MemRefType)
+        tensor = poplar.AddVariableOp(op.var_name.data, poplar.TensorType(memref.get_shape(), memref.element_type))
+        rewriter.replace(op, [tensor, poplar.MapTensorOp(tensor.result, _poplar_map(op.tile_map))], [tensor.result])
+
+
+class _HostTransfer(RewritePattern):
+    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
+        if not isinstance(op, ipu.FromHostOp | ipu.ToHostOp) or (program := _host_program(op)) is None:
+            return
+        name = _tensor_name(op.tensor)
+        run_block = program.run_body.block
+        if isinstance(op, ipu.FromHostOp):
+            rewriter.replace(op, poplar.CreateHostWriteOp(write_handle(name), op.tensor))
+            run_block.insert_op_before(poplar.WriteTensorOp(write_handle(name), name), run_block.last_op)  # type: ignore[arg-type]
+        else:
+            rewriter.replace(op, poplar.CreateHostReadOp(read_handle(name), op.tensor))
+            run_block.add_op(poplar.ReadTensorOp(read_handle(name), name))
+
+
+def _view(tensor: SSAValue, begin: int, end: int) -> tuple[list[Operation], SSAValue]:
+    """The ops computing the 1-D view of elements [begin, end) of a tensor."""
+    t = poplar.tensor_type(tensor)
+    if not t.get_shape():
+        return [], tensor
+    ops: list[Operation] = []
+    if len(t.get_shape()) > 1:
+        ops.append(poplar.FlattenOp(tensor))
+        tensor = ops[-1].results[0]
+    if (begin, end) != (0, t.num_elements()):
+        ops.append(poplar.SliceOp(tensor, begin, end))
+        tensor = ops[-1].results[0]
+    return ops, tensor
+
+
+class _Copy(RewritePattern):
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: ipu.CopyOp, rewriter: PatternRewriter) -> None:
+        source_ops, source = _view(op.source, *op.source_range())
+        destination_ops, destination = _view(op.destination, *op.destination_range())
+        rewriter.replace(op, [*source_ops, *destination_ops, poplar.CopyOp(source, destination)], [])
+
+
+@dataclass
+class _ComputeSet(RewritePattern):
+    placements: dict[ipu.VerticesOp, Placement]
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: ipu.ComputeSetOp, rewriter: PatternRewriter) -> None:
+        compute_set = poplar.AddComputeSetOp(op.label.data)
+        ops: list[Operation] = [compute_set]
+        for placement in op.body.block.ops:
+            assert isinstance(placement, ipu.VerticesOp)
+            plan = self.placements[placement]
+            connections = [
+                (name, tensor, _poplar_rule(rule))
+                for name, tensor, rule in zip(plan.field_names, placement.tensors, placement.rules.data)
+            ]
+            ops.append(
+                poplar.AddVerticesOp(
+                    compute_set.result,
+                    placement.codelet.root_reference.data,
+                    _poplar_map(placement.tile_map),
+                    connections,
+                    plan.cycles,
+                )
+            )
+        ops.append(poplar.ExecuteOp(compute_set.result))
+        rewriter.replace(op, ops, [])
+
+
+class _FinishBuild(RewritePattern):
+    """Once the build region holds only Poplar calls: run its programs in order."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: poplar.HostProgramOp, rewriter: PatternRewriter) -> None:
+        block = op.build_body.block
+        if isinstance(block.last_op, poplar.EngineOp) or any(o.dialect_name() == "ipu" for o in block.ops):
+            return
+        programs = [r for o in block.ops for r in o.results if isinstance(r.type, poplar.ProgramType) and not r.uses]
+        sequence = poplar.SequenceOp(programs)
+        rewriter.insert([sequence, poplar.EngineOp(sequence.result)], InsertPoint.at_end(block))
 
 
 @dataclass(frozen=True)
@@ -160,4 +223,17 @@ class ConvertIpuToPoplarPass(ModulePass):
     name = "convert-ipu-to-poplar"
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        PatternRewriteWalker(_ConvertGraph(), apply_recursively=False).rewrite_module(op)
+        placements = {}
+        for graph in [g for g in op.ops if isinstance(g, ipu.GraphOp)]:
+            placements.update(plan_placements(graph))
+        patterns = [
+            _Graph(),
+            _Codelet(),
+            _WorkerOps(),
+            _Variable(),
+            _HostTransfer(),
+            _Copy(),
+            _ComputeSet(placements),
+            _FinishBuild(),
+        ]
+        PatternRewriteWalker(GreedyRewritePatternApplier(patterns, dce_enabled=False)).rewrite_module(op)

@@ -1,8 +1,9 @@
 """sdfg-specialize: give SDFG symbols values, so every shape and map range is static.
 
 Poplar tensors have static shapes, so this runs before tile partitioning. Symbols
-given here are substituted everywhere (container shapes, map ranges, memlet subsets);
-a shape or range that still depends on an unknown symbol is an error naming it.
+given here are substituted everywhere (container shapes, map ranges, memlet subsets,
+copy ranges), one pattern per op kind; a shape or range that still depends on an
+unknown symbol is an error naming it.
 """
 
 from __future__ import annotations
@@ -10,14 +11,20 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from xdsl.context import Context
-from xdsl.dialects.builtin import ArrayAttr, ModuleOp
+from xdsl.dialects.builtin import ArrayAttr, ModuleOp, StringAttr
 from xdsl.ir import Operation
 from xdsl.passes import ModulePass
-from xdsl.rewriter import Rewriter
+from xdsl.pattern_rewriter import (
+    GreedyRewritePatternApplier,
+    PatternRewriter,
+    PatternRewriteWalker,
+    RewritePattern,
+    op_type_rewrite_pattern,
+)
 
 from ipu_lower.diagnostics import IpuLowerError, error
 from ipu_lower.dialects import sdfg as sd
-from ipu_lower.frontend.safe_expr import evaluate, free_symbols, substitute
+from ipu_lower.dialects.index_expr import ExprError, IndexExpr
 
 
 def parse_symbol_values(text: str) -> dict[str, int]:
@@ -31,34 +38,15 @@ def parse_symbol_values(text: str) -> dict[str, int]:
         try:
             number = int(value)
         except ValueError:
-            raise IpuLowerError(
-                f"error: value of symbol '{name}' must be an integer, got '{value}'"
-            ) from None
+            raise IpuLowerError(f"error: value of symbol '{name}' must be an integer, got '{value}'") from None
         if number < 0:
             raise IpuLowerError(f"error: value of symbol '{name}' must not be negative, got {number}")
         values[name] = number
     return values
 
 
-class _Specializer:
-    def __init__(self, values: dict[str, int]):
-        self.values = values
-
-    def expr(self, e: sd.SymExprAttr) -> sd.SymExprAttr:
-        names = free_symbols(e.text)
-        if not names or not names <= self.values.keys():
-            return sd.SymExprAttr(substitute(e.text, self.values)) if names & self.values.keys() else e
-        value = evaluate(e.text, self.values)
-        if value != int(value):
-            raise ValueError(f"'{e.text}' is not an integer for the given symbol values")
-        return sd.SymExprAttr(int(value))
-
-    def exprs(self, attr: ArrayAttr[sd.SymExprAttr]) -> ArrayAttr[sd.SymExprAttr]:
-        return ArrayAttr([self.expr(e) for e in attr.data])
-
-
-def _unresolved(exprs, what: str, op: Operation) -> None:
-    names = sorted(set().union(*(free_symbols(e.text) for e in exprs)) if exprs else set())
+def _unresolved(exprs: list[IndexExpr], what: str, op: Operation) -> None:
+    names = sorted(set().union(*(e.symbols() for e in exprs)))
     if names:
         listed = ", ".join(f"'{n}'" for n in names)
         raise error(
@@ -69,43 +57,69 @@ def _unresolved(exprs, what: str, op: Operation) -> None:
         )
 
 
-def specialize_sdfg(sdfg_op: sd.SdfgOp, values: dict[str, int]) -> None:
-    spec = _Specializer(values)
-    for op in sdfg_op.walk():
+@dataclass
+class _Substitute:
+    values: dict[str, int]
+
+    def expr(self, e: IndexExpr, op: Operation) -> IndexExpr:
         try:
-            _specialize_op(op, spec)
-        except ValueError as err:
-            raise error(op, str(err)) from err
-    sdfg_op.symbols = ArrayAttr([s for s in sdfg_op.symbols.data if s.data not in values])
-    for op in sdfg_op.walk():
-        if isinstance(op, sd.ContainerOp):
-            ctype = op.result.type
-            assert isinstance(ctype, sd.ArrayType)
-            _unresolved(ctype.shape.data, f"the shape of container '{op.container_name.data}'", op)
-        elif isinstance(op, sd.MapOp):
-            _unresolved(
-                [*op.lower.data, *op.upper.data, *op.step.data],
-                f"the range of map '{op.label.data}'",
-                op,
-            )
+            return e.substitute(self.values)
+        except ExprError as err:
+            raise error(op, f"'{e}' with the given symbol values: {err}") from err
+
+    def exprs(self, attr: ArrayAttr[sd.IndexExprAttr], op: Operation) -> ArrayAttr[sd.IndexExprAttr]:
+        return ArrayAttr([sd.expr_attr(self.expr(e, op)) for e in sd.exprs(attr)])
 
 
-def _specialize_op(op: Operation, spec: _Specializer) -> None:
-    if isinstance(op, sd.ContainerOp):
+@dataclass
+class _SpecializeSdfg(_Substitute, RewritePattern):
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: sd.SdfgOp, rewriter: PatternRewriter) -> None:
+        remaining = [s for s in op.symbol_names() if s not in self.values]
+        if remaining != op.symbol_names():
+            op.symbols = ArrayAttr([StringAttr(s) for s in remaining])
+            rewriter.notify_op_modified(op)
+
+
+@dataclass
+class _SpecializeContainer(_Substitute, RewritePattern):
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: sd.ContainerOp, rewriter: PatternRewriter) -> None:
         ctype = op.result.type
         assert isinstance(ctype, sd.ArrayType)
-        Rewriter.replace_value_with_new_type(
-            op.result, sd.ArrayType([spec.expr(d) for d in ctype.shape.data], ctype.element_type)
-        )
-    elif isinstance(op, sd.MapOp):
-        op.lower = spec.exprs(op.lower)
-        op.upper = spec.exprs(op.upper)
-        op.step = spec.exprs(op.step)
-    elif isinstance(op, sd.ReadOp | sd.WriteOp):
-        op.subset = spec.exprs(op.subset)
-    elif isinstance(op, sd.CopyOp):
-        op.source_subset = spec.exprs(op.source_subset)
-        op.destination_subset = spec.exprs(op.destination_subset)
+        shape = [self.expr(d, op) for d in ctype.dims()]
+        _unresolved(shape, f"the shape of container '{op.container_name.data}'", op)
+        if shape != ctype.dims():
+            rewriter.replace_value_with_new_type(op.result, sd.ArrayType(shape, ctype.element_type))
+
+
+@dataclass
+class _SpecializeMap(_Substitute, RewritePattern):
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: sd.MapOp, rewriter: PatternRewriter) -> None:
+        lower, upper, step = (self.exprs(a, op) for a in (op.lower, op.upper, op.step))
+        _unresolved([*sd.exprs(lower), *sd.exprs(upper), *sd.exprs(step)], f"the range of map '{op.label.data}'", op)
+        if (lower, upper, step) != (op.lower, op.upper, op.step):
+            op.lower, op.upper, op.step = lower, upper, step
+            rewriter.notify_op_modified(op)
+
+
+@dataclass
+class _SpecializeAccess(_Substitute, RewritePattern):
+    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
+        if isinstance(op, sd.ReadOp | sd.WriteOp) and (subset := self.exprs(op.subset, op)) != op.subset:
+            op.subset = subset
+            rewriter.notify_op_modified(op)
+
+
+@dataclass
+class _SpecializeCopy(_Substitute, RewritePattern):
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: sd.CopyOp, rewriter: PatternRewriter) -> None:
+        source, destination = self.exprs(op.source_subset, op), self.exprs(op.destination_subset, op)
+        if (source, destination) != (op.source_subset, op.destination_subset):
+            op.source_subset, op.destination_subset = source, destination
+            rewriter.notify_op_modified(op)
 
 
 @dataclass(frozen=True)
@@ -119,7 +133,10 @@ class SdfgSpecializePass(ModulePass):
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         values = parse_symbol_values(self.symbols)
-        for sdfg_op in op.walk():
-            if isinstance(sdfg_op, sd.SdfgOp):
-                specialize_sdfg(sdfg_op, values)
-
+        patterns = [
+            pattern(values)
+            for pattern in (_SpecializeSdfg, _SpecializeContainer, _SpecializeMap, _SpecializeAccess, _SpecializeCopy)
+        ]
+        PatternRewriteWalker(
+            GreedyRewritePatternApplier(patterns, dce_enabled=False), apply_recursively=False
+        ).rewrite_module(op)

@@ -1,11 +1,15 @@
 """ipu-tile-partition: owner-computes block partitioning of maps and data over tiles.
 
-Converts each `sdfg.sdfg` into an `ipu.graph`. Planning comes first, as plain data:
-containers that an elementwise map (or a whole-container copy) ties together form a
-group that shares one layout, and each group's row-major elements are split into
-balanced contiguous blocks over the tiles (`balanced_tile_map`). Each map then becomes
-an `ipu.tiled_map` over the layout of the data it touches, so every access is local.
-Scalars live on tile 0 and are broadcast. The plan is checked against tile memory.
+Converts each `sdfg.sdfg` into an `ipu.graph`. Planning comes first, as plain data
+(`plan_partition`): containers that an elementwise map (or a whole-container copy)
+ties together form a group that shares one layout, and each group's row-major
+elements are split into balanced contiguous blocks over the tiles
+(`balanced_tile_map`); the plan is checked against tile memory. Patterns then rewrite
+one op kind each: the SDFG becomes a graph with host transfers, containers become
+variables laid out by the plan, states are inlined, maps become `ipu.tiled_map`s over
+the layout of the data they touch (so every access is local), copies become
+`ipu.copy`, and tasklets outside maps (scalar computations) run as single-point tiled
+maps on tile 0, where scalars live.
 """
 
 from __future__ import annotations
@@ -14,26 +18,24 @@ from dataclasses import dataclass, field
 from math import ceil, prod
 
 from xdsl.context import Context
-from xdsl.dialects.builtin import MemRefType, ModuleOp, f64, i64
-from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
+from xdsl.dialects.builtin import MemRefType, ModuleOp
+from xdsl.ir import Block, Operation, Region, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import (
+    GreedyRewritePatternApplier,
     PatternRewriter,
     PatternRewriteWalker,
     RewritePattern,
     op_type_rewrite_pattern,
 )
+from xdsl.rewriter import InsertPoint
 
 from ipu_lower.arch import DEFAULT_ARCH, Arch, get_arch
 from ipu_lower.diagnostics import IpuLowerError, error
 from ipu_lower.dialects import ipu
 from ipu_lower.dialects import sdfg as sd
-
-ELEMENT_BYTES: dict[str, int] = {"f16": 2, "f32": 4, "f64": 8, "i1": 1, "i8": 1, "i16": 2, "i32": 4, "i64": 8}
-
-
-def element_bytes(t: Attribute) -> int:
-    return ELEMENT_BYTES[str(t)]
+from ipu_lower.dialects.index_expr import IndexExpr
+from ipu_lower.element_types import element_type, on_ipu
 
 
 def balanced_tile_map(elements: int, tiles: int, grain: int) -> ipu.TileMapAttr:
@@ -49,14 +51,14 @@ def balanced_tile_map(elements: int, tiles: int, grain: int) -> ipu.TileMapAttr:
     used = min(tiles, units)
     base, extra = divmod(units, used)
     counts = [(0, extra, (base + 1) * grain), (extra, used, base * grain)]
-    groups = [(first, end, count) for first, end, count in counts if end > first and count > 0]
+    runs = [(first, end, count) for first, end, count in counts if end > first and count > 0]
     overshoot = units * grain - elements
     if overshoot:
-        first, end, count = groups.pop()
+        first, end, count = runs.pop()
         if end - first > 1:
-            groups.append((first, end - 1, count))
-        groups.append((end - 1, end, count - overshoot))
-    return ipu.TileMapAttr(groups)
+            runs.append((first, end - 1, count))
+        runs.append((end - 1, end, count - overshoot))
+    return ipu.TileMapAttr(runs)
 
 
 SCALAR_MAP = ipu.TileMapAttr([(0, 1, 1)])
@@ -67,15 +69,6 @@ def _static_shape(ctype: sd.ArrayType, op: Operation) -> tuple[int, ...]:
     if shape is None:
         raise error(op, f"shape {ctype} is not static; run sdfg-specialize first")
     return shape
-
-
-@dataclass
-class _Group:
-    """Containers that must share one layout (maps and copies only tie equal shapes)."""
-
-    members: set[str] = field(default_factory=set)
-    elements: int = 0
-    grain: int = 1
 
 
 class _UnionFind:
@@ -102,26 +95,50 @@ class MapAccesses:
     writes: list[str]
 
 
+def _param_name(value: SSAValue, position: int) -> str:
+    return value.name_hint or f"d{position}"
+
+
+def describe_access(op: sd.ReadOp | sd.WriteOp) -> str:
+    """`x[i + 1, j]`, with the map parameters by name."""
+    names = [_param_name(v, k) for k, v in enumerate(op.indices)]
+    subset = ", ".join(e.format(lambda d: names[d]) for e in op.subset_exprs())
+    return f"{sd.container_name(op.container)}[{subset}]"
+
+
+def point_offsets(op: sd.ReadOp | sd.WriteOp, params: tuple[SSAValue, ...]) -> list[int] | None:
+    """The offset of each index from the map's parameter of the same position, when
+    the access is `x[i0 + c0, i1 + c1, ...]` for constants c; else None."""
+    if any(index not in params for index in op.indices):
+        return None
+    positions = {d: IndexExpr.dim(params.index(index)) for d, index in enumerate(op.indices)}
+    offsets = []
+    for k, e in enumerate(op.subset_exprs()):
+        offset = e.substitute(dims=positions).dim_offset(k)
+        if offset is None:
+            return None
+        offsets.append(offset)
+    return offsets
+
+
 def analyze_map(map_op: sd.MapOp) -> MapAccesses:
     """Check that `map_op` is elementwise and list the containers it touches."""
     label = map_op.label.data
     bounds = []
-    for lo, hi, st in zip(map_op.lower.data, map_op.upper.data, map_op.step.data):
-        if lo.as_int() is None or hi.as_int() is None or st.as_int() is None:
+    for lo, hi, st in map_op.ranges():
+        values = (lo.constant_value(), hi.constant_value(), st.constant_value())
+        if None in values:
             raise error(map_op, f"map '{label}' has a range that is not static; run sdfg-specialize first")
-        if lo.as_int() != 0 or st.as_int() != 1:
+        if values[0] != 0 or values[2] != 1:
             raise error(
-                map_op,
-                f"map '{label}' ranges must start at 0 with step 1 for now "
-                f"(got {lo.text} to {hi.text} step {st.text})",
+                map_op, f"map '{label}' ranges must start at 0 with step 1 for now (got {lo} to {hi} step {st})"
             )
-        bounds.append(hi.as_int())
-    return analyze_body(f"map '{label}'", list(map_op.body.block.ops), map_op.param_names, bounds)
+        bounds.append(values[1])
+    return analyze_body(f"map '{label}'", list(map_op.body.block.ops), map_op.params, bounds)
 
 
-def analyze_body(what: str, ops: list[Operation], params: list[str], bounds: list[int]) -> MapAccesses:
+def analyze_body(what: str, ops: list[Operation], params: tuple[SSAValue, ...], bounds: list[int]) -> MapAccesses:
     """Check that the memlets of an elementwise body over `bounds` index by `params`."""
-    indices = [sd.SymExprAttr(p) for p in params]
     reads: list[str] = []
     writes: list[str] = []
     for op in ops:
@@ -129,25 +146,28 @@ def analyze_body(what: str, ops: list[Operation], params: list[str], bounds: lis
             continue
         if not isinstance(op, sd.ReadOp | sd.WriteOp):
             raise error(op, f"'{op.name}' inside {what} is not supported yet")
-        container = op.container.owner
-        assert isinstance(container, sd.ContainerOp)
-        name = container.container_name.data
+        name = sd.container_name(op.container)
         ctype = op.container.type
         assert isinstance(ctype, sd.ArrayType)
         if ctype.rank == 0:
             if isinstance(op, sd.WriteOp) and prod(bounds) > 1:
+                raise error(op, f"every iteration of {what} writes scalar '{name}'; reductions are not supported yet")
+        else:
+            offsets = point_offsets(op, params)
+            shape = _static_shape(ctype, op)
+            verb = "writes" if isinstance(op, sd.WriteOp) else "reads"
+            if offsets is not None and any(offsets) and shape == tuple(bounds):
                 raise error(
                     op,
-                    f"every iteration of {what} writes scalar '{name}'; "
-                    "reductions are not supported yet",
+                    f"{what} {verb} '{describe_access(op)}', a neighbour at offset ({', '.join(map(str, offsets))}) "
+                    "of the point; stencils are not supported yet",
                 )
-        elif list(op.subset.data) != indices or _static_shape(ctype, op) != tuple(bounds):
-            subset = ", ".join(e.text for e in op.subset.data)
-            raise error(
-                op,
-                f"{what} accesses '{name}[{subset}]' of shape {ctype}; only elementwise "
-                f"accesses (the map parameters in order, over the whole container) are supported yet",
-            )
+            if offsets is None or shape != tuple(bounds):
+                raise error(
+                    op,
+                    f"{what} accesses '{describe_access(op)}' of shape {ctype}; only elementwise accesses "
+                    "(the map parameters in order, over the whole container) are supported yet",
+                )
         (writes if isinstance(op, sd.WriteOp) else reads).append(name)
     return MapAccesses(prod(bounds), list(dict.fromkeys(reads)), list(dict.fromkeys(writes)))
 
@@ -157,7 +177,7 @@ Step = sd.MapOp | sd.CopyOp | list[Operation]
 
 def state_steps(state: sd.StateOp) -> list[Step]:
     """The state's maps and copies, and runs of memlets and tasklets outside any map
-    (scalar computations), each run becoming one single-iteration step."""
+    (scalar computations), each run becoming one single-point step."""
     steps: list[Step] = []
     for op in state.body.block.ops:
         if isinstance(op, sd.ReadOp | sd.TaskletOp | sd.WriteOp):
@@ -177,8 +197,17 @@ def analyze_step(step: Step) -> MapAccesses | None:
     if isinstance(step, sd.MapOp):
         return analyze_map(step)
     if isinstance(step, list):
-        return analyze_body(f"tasklet '{free_label(step)}'", step, [], [])
+        return analyze_body(f"tasklet '{free_label(step)}'", step, (), [])
     return None
+
+
+@dataclass(frozen=True)
+class PartitionPlan:
+    """Where every container of one SDFG lives, and which arguments go back to the host."""
+
+    arch: Arch
+    layouts: dict[str, ipu.TileMapAttr]
+    written: frozenset[str] = field(default_factory=frozenset)
 
 
 def plan_layouts(sdfg_op: sd.SdfgOp, arch: Arch) -> dict[str, ipu.TileMapAttr]:
@@ -188,17 +217,13 @@ def plan_layouts(sdfg_op: sd.SdfgOp, arch: Arch) -> dict[str, ipu.TileMapAttr]:
     for name, op in containers.items():
         ctype = op.result.type
         assert isinstance(ctype, sd.ArrayType)
-        if ctype.element_type == f64:
+        if not on_ipu(ctype.element_type):
+            kind = "float64" if str(ctype.element_type) == "f64" else "int64"
+            fix = "float32" if kind == "float64" else "int32"
             raise error(
                 op,
-                f"container '{name}' is float64, which the IPU does not support; "
-                "demote it with the ipu-demote-f64 pass or use float32",
-            )
-        if ctype.element_type == i64:
-            raise error(
-                op,
-                f"container '{name}' is int64, which the IPU does not support; "
-                "demote it with the ipu-demote-f64 pass or use int32",
+                f"container '{name}' is {kind}, which the IPU does not support; "
+                f"demote it with the ipu-demote-f64 pass or use {fix}",
             )
         shapes[name] = _static_shape(ctype, op)
         if shapes[name] and prod(shapes[name]) == 0:
@@ -214,172 +239,77 @@ def plan_layouts(sdfg_op: sd.SdfgOp, arch: Arch) -> dict[str, ipu.TileMapAttr]:
                 for a in arrays[1:]:
                     groups.union(arrays[0], a)
             elif isinstance(step, sd.CopyOp):
-                src = step.source.owner.container_name.data  # type: ignore[union-attr]
-                dst = step.destination.owner.container_name.data  # type: ignore[union-attr]
+                src, dst = sd.container_name(step.source), sd.container_name(step.destination)
                 if shapes[src] and shapes[src] == shapes[dst] and _is_whole(step):
                     groups.union(src, dst)
 
-    by_root: dict[str, _Group] = {}
+    members: dict[str, list[str]] = {}
+    grains: dict[str, int] = {}
     for name, shape in shapes.items():
-        if not shape:
-            continue
-        group = by_root.setdefault(groups.find(name), _Group())
-        group.members.add(name)
-        ctype = containers[name].result.type
-        assert isinstance(ctype, sd.ArrayType)
-        group.grain = max(group.grain, arch.vector_width(element_bytes(ctype.element_type)))
-        group.elements = prod(shape)
+        if shape:
+            root = groups.find(name)
+            members.setdefault(root, []).append(name)
+            row = element_type(containers[name].result.type.element_type)  # type: ignore[union-attr]
+            grains[root] = max(grains.get(root, 1), arch.vector_width(row.bytes))  # type: ignore[union-attr]
 
     layouts = {name: SCALAR_MAP for name, shape in shapes.items() if not shape}
-    for group in by_root.values():
-        tile_map = balanced_tile_map(group.elements, arch.tiles, group.grain)
-        layouts.update({name: tile_map for name in group.members})
+    for root, names in members.items():
+        tile_map = balanced_tile_map(prod(shapes[names[0]]), arch.tiles, grains[root])
+        layouts.update({name: tile_map for name in names})
     check_memory(sdfg_op, containers, layouts, arch)
     return layouts
 
 
+def plan_partition(sdfg_op: sd.SdfgOp, arch: Arch) -> PartitionPlan:
+    written = {
+        sd.container_name(op.container if isinstance(op, sd.WriteOp) else op.destination)
+        for op in sdfg_op.walk()
+        if isinstance(op, sd.WriteOp | sd.CopyOp)
+    }
+    return PartitionPlan(arch, plan_layouts(sdfg_op, arch), frozenset(written))
+
+
 def _is_whole(copy: sd.CopyOp) -> bool:
-    for value, ranges in (
-        (copy.source, copy.source_ranges()),
-        (copy.destination, copy.destination_ranges()),
-    ):
+    for value, ranges in ((copy.source, copy.source_ranges()), (copy.destination, copy.destination_ranges())):
         shape = value.type.static_shape()  # type: ignore[union-attr]
-        if [(b.as_int(), e.as_int()) for b, e in ranges] != [(0, d) for d in shape]:
+        if [(b.constant_value(), e.constant_value()) for b, e in ranges] != [(0, d) for d in shape]:
             return False
     return True
 
 
 def check_memory(
-    sdfg_op: sd.SdfgOp,
-    containers: dict[str, sd.ContainerOp],
-    layouts: dict[str, ipu.TileMapAttr],
-    arch: Arch,
+    sdfg_op: sd.SdfgOp, containers: dict[str, sd.ContainerOp], layouts: dict[str, ipu.TileMapAttr], arch: Arch
 ) -> None:
-    """Fail when the data mapped to some tile exceeds its memory."""
-    used: dict[int, int] = {}
-    for name, tile_map in layouts.items():
-        size = element_bytes(containers[name].result.type.element_type)  # type: ignore[union-attr]
-        for first, end, count in tile_map.triples():
-            for tile in range(first, end):
-                used[tile] = used.get(tile, 0) + count * size
-    tile, most = max(used.items(), key=lambda kv: kv[1], default=(0, 0))
+    """Fail when the data mapped to some tile exceeds its memory.
+
+    Bytes per tile are summed over the distinct runs of all layouts: O(runs), not O(tiles)."""
+    bounds = sorted({t for m in layouts.values() for r in m.runs() for t in (r.first, r.end)})
+    most, where = 0, 0
+    for first, end in zip(bounds, bounds[1:]):
+        used = 0
+        for name, tile_map in layouts.items():
+            size = element_type(containers[name].result.type.element_type).bytes  # type: ignore[union-attr]
+            used += sum(r.count * size for r in tile_map.runs() if r.first <= first and end <= r.end)
+        if used > most:
+            most, where = used, first
     if most > arch.bytes_per_tile:
         raise error(
             sdfg_op,
-            f"data does not fit in tile memory: tile {tile} needs {most} bytes but an "
+            f"data does not fit in tile memory: tile {where} needs {most} bytes but an "
             f"{arch.name} tile has {arch.bytes_per_tile} bytes",
         )
 
 
-def _memref(ctype: sd.ArrayType) -> MemRefType:
+def memref_of(ctype: sd.ArrayType) -> MemRefType:
     return MemRefType(ctype.element_type, ctype.static_shape() or [])
 
 
-class _GraphBuilder:
-    """Builds the `ipu.graph` of one SDFG from its layouts."""
-
-    def __init__(self, sdfg_op: sd.SdfgOp, arch: Arch, layouts: dict[str, ipu.TileMapAttr]):
-        self.sdfg_op = sdfg_op
-        self.arch = arch
-        self.layouts = layouts
-        self.block = Block()
-        self.tensors: dict[SSAValue, SSAValue] = {}
-        self.written: set[str] = set()
-
-    def build(self) -> ipu.GraphOp:
-        args = [a.data for a in self.sdfg_op.arg_names.data]
-        for op in self.sdfg_op.containers():
-            var = ipu.VariableOp(
-                op.container_name.data,
-                _memref(op.result.type),  # type: ignore[arg-type]
-                self.layouts[op.container_name.data],
-            )
-            self.block.add_op(var)
-            self.tensors[op.result] = var.result
-        by_name = {op.container_name.data: op.result for op in self.sdfg_op.containers()}
-        for name in args:
-            self.block.add_op(ipu.FromHostOp(self.tensors[by_name[name]]))
-        for state in self.sdfg_op.body.block.ops:
-            if isinstance(state, sd.StateOp):
-                for step in state_steps(state):
-                    self.lower(step)
-        for name in args:
-            tensor = self.tensors[by_name[name]]
-            if name in self.written and tensor.type.get_num_dims() > 0:  # type: ignore[union-attr]
-                self.block.add_op(ipu.ToHostOp(tensor))
-        return ipu.GraphOp(self.sdfg_op.sym_name.data, self.arch.name, args, Region(self.block))
-
-    def lower(self, step: Step) -> None:
-        if isinstance(step, sd.MapOp):
-            self.block.add_op(self.tiled_map(step.label.data, list(step.body.block.ops)))
-        elif isinstance(step, list):
-            self.block.add_op(self.tiled_map(free_label(step), step))
-        elif isinstance(step, sd.CopyOp):
-            self.block.add_op(self.copy(step))
-        else:
-            raise error(step, f"'{step.name}' directly in a state is not supported yet")
-
-    def copy(self, op: sd.CopyOp) -> ipu.CopyOp:
-        src = _flat_range(op.source, op.source_ranges(), op)
-        dst = _flat_range(op.destination, op.destination_ranges(), op)
-        if src[1] - src[0] != dst[1] - dst[0]:
-            raise error(op, "copy source and destination hold different numbers of elements")
-        self.written.add(op.destination.owner.container_name.data)  # type: ignore[union-attr]
-        return ipu.CopyOp(self.tensors[op.source], src, self.tensors[op.destination], dst)
-
-    def tiled_map(self, label: str, ops: list[Operation]) -> ipu.TiledMapOp:
-        """The elementwise body `ops` (memlets and tasklets) as a tiled map."""
-        ins: list[SSAValue] = []
-        outs: list[SSAValue] = []
-        body = Block()
-        current: dict[SSAValue, SSAValue] = {}  # container -> its value this iteration
-        mapping: dict[SSAValue, SSAValue] = {}
-        for op in ops:
-            if isinstance(op, sd.ReadOp):
-                if op.container not in current:
-                    ins.append(self.tensors[op.container])
-                    current[op.container] = body.insert_arg(op.result.type, len(body.args))
-                mapping[op.result] = current[op.container]
-            elif isinstance(op, sd.TaskletOp):
-                self.inline_tasklet(op, body, mapping)
-            elif isinstance(op, sd.WriteOp):
-                if self.tensors[op.container] not in outs:
-                    outs.append(self.tensors[op.container])
-                current[op.container] = mapping[op.value]
-                self.written.add(op.container.owner.container_name.data)  # type: ignore[union-attr]
-        body.add_op(
-            ipu.YieldOp(*(current[c] for c in dict.fromkeys(
-                w.container for w in ops if isinstance(w, sd.WriteOp)
-            )))
-        )
-        arrays = [t for t in ins + outs if t.type.get_num_dims() > 0]  # type: ignore[union-attr]
-        tile_map = arrays[0].owner.tile_map if arrays else SCALAR_MAP  # type: ignore[union-attr]
-        return ipu.TiledMapOp(label, tile_map, ins, outs, Region(body))
-
-    @staticmethod
-    def inline_tasklet(op: sd.TaskletOp, body: Block, mapping: dict[SSAValue, SSAValue]) -> None:
-        values = {arg: mapping[operand] for arg, operand in zip(op.body.block.args, op.inputs)}
-        for inner in op.body.block.ops:
-            if isinstance(inner, sd.YieldOp):
-                for result, value in zip(op.outputs, inner.values):
-                    mapping[result] = values[value]
-                continue
-            clone = inner.clone(value_mapper=values)
-            body.add_op(clone)
-            if any(r.type in (f64, i64) for r in clone.results):
-                raise error(
-                    op,
-                    f"tasklet '{op.label.data}' computes in 64 bits, which the IPU does not "
-                    "support; demote it with the ipu-demote-f64 pass or use float32 constants",
-                )
-
-
-def _flat_range(value: SSAValue, ranges, op: Operation) -> tuple[int, int]:
+def _flat_range(value: SSAValue, ranges: list[sd.Range], op: Operation) -> tuple[int, int]:
     """The row-major element range of a box that is contiguous in memory."""
     shape = value.type.static_shape()  # type: ignore[union-attr]
     if not shape:
         return 0, 1
-    bounds = [(b.as_int(), e.as_int()) for b, e in ranges]
+    bounds = [(b.constant_value(), e.constant_value()) for b, e in ranges]
     if any(b is None or e is None for b, e in bounds):
         raise error(op, "copy bounds are not static; run sdfg-specialize first")
     # Contiguous iff the dimensions after the last partial one are whole and the
@@ -389,21 +319,147 @@ def _flat_range(value: SSAValue, ranges, op: Operation) -> tuple[int, int]:
     if any(e - b != 1 for b, e in bounds[:last]):  # type: ignore[operator]
         raise error(op, "copies of non-contiguous boxes are not supported yet")
     strides = [prod(shape[i + 1 :]) for i in range(len(shape))]
-    begin = sum(b * s for (b, _), s in zip(bounds, strides))
+    begin = sum(b * s for (b, _), s in zip(bounds, strides))  # type: ignore[misc]
     count = prod(e - b for b, e in bounds)  # type: ignore[operator]
     if count <= 0:
         raise error(op, "copy of an empty box")
-    return begin, begin + count  # type: ignore[operator]
+    return begin, begin + count
+
+
+def tiled_map(label: str, ops: list[Operation], tile_map: ipu.TileMapAttr) -> ipu.TiledMapOp:
+    """The memlets and tasklets of one point (`ops`, checked by `analyze_body`) as a
+    tiled map: reads become `ipu.access` at the point, writes the yielded values."""
+    ins: list[SSAValue] = []
+    outs: list[SSAValue] = []
+    body = Block()
+    current: dict[SSAValue, SSAValue] = {}  # container -> its value at this point
+    mapping: dict[SSAValue, SSAValue] = {}
+    for op in ops:
+        if isinstance(op, sd.ReadOp):
+            if op.container not in current:
+                ins.append(op.container)
+                arg = body.insert_arg(memref_of(op.container.type), len(body.args))  # type: ignore[arg-type]
+                access = ipu.AccessOp(arg, [0] * op.container.type.rank)  # type: ignore[union-attr]
+                body.add_op(access)
+                current[op.container] = access.result
+            mapping[op.result] = current[op.container]
+        elif isinstance(op, sd.TaskletOp):
+            _inline_tasklet(op, body, mapping)
+        elif isinstance(op, sd.WriteOp):
+            if op.container not in outs:
+                outs.append(op.container)
+            current[op.container] = mapping[op.value]
+    body.add_op(ipu.YieldOp(*(current[c] for c in outs)))
+
+    def rule(value: SSAValue) -> ipu.SliceAttr:
+        return ipu.WHOLE if value.type.rank == 0 else ipu.BLOCK  # type: ignore[union-attr]
+
+    return ipu.TiledMapOp(label, tile_map, [(v, rule(v)) for v in ins], [(v, rule(v)) for v in outs], Region(body))
+
+
+def _inline_tasklet(op: sd.TaskletOp, body: Block, mapping: dict[SSAValue, SSAValue]) -> None:
+    values = {arg: mapping[operand] for arg, operand in zip(op.body.block.args, op.inputs)}
+    for inner in op.body.block.ops:
+        if isinstance(inner, sd.YieldOp):
+            for result, value in zip(op.outputs, inner.values):
+                mapping[result] = values[value]
+            continue
+        clone = inner.clone(value_mapper=values)
+        body.add_op(clone)
+        if any(not on_ipu(r.type) for r in clone.results):
+            raise error(
+                op,
+                f"tasklet '{op.label.data}' computes in 64 bits, which the IPU does not "
+                "support; demote it with the ipu-demote-f64 pass or use float32 constants",
+            )
+
+
+def _layout_of(plan: PartitionPlan, containers: list[SSAValue]) -> ipu.TileMapAttr:
+    arrays = [c for c in containers if c.type.rank > 0]  # type: ignore[union-attr]
+    return plan.layouts[sd.container_name(arrays[0])] if arrays else SCALAR_MAP
+
+
+# -- patterns ------------------------------------------------------------------------------
 
 
 @dataclass
-class _PartitionSdfg(RewritePattern):
-    arch: Arch
+class _SdfgToGraph(RewritePattern):
+    """The SDFG (its contents already converted) becomes a graph: arguments are written
+    from the host first, and those the program writes are read back at the end."""
+
+    plans: dict[sd.SdfgOp, PartitionPlan]
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: sd.SdfgOp, rewriter: PatternRewriter) -> None:
-        layouts = plan_layouts(op, self.arch)
-        rewriter.replace(op, _GraphBuilder(op, self.arch, layouts).build())
+        plan = self.plans[op]
+        args = [a.data for a in op.arg_names.data]
+        graph = ipu.GraphOp(op.sym_name.data, plan.arch.name, args, rewriter.move_region_contents_to_new_regions(op.body))
+        block = graph.body.block
+        variables = graph.variables()
+        first_step = next((s for s in block.ops if not isinstance(s, ipu.VariableOp)), None)
+        transfers_in = [ipu.FromHostOp(variables[a].result) for a in args]
+        if first_step is None:
+            block.add_ops(transfers_in)
+        else:
+            block.insert_ops_before(transfers_in, first_step)
+        block.add_ops(
+            ipu.ToHostOp(variables[a].result)
+            for a in args
+            if a in plan.written and variables[a].result.type.get_num_dims() > 0  # type: ignore[union-attr]
+        )
+        rewriter.replace(op, graph)
+
+
+@dataclass
+class _ContainerToVariable(RewritePattern):
+    plan: PartitionPlan
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: sd.ContainerOp, rewriter: PatternRewriter) -> None:
+        name = op.container_name.data
+        rewriter.replace(op, ipu.VariableOp(name, memref_of(op.result.type), self.plan.layouts[name]))  # type: ignore[arg-type]
+
+
+class _InlineState(RewritePattern):
+    """Inline a state's steps where it stands; runs of memlets and tasklets outside
+    maps become single-point tiled maps on tile 0 on the way."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: sd.StateOp, rewriter: PatternRewriter) -> None:
+        for step in state_steps(op):
+            if isinstance(step, list):
+                analyze_step(step)
+                rewriter.insert(tiled_map(free_label(step), step, SCALAR_MAP), InsertPoint.before(step[0]))
+                for inner in reversed(step):
+                    rewriter.erase(inner)
+        rewriter.inline_block(op.body.block, InsertPoint.before(op))
+        rewriter.erase(op)
+
+
+@dataclass
+class _MapToTiledMap(RewritePattern):
+    plan: PartitionPlan
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: sd.MapOp, rewriter: PatternRewriter) -> None:
+        if isinstance(op.parent_op(), sd.StateOp):
+            return  # its state is inlined first
+        analyze_map(op)
+        ops = list(op.body.block.ops)
+        containers = [o.container for o in ops if isinstance(o, sd.ReadOp | sd.WriteOp)]
+        rewriter.replace(op, tiled_map(op.label.data, ops, _layout_of(self.plan, containers)))
+
+
+class _CopyToCopy(RewritePattern):
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: sd.CopyOp, rewriter: PatternRewriter) -> None:
+        if isinstance(op.parent_op(), sd.StateOp):
+            return  # its state is inlined first
+        src = _flat_range(op.source, op.source_ranges(), op)
+        dst = _flat_range(op.destination, op.destination_ranges(), op)
+        if src[1] - src[0] != dst[1] - dst[0]:
+            raise error(op, "copy source and destination hold different numbers of elements")
+        rewriter.replace(op, ipu.CopyOp(op.source, src, op.destination, dst))
 
 
 @dataclass(frozen=True)
@@ -420,4 +476,15 @@ class IpuTilePartitionPass(ModulePass):
             arch = get_arch(self.arch or DEFAULT_ARCH)
         except ValueError as err:
             raise IpuLowerError(f"error: {err}") from err
-        PatternRewriteWalker(_PartitionSdfg(arch), apply_recursively=False).rewrite_module(op)
+        plans = {s: plan_partition(s, arch) for s in op.ops if isinstance(s, sd.SdfgOp)}
+        for sdfg_op, plan in plans.items():
+            # The dataflow first, while it still refers to containers; then the data.
+            _walker([_InlineState(), _MapToTiledMap(plan), _CopyToCopy()]).rewrite_region(sdfg_op.body)
+            _walker([_ContainerToVariable(plan)]).rewrite_region(sdfg_op.body)
+        _walker([_SdfgToGraph(plans)], recursively=False).rewrite_module(op)
+
+
+def _walker(patterns: list[RewritePattern], recursively: bool = True) -> PatternRewriteWalker:
+    return PatternRewriteWalker(
+        GreedyRewritePatternApplier(patterns, dce_enabled=False), apply_recursively=recursively
+    )

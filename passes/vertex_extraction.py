@@ -1,9 +1,13 @@
-"""ipu-vertex-extraction: outline tiled maps into codelets and place one vertex per tile.
+"""ipu-vertex-extraction: outline tiled maps into codelets placed by one `ipu.vertices`.
 
-Each `ipu.tiled_map` becomes an `ipu.codelet` (its body; one field per tensor it
-touches: `input`, `output` or `inout`, `vector` unless the tensor is a scalar) and an
-`ipu.compute_set` holding one `ipu.vertex` per tile that owns work, its vector fields
-connected to the slice of each tensor that this tile holds.
+Each `ipu.tiled_map` becomes an `ipu.codelet` and an `ipu.compute_set` holding one
+`ipu.vertices` over the same tile map. The signature is planned first
+(`plan_signature`: one field per tensor, `input`, `output` or `inout`, with the slice
+rule of the map); then the point-wise body is lowered into the vertex's own code: the
+worker's share of the points as an `scf.for` (points `workerId, workerId + numWorkers,
+...` of the block), each `ipu.access` as a `memref.load` at the point plus its offset
+and halo, each yielded value as a `memref.store` at the point. Loads of whole scalars,
+and whatever depends only on them, are done once, before the loop.
 """
 
 from __future__ import annotations
@@ -11,8 +15,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from xdsl.context import Context
-from xdsl.dialects.builtin import ModuleOp
-from xdsl.ir import SSAValue
+from xdsl.dialects import arith, memref, scf
+from xdsl.dialects.builtin import DYNAMIC_INDEX, IndexType, IntegerAttr, MemRefType, ModuleOp
+from xdsl.ir import Block, Operation, Region, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import (
     PatternRewriter,
@@ -21,63 +26,137 @@ from xdsl.pattern_rewriter import (
     op_type_rewrite_pattern,
 )
 from xdsl.rewriter import InsertPoint
+from xdsl.traits import Pure
 
 from ipu_lower.dialects import ipu
 from ipu_lower.names import UniqueNames
 
-# Members every codelet class has; fields must not shadow them.
-RESERVED_FIELD_NAMES = ("compute", "numWorkers", "workerId", "i", "n")
+# Members and parameters of every vertex class; fields must not shadow them.
+RESERVED_FIELD_NAMES = ("compute", "numWorkers", "workerId")
 
 
 @dataclass(frozen=True)
 class Signature:
-    """The fields of an outlined codelet, and which tensor each one connects."""
+    """The fields of an outlined codelet, and which tensor each one connects, how."""
 
     fields: list[ipu.FieldAttr]
     tensors: list[SSAValue]
-    yield_order: list[int]
-    """For each writable field, the index of its value among the map's yields."""
+    rules: list[ipu.SliceAttr]
+
+    def field_of(self, tensor: SSAValue) -> int:
+        return self.tensors.index(tensor)
 
 
 def plan_signature(op: ipu.TiledMapOp) -> Signature:
     """Fields in order: the map's inputs (inout when also written), then its outputs."""
     names = UniqueNames(RESERVED_FIELD_NAMES)
     outs = list(op.outs)
-    fields: list[ipu.FieldAttr] = []
-    tensors: list[SSAValue] = []
-    writable: list[int] = []
-    for value in op.ins:
-        direction = "inout" if value in outs else "input"
-        fields.append(_field(names, value, direction))
+    fields, tensors, rules = [], [], []
+    for value, rule in zip(op.ins, op.in_rules.data):
+        fields.append(ipu.FieldAttr("inout" if value in outs else "input", _field_name(names, value)))
         tensors.append(value)
-        if direction == "inout":
-            writable.append(outs.index(value))
-    for index, value in enumerate(outs):
-        if value not in op.ins:
-            fields.append(_field(names, value, "output"))
+        rules.append(rule)
+    for value, rule in zip(op.outs, op.out_rules.data):
+        if value not in tensors:
+            fields.append(ipu.FieldAttr("output", _field_name(names, value)))
             tensors.append(value)
-            writable.append(index)
-    return Signature(fields, tensors, writable)
+            rules.append(rule)
+    return Signature(fields, tensors, rules)
 
 
-def _field(names: UniqueNames, value: SSAValue, direction: str) -> ipu.FieldAttr:
-    var = value.owner
-    assert isinstance(var, ipu.VariableOp)
-    is_vector = value.type.get_num_dims() > 0  # type: ignore[union-attr]
-    return ipu.FieldAttr(
-        names.fresh(var.var_name.data, "field"), direction, is_vector, value.type.element_type  # type: ignore[union-attr]
-    )
+def _field_name(names: UniqueNames, value: SSAValue) -> str:
+    return names.fresh(ipu.variable_of(value).var_name.data, "field")
 
 
-def vertex_slices(tile_map: ipu.TileMapAttr, signature: Signature) -> list[tuple[int, list[tuple[int, int]]]]:
-    """(tile, slice of each field's tensor) for every tile owning work."""
-    placements = []
-    for tile, begin, end in tile_map.intervals():
-        slices = [
-            (begin, end) if field.is_vector.data else (0, 0) for field in signature.fields
-        ]
-        placements.append((tile, slices))
-    return placements
+def field_type(tensor: SSAValue, rule: ipu.SliceAttr) -> MemRefType:
+    """`memref<T>` for a whole scalar, `memref<?xT>` for a run of elements."""
+    element = tensor.type.element_type  # type: ignore[union-attr]
+    return MemRefType(element, []) if rule.is_whole and tensor.type.get_num_dims() == 0 else MemRefType(element, [DYNAMIC_INDEX])  # type: ignore[union-attr]
+
+
+def _index(value: int) -> arith.ConstantOp:
+    return arith.ConstantOp(IntegerAttr(value, IndexType()))
+
+
+class _BodyBuilder:
+    """Appends the vertex code of one tiled map to a codelet block."""
+
+    def __init__(self, op: ipu.TiledMapOp, signature: Signature, block: Block):
+        self.op = op
+        self.signature = signature
+        self.fields = block.args
+        self.prologue = block
+        self.invariant: set[SSAValue] = set()
+
+    def add(self, op: Operation, block: Block) -> Operation:
+        block.add_op(op)
+        return op
+
+    def points(self) -> SSAValue:
+        """How many points the vertex computes: the length of its block."""
+        for index, rule in enumerate(self.signature.rules):
+            if rule.kind.data == "block":
+                zero = self.add(_index(0), self.prologue)
+                return self.add(memref.DimOp(self.fields[index], zero), self.prologue).results[0]
+        for index, rule in enumerate(self.signature.rules):
+            if rule.kind.data == "halo":
+                zero = self.add(_index(0), self.prologue)
+                size = self.add(memref.DimOp(self.fields[index], zero), self.prologue).results[0]
+                halo = self.add(_index(sum(rule.halo)), self.prologue).results[0]
+                return self.add(arith.SubiOp(size, halo), self.prologue).results[0]
+        return self.add(_index(1), self.prologue).results[0]
+
+    def build(self) -> None:
+        count = self.points()
+        count.name_hint = "n"
+        worker = self.add(ipu.WorkerIdOp(), self.prologue).results[0]
+        worker.name_hint = "worker"
+        workers = self.add(ipu.NumWorkersOp(), self.prologue).results[0]
+        workers.name_hint = "workers"
+        loop_body = Block(arg_types=[IndexType()])
+        point = loop_body.args[0]
+        point.name_hint = "i"
+        values: dict[SSAValue, SSAValue] = {}
+        inputs = dict(zip(self.op.body.block.args, self.op.ins))
+        for inner in self.op.body.block.ops:
+            if isinstance(inner, ipu.AccessOp):
+                tensor = inputs[inner.tensor]
+                field = self.signature.field_of(tensor)
+                rule = self.signature.rules[field]
+                if rule.is_whole:
+                    load = self.add(memref.LoadOp.get(self.fields[field], []), self.prologue)
+                    self.invariant.add(load.results[0])
+                else:
+                    shift = rule.halo[0] + inner.flat_offset()
+                    index = point
+                    if shift:
+                        offset = self.add(_index(shift), loop_body).results[0]
+                        index = self.add(arith.AddiOp(point, offset), loop_body).results[0]
+                    load = self.add(memref.LoadOp.get(self.fields[field], [index]), loop_body)
+                values[inner.result] = load.results[0]
+            elif isinstance(inner, ipu.YieldOp):
+                for tensor, value in zip(self.op.outs, inner.values):
+                    field = self.fields[self.signature.field_of(tensor)]
+                    indices = [] if field.type.get_num_dims() == 0 else [point]  # type: ignore[union-attr]
+                    self.add(memref.StoreOp.get(values[value], field, indices), loop_body)
+            else:
+                hoist = inner.has_trait(Pure) and all(
+                    values[o] in self.invariant for o in inner.operands
+                )
+                clone = self.add(inner.clone(value_mapper=values), self.prologue if hoist else loop_body)
+                values.update(zip(inner.results, clone.results))
+                if hoist:
+                    self.invariant.update(clone.results)
+        loop_body.add_op(scf.YieldOp())
+        self.add(scf.ForOp(worker, count, workers, [], loop_body), self.prologue)
+
+
+def codelet_body(op: ipu.TiledMapOp, signature: Signature) -> Region:
+    block = Block(arg_types=[field_type(t, r) for t, r in zip(signature.tensors, signature.rules)])
+    for arg, field in zip(block.args, signature.fields):
+        arg.name_hint = field.field_name.data
+    _BodyBuilder(op, signature, block).build()
+    return Region(block)
 
 
 @dataclass
@@ -90,21 +169,11 @@ class _ExtractVertices(RewritePattern):
         assert isinstance(graph, ipu.GraphOp)
         signature = plan_signature(op)
         name = self.names.fresh(f"{graph.sym_name.data}_{op.label.data}", "codelet")
-
-        body = op.body.clone()
-        old_yield = body.block.last_op
-        assert isinstance(old_yield, ipu.YieldOp)
-        values = list(old_yield.values)
-        body.block.erase_op(old_yield)
-        body.block.add_op(ipu.YieldOp(*(values[i] for i in signature.yield_order)))
-        codelet = ipu.CodeletOp(name, signature.fields, body)
-        first_op = next(o for o in graph.body.block.ops if not isinstance(o, ipu.VariableOp | ipu.CodeletOp))
-        rewriter.insert(codelet, InsertPoint.before(first_op))
-
-        compute_set = ipu.ComputeSetOp(name)
-        for tile, slices in vertex_slices(op.tile_map, signature):
-            compute_set.body.block.add_op(ipu.VertexOp(name, tile, signature.tensors, slices))
-        rewriter.replace(op, compute_set)
+        codelet = ipu.CodeletOp(name, signature.fields, codelet_body(op, signature))
+        first_step = next(o for o in graph.body.block.ops if not isinstance(o, ipu.VariableOp | ipu.CodeletOp))
+        rewriter.insert(codelet, InsertPoint.before(first_step))
+        placement = ipu.VerticesOp(name, op.tile_map, list(zip(signature.tensors, signature.rules)))
+        rewriter.replace(op, ipu.ComputeSetOp(name, Region(Block([placement]))))
 
 
 @dataclass(frozen=True)
@@ -113,8 +182,6 @@ class IpuVertexExtractionPass(ModulePass):
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         for graph in [g for g in op.walk() if isinstance(g, ipu.GraphOp)]:
-            names = UniqueNames(
-                tuple(o.sym_name.data for o in graph.body.block.ops if isinstance(o, ipu.CodeletOp))
-            )
+            names = UniqueNames(tuple(o.sym_name.data for o in graph.body.block.ops if isinstance(o, ipu.CodeletOp)))
             PatternRewriteWalker(_ExtractVertices(names), apply_recursively=False).rewrite_region(graph.body)
 

@@ -9,30 +9,21 @@ Anything not supported yet raises `SdfgImportError` naming the SDFG, state and n
 
 from __future__ import annotations
 
-import dace
+import numpy as np
 import sympy
 from dace import data as dt
 from dace import dtypes, nodes
 from dace.sdfg import SDFG, SDFGState
 from dace.sdfg.infer_types import infer_connector_types
 from dace.sdfg.utils import dfs_topological_sort
-from xdsl.dialects.builtin import ModuleOp, f16, f32, f64, i1, i8, i16, i32, i64
+from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Attribute, Block, Region, SSAValue
 
 from ipu_lower.dialects import sdfg as sd
-from ipu_lower.frontend.safe_expr import UnsafeExpressionError, check_expression
+from ipu_lower.dialects.index_expr import IndexExpr, check_symbol_name
+from ipu_lower.element_types import element_type_of_numpy
+from ipu_lower.frontend.symbolic import SymbolicError, to_index_expr
 from ipu_lower.frontend.tasklet import TaskletError, translate_tasklet
-
-DACE_TYPES: dict[type, Attribute] = {
-    dace.float16.type: f16,
-    dace.float32.type: f32,
-    dace.float64.type: f64,
-    dace.bool_.type: i1,
-    dace.int8.type: i8,
-    dace.int16.type: i16,
-    dace.int32.type: i32,
-    dace.int64.type: i64,
-}
 
 
 class SdfgImportError(Exception):
@@ -49,18 +40,13 @@ def import_sdfg(sdfg: SDFG) -> ModuleOp:
     return ModuleOp([_SdfgImporter(sdfg).run()])
 
 
-def sym(expr) -> sd.SymExprAttr:
-    """A DaCe/sympy expression as a checked `#sdfg.sym` attribute."""
-    text = str(expr) if not isinstance(expr, str) else expr
-    check_expression(text)
-    return sd.SymExprAttr(text)
-
-
 class _SdfgImporter:
     def __init__(self, sdfg: SDFG):
         self.sdfg = sdfg
         self.where = f"SDFG '{sdfg.name}'"
         self.containers: dict[str, SSAValue] = {}
+        self.map_params: dict[str, SSAValue] = {}
+        """The parameters of the map being imported, by DaCe name."""
 
     def fail(self, message: str, state: SDFGState | None = None, node=None) -> SdfgImportError:
         where = self.where
@@ -82,8 +68,11 @@ class _SdfgImporter:
         for state in self.states_in_order():
             body.add_op(self.state(state))
         symbols = sorted(str(s) for s in self.sdfg.free_symbols)
-        for s in symbols:
-            check_expression(s)
+        for name in symbols:
+            try:
+                check_symbol_name(name)
+            except ValueError as err:
+                raise self.fail(f"symbol {err}") from err
         return sd.SdfgOp(self.sdfg.name, args, symbols, Region(body))
 
     def argument_names(self) -> list[str]:
@@ -104,11 +93,18 @@ class _SdfgImporter:
         return names
 
     def element_type(self, dtype, what: str) -> Attribute:
-        t = DACE_TYPES.get(getattr(dtype, "type", None))
-        if t is None:
+        numpy_type = getattr(dtype, "type", None)
+        row = element_type_of_numpy(np.dtype(numpy_type).name) if isinstance(numpy_type, type) else None
+        if row is None:
             name = dtype.to_string() if hasattr(dtype, "to_string") else dtype
             raise self.fail(f"{what} has unsupported data type '{name}'")
-        return t
+        return row.mlir
+
+    def expr(self, value, what: str, state=None, node=None, dims=None) -> IndexExpr:
+        try:
+            return to_index_expr(value, dims)
+        except SymbolicError as err:
+            raise self.fail(f"{what}: {err}", state, node) from err
 
     def container(self, name: str, desc: dt.Data) -> sd.ContainerOp:
         what = f"container '{name}'"
@@ -118,15 +114,14 @@ class _SdfgImporter:
             raise self.fail(f"{what} is a {type(desc).__name__}, which is not supported yet")
         element = self.element_type(desc.dtype, what)
         if isinstance(desc, dt.Scalar):
-            shape: list[sd.SymExprAttr] = []
+            shape: list[IndexExpr] = []
         else:
             if not _is_row_major(desc):
                 raise self.fail(f"{what} is not a contiguous row-major array")
-            try:
-                shape = [sym(d) for d in desc.shape]
-            except UnsafeExpressionError as err:
-                raise self.fail(f"{what} has an unsupported shape: {err}") from err
+            shape = [self.expr(d, f"{what} has an unsupported shape") for d in desc.shape]
         op = sd.ContainerOp(name, sd.ArrayType(shape, element), transient=desc.transient)
+        if SSAValue.is_valid_name(name):
+            op.result.name_hint = name
         self.containers[name] = op.result
         return op
 
@@ -171,6 +166,7 @@ class _SdfgImporter:
                 continue
             if isinstance(node, nodes.MapEntry):
                 block.add_op(self.map(state, node, scope_children))
+                self.map_params = {}
             elif isinstance(node, nodes.AccessNode):
                 for edge in state.out_edges(node):
                     if isinstance(edge.dst, nodes.AccessNode):
@@ -197,17 +193,18 @@ class _SdfgImporter:
         dst_ranges = self.ranges(state, edge.dst, dst, dst_subset)
         return sd.CopyOp(self.containers[src], src_ranges, self.containers[dst], dst_ranges)
 
-    def ranges(self, state, node, name: str, subset) -> list[tuple[sd.SymExprAttr, sd.SymExprAttr]]:
+    def ranges(self, state, node, name: str, subset) -> list[tuple[IndexExpr, IndexExpr]]:
         desc = self.sdfg.arrays[name]
         if isinstance(desc, dt.Scalar):
             return []
+        what = f"copy subset of '{name}'"
         if subset is None:
-            return [(sym(0), sym(d)) for d in desc.shape]
+            return [(IndexExpr.constant(0), self.expr(d, what, state, node)) for d in desc.shape]
         result = []
         for begin, end, step in subset.ndrange():
             if step != 1:
                 raise self.fail(f"copy with a strided subset of '{name}'", state, node)
-            result.append((sym(begin), sym(sympy.simplify(end + 1))))
+            result.append((self.expr(begin, what, state, node), self.expr(end, what, state, node) + 1))
         return result
 
     def check_memlet(self, state: SDFGState, edge) -> None:
@@ -225,16 +222,12 @@ class _SdfgImporter:
     def map(self, state: SDFGState, entry: nodes.MapEntry, scope_children) -> sd.MapOp:
         m = entry.map
         lower, upper, step = [], [], []
-        try:
-            for begin, end, stride in m.range.ranges:
-                lower.append(sym(begin))
-                upper.append(sym(sympy.simplify(end + 1)))
-                step.append(sym(stride))
-            for p in m.params:
-                check_expression(p)
-        except UnsafeExpressionError as err:
-            raise self.fail(f"unsupported map range: {err}", state, entry) from err
-        op = sd.MapOp(entry.label, list(m.params), lower, upper, step)
+        for begin, end, stride in m.range.ranges:
+            lower.append(self.expr(begin, "unsupported map range", state, entry))
+            upper.append(self.expr(end, "unsupported map range", state, entry) + 1)
+            step.append(self.expr(stride, "unsupported map range", state, entry))
+        op = sd.MapOp(entry.label, lower, upper, step, param_names=list(m.params))
+        self.map_params = {p: arg for p, arg in zip(m.params, op.params)}
         block = op.body.block
         values: dict = {}
         inside = set(scope_children[entry])
@@ -286,9 +279,7 @@ class _SdfgImporter:
             elif isinstance(edge.src, nodes.AccessNode) and edge.src in values:
                 inputs.append((conn, values[edge.src]))
             else:
-                read = sd.ReadOp(
-                    self.containers[edge.data.data], self.element_subset(state, tasklet, edge.data)
-                )
+                read = sd.ReadOp(self.containers[edge.data.data], *self.element_subset(state, tasklet, edge.data))
                 block.add_op(read)
                 inputs.append((conn, read.result))
         outputs = [e for e in state.out_edges(tasklet) if e.src_conn is not None]
@@ -318,11 +309,12 @@ class _SdfgImporter:
             elif isinstance(dst, nodes.AccessNode) and state.entry_node(dst) is not None:
                 values[dst] = result
             else:
-                subset = self.element_subset(state, tasklet, edge.data)
-                block.add_op(sd.WriteOp(result, self.containers[edge.data.data], subset))
+                indices, subset = self.element_subset(state, tasklet, edge.data)
+                block.add_op(sd.WriteOp(result, self.containers[edge.data.data], indices, subset))
 
-    def element_subset(self, state, tasklet, memlet) -> list[sd.SymExprAttr]:
-        """The single element a tasklet connector reads or writes."""
+    def element_subset(self, state, tasklet, memlet) -> tuple[list[SSAValue], list[IndexExpr]]:
+        """The single element a tasklet connector reads or writes: the map parameters it
+        uses (in order of first use) and one expression of them per dimension."""
         desc = self.sdfg.arrays[memlet.data]
         subset = memlet.subset
         if subset.num_elements() != 1:
@@ -333,11 +325,17 @@ class _SdfgImporter:
                 tasklet,
             )
         if isinstance(desc, dt.Scalar):
-            return []
-        try:
-            return [sym(begin) for begin, _, _ in subset.ndrange()]
-        except UnsafeExpressionError as err:
-            raise self.fail(f"unsupported memlet subset: {err}", state, tasklet) from err
+            return [], []
+        names = list(self.map_params)
+        exprs = [
+            self.expr(begin, "unsupported memlet subset", state, tasklet, dict(zip(names, range(len(names)))))
+            for begin, _, _ in subset.ndrange()
+        ]
+        used = sorted({d for e in exprs for d in e.dims()}, key=lambda d: (min(
+            i for i, e in enumerate(exprs) if d in e.dims()
+        ), d))
+        renumber = {d: IndexExpr.dim(k) for k, d in enumerate(used)}
+        return [self.map_params[names[d]] for d in used], [e.substitute(dims=renumber) for e in exprs]
 
 
 def _is_row_major(desc: dt.Array) -> bool:

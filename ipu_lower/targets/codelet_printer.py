@@ -1,35 +1,34 @@
 """Print `poplar.codelet` ops as codelets.cpp: one vertex class per codelet.
 
-SDK 3.x (default): `poplar::MultiVertex` with `void compute(unsigned workerId)`, the
-elements split round-robin over the tile's workers. SDK 2.x: `poplar::Vertex` with
-`bool compute()` looping over all elements on one worker.
+The class has one field per block argument of the codelet (`Input<float>` for a
+`memref<f32>`, `InOut<Vector<float>>` for a `memref<?xf32>`, ...), and its compute
+method is the codelet body printed op by op: each op of the body has a short printing
+function found through `_STATEMENTS`; constants and the worker ops are printed inline
+where they are used. SDK 3.x (default): `poplar::MultiVertex` with
+`void compute(unsigned workerId)`. SDK 2.x: `poplar::Vertex` with `bool compute()`,
+run by one worker (worker 0 of 1).
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable
 
-from xdsl.dialects import arith
+from xdsl.dialects import arith, memref, scf
+from xdsl.ir import Block, Operation, SSAValue
 
 from ipu_lower.dialects import poplar
-from ipu_lower.dialects.ipu import FieldAttr
 from ipu_lower.names import UniqueNames
-from ipu_lower.targets.cpp_expr import CPP_HELPERS, cpp_expression, cpp_type
+from ipu_lower.targets.cpp_expr import CPP_HELPERS, cpp_constant, cpp_expression, cpp_type
 from ipu_lower.targets.print_context import PrintContext
 
 _EDGE = {"input": "Input", "output": "Output", "inout": "InOut"}
-_LOOP_NAMES = ("i", "n", "workerId", "compute", "numWorkers")
+_VERTEX_NAMES = ("compute", "numWorkers", "workerId")
 
 
-def field_declaration(field: FieldAttr) -> str:
-    t = cpp_type(field.element_type)
-    inner = f"poplar::Vector<{t}>" if field.is_vector.data else t
-    return f"poplar::{_EDGE[field.direction.data]}<{inner}> {field.field_name.data};"
-
-
-def _element(field: FieldAttr) -> str:
-    name = field.field_name.data
-    return f"{name}[i]" if field.is_vector.data else f"*{name}"
+def field_declaration(direction: str, name: str, field_type) -> str:
+    element = cpp_type(field_type.element_type)
+    inner = f"poplar::Vector<{element}>" if field_type.get_num_dims() else element
+    return f"poplar::{_EDGE[direction]}<{inner}> {name};"
 
 
 def print_codelets_header(ctx: PrintContext, sdk: int) -> None:
@@ -46,63 +45,137 @@ def print_codelets_header(ctx: PrintContext, sdk: int) -> None:
 
 
 def print_codelet(ctx: PrintContext, op: poplar.CodeletOp, sdk: int) -> None:
-    fields: Sequence[FieldAttr] = op.fields.data
-    vectors = [f for f in fields if f.is_vector.data]
+    names = op.field_names()
     base = "poplar::MultiVertex" if sdk >= 3 else "poplar::Vertex"
     ctx.line()
     with ctx.descend(f"class {op.sym_name.data} : public {base}", "};"):
         ctx.label("public:")
-        for field in fields:
-            ctx.line(field_declaration(field))
+        for field, arg in zip(op.fields.data, op.body.block.args):
+            ctx.line(field_declaration(field.direction.data, field.field_name.data, arg.type))
         ctx.line()
-        signature = "void compute(unsigned workerId)" if sdk >= 3 else "bool compute()"
-        with ctx.descend(signature):
-            if vectors:
-                sizer = next((f for f in vectors if f.writable), vectors[0])
-                ctx.line(f"const unsigned n = {sizer.field_name.data}.size();")
-                loop = (
-                    "for (unsigned i = workerId; i < n; i += numWorkers())"
-                    if sdk >= 3
-                    else "for (unsigned i = 0; i < n; ++i)"
-                )
-            else:
-                loop = "if (workerId == 0)" if sdk >= 3 else "if (true)"
-            with ctx.descend(loop):
-                _print_body(ctx, op, fields)
+        body = _BodyPrinter(ctx, names, sdk)
+        for arg, name in zip(op.body.block.args, names):
+            ctx.values[arg] = name
+        with ctx.descend("void compute(unsigned workerId)" if sdk >= 3 else "bool compute()"):
+            body.block(op.body.block)
             if sdk < 3:
                 ctx.line("return true;")
-    _print_emulator_registration(ctx, op.sym_name.data, fields)
+    _print_emulator_registration(ctx, op.sym_name.data, names)
 
 
-def _print_emulator_registration(ctx: PrintContext, name: str, fields: Sequence[FieldAttr]) -> None:
+def _print_emulator_registration(ctx: PrintContext, name: str, fields: list[str]) -> None:
     """How the CPU emulator finds the class and its fields by name; inert on the real SDK."""
     ctx.line("#ifdef IPU_LOWER_EMULATOR")
     ctx.line(f"static const poplar::emulator::VertexRegistration<{name}> {name}_registration{{")
     with ctx.indented():
         ctx.line(f'"{name}",')
-        binders = ", ".join(
-            f'poplar::emulator::field("{f.field_name.data}", &{name}::{f.field_name.data})'
-            for f in fields
-        )
+        binders = ", ".join(f'poplar::emulator::field("{f}", &{name}::{f})' for f in fields)
         ctx.line(f"{{{binders}}}}};")
     ctx.line("#endif")
 
 
-def _print_body(ctx: PrintContext, op: poplar.CodeletOp, fields: Sequence[FieldAttr]) -> None:
-    names = UniqueNames((*_LOOP_NAMES, *(f.field_name.data for f in fields)))
-    values = {}
-    block = op.body.block
-    for arg, field in zip(block.args, [f for f in fields if f.readable]):
-        name = names.fresh(f"{field.field_name.data}_in")
-        values[arg] = name
-        ctx.line(f"const {cpp_type(arg.type)} {name} = {_element(field)};")
-    for inner in block.ops:
-        if isinstance(inner, poplar.YieldOp):
-            for value, field in zip(inner.values, [f for f in fields if f.writable]):
-                ctx.line(f"{_element(field)} = {values[value]};")
-            continue
-        result = inner.results[0]
-        name = names.fresh("c" if isinstance(inner, arith.ConstantOp) else "t")
-        values[result] = name
-        expression = cpp_expression(inner, [values[v] for v in inner.operands])
-        ctx.line(f"const {cpp_type(result.type)} {name} = {expression};")
+class _BodyPrinter:
+    """Prints the statements of one compute method; owns its local names."""
+
+    def __init__(self, ctx: PrintContext, field_names: list[str], sdk: int):
+        self.ctx = ctx
+        self.names = UniqueNames((*_VERTEX_NAMES, *field_names))
+        self.sdk = sdk
+
+    def bind(self, value: SSAValue, hint: str) -> str:
+        name = self.names.fresh(value.name_hint or hint, "v")
+        self.ctx.values[value] = name
+        return name
+
+    def block(self, block: Block) -> None:
+        for op in block.ops:
+            _STATEMENTS.get(type(op), _BodyPrinter.expression)(self, op)
+
+    def declare(self, value: SSAValue, expression: str, hint: str = "t") -> None:
+        name = self.bind(value, hint)
+        self.ctx.line(f"const {cpp_type(value.type)} {name} = {expression};")
+
+    def inline(self, op: Operation, text: str) -> None:
+        self.ctx.values[op.results[0]] = text
+
+    def expression(self, op: Operation) -> None:
+        ctx = self.ctx
+        self.declare(op.results[0], cpp_expression(op, [ctx[v] for v in op.operands]))
+
+    def constant(self, op: arith.ConstantOp) -> None:
+        self.inline(op, cpp_constant(op))
+
+    def worker_id(self, op: Operation) -> None:
+        self.inline(op, "workerId" if self.sdk >= 3 else "0u")
+
+    def num_workers(self, op: Operation) -> None:
+        self.inline(op, "numWorkers()" if self.sdk >= 3 else "1u")
+
+    def dim(self, op: memref.DimOp) -> None:
+        self.declare(op.result, f"{self.ctx[op.source]}.size()", "n")
+
+    def load(self, op: memref.LoadOp) -> None:
+        field = self.ctx[op.memref]
+        element = f"{field}[{self.ctx[op.indices[0]]}]" if op.indices else f"*{field}"
+        self.declare(op.res, element, f"{field}_in")
+
+    def store(self, op: memref.StoreOp) -> None:
+        field = self.ctx[op.memref]
+        element = f"{field}[{self.ctx[op.indices[0]]}]" if op.indices else f"*{field}"
+        self.ctx.line(f"{element} = {self.ctx[op.value]};")
+
+    def carried(self, results, initial: list[SSAValue], hint: str) -> list[str]:
+        """Mutable variables for loop-carried values or branch results."""
+        names = []
+        for index, result in enumerate(results):
+            name = self.bind(result, hint)
+            value = f" = {self.ctx[initial[index]]}" if initial else ""
+            self.ctx.line(f"{cpp_type(result.type)} {name}{value};")
+            names.append(name)
+        return names
+
+    def for_loop(self, op: scf.ForOp) -> None:
+        ctx = self.ctx
+        carried = self.carried(op.res, list(op.iter_args), "acc")
+        iv, *args = op.body.block.args
+        for arg, name in zip(args, carried):
+            ctx.values[arg] = name
+        i = self.bind(iv, "i")
+        with ctx.descend(f"for (unsigned {i} = {ctx[op.lb]}; {i} < {ctx[op.ub]}; {i} += {ctx[op.step]})"):
+            self.block(op.body.block)
+            self.assign_yield(op.body.block, carried)
+
+    def if_else(self, op: scf.IfOp) -> None:
+        ctx = self.ctx
+        results = self.carried(op.output, [], "r")
+        with ctx.descend(f"if ({ctx[op.cond]})"):
+            self.block(op.true_region.block)
+            self.assign_yield(op.true_region.block, results)
+        if op.false_region.blocks:
+            ctx.line("else {")
+            with ctx.indented():
+                self.block(op.false_region.block)
+                self.assign_yield(op.false_region.block, results)
+            ctx.line("}")
+
+    def assign_yield(self, block: Block, targets: list[str]) -> None:
+        term = block.last_op
+        if isinstance(term, scf.YieldOp):
+            for target, value in zip(targets, term.arguments):
+                self.ctx.line(f"{target} = {self.ctx[value]};")
+
+    def skip(self, op: Operation) -> None:
+        """Printed by the op that owns it (the yield of a loop or branch)."""
+
+
+_STATEMENTS: dict[type[Operation], Callable[[_BodyPrinter, Operation], None]] = {
+    arith.ConstantOp: _BodyPrinter.constant,  # type: ignore[dict-item]
+    poplar.WorkerIdOp: _BodyPrinter.worker_id,
+    poplar.NumWorkersOp: _BodyPrinter.num_workers,
+    memref.DimOp: _BodyPrinter.dim,  # type: ignore[dict-item]
+    memref.LoadOp: _BodyPrinter.load,  # type: ignore[dict-item]
+    memref.StoreOp: _BodyPrinter.store,  # type: ignore[dict-item]
+    scf.ForOp: _BodyPrinter.for_loop,  # type: ignore[dict-item]
+    scf.IfOp: _BodyPrinter.if_else,  # type: ignore[dict-item]
+    scf.YieldOp: _BodyPrinter.skip,
+}

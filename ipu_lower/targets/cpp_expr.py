@@ -26,10 +26,13 @@ from xdsl.dialects.builtin import (
     Float32Type,
     Float64Type,
     FloatAttr,
+    IndexType,
     IntegerAttr,
     IntegerType,
 )
 from xdsl.ir import Attribute, Operation
+
+from ipu_lower.element_types import element_type
 
 __all__ = ["CPP_HELPERS", "cpp_constant", "cpp_expression", "cpp_type"]
 
@@ -95,25 +98,24 @@ template <typename T> inline T maximumf(T a, T b) {
 # --------------------------------------------------------------------------------------
 # Types
 
-_INT_TYPES = {1: "bool", 8: "signed char", 16: "short", 32: "int", 64: "long long"}
 # unsigned type used for wrapping arithmetic (>= unsigned int, so that no operand is
 # promoted back to a signed int)
 _WRAP_TYPES = {8: "unsigned int", 16: "unsigned int", 32: "unsigned int", 64: "unsigned long long"}
 # unsigned type of the same width (zero extension, uitofp)
 _UNSIGNED_TYPES = {8: "unsigned char", 16: "unsigned short", 32: "unsigned int", 64: "unsigned long long"}
 
+INDEX_TYPE = "unsigned"
+"""`index` in codelets: element counts and positions within one tile's memory."""
+
 
 def cpp_type(t: Attribute) -> str:
     """The C++ spelling of a scalar type; f64 (``double``) is for host code only."""
-    if isinstance(t, Float32Type):
-        return "float"
-    if isinstance(t, Float16Type):
-        return "half"
-    if isinstance(t, Float64Type):
-        return "double"
-    if isinstance(t, IntegerType) and t.width.data in _INT_TYPES:
-        return _INT_TYPES[t.width.data]
-    raise ValueError(f"no C++ type for {t}")
+    if isinstance(t, IndexType):
+        return INDEX_TYPE
+    row = element_type(t)
+    if row is None:
+        raise ValueError(f"no C++ type for {t}")
+    return row.cpp
 
 
 def _width(t: Attribute) -> int:
@@ -169,12 +171,14 @@ def cpp_constant(op: arith.ConstantOp) -> str:
             # every half value is exactly a float: the float literal converts exactly
             return f"static_cast<half>({_shortest_repr(value, '<e')}f)"
         raise ValueError(f"unsupported float constant type {t}")
+    if isinstance(attr, IntegerAttr) and isinstance(t, IndexType):
+        return f"{attr.value.data}u"
     if isinstance(attr, IntegerAttr) and isinstance(t, IntegerType):
         value = attr.value.data
         width = t.width.data
         if width == 1:
             return "true" if value != 0 else "false"
-        if width not in _INT_TYPES:
+        if element_type(t) is None:
             raise ValueError(f"unsupported integer constant type {t}")
         lo = -(1 << (width - 1))
         value = (value - lo) % (1 << width) + lo  # signed interpretation
@@ -319,6 +323,28 @@ def _cmpi(pred: int, t: Attribute, a: str, b: str) -> str:
     raise ValueError(f"unknown cmpi predicate {pred}")
 
 
+_INDEX_BINOPS = {arith.AddiOp: "+", arith.SubiOp: "-", arith.MuliOp: "*", arith.DivUIOp: "/", arith.RemUIOp: "%"}
+
+
+def _index_expression(op: Operation, t: Attribute, x: Sequence[str]) -> str:
+    """Index arithmetic: unsigned C++ arithmetic, which wraps like MLIR's index."""
+    if type(op) in _INDEX_BINOPS:
+        return f"({x[0]} {_INDEX_BINOPS[type(op)]} {x[1]})"
+    if isinstance(op, arith.CeilDivUIOp):
+        return f"(({x[0]} + {x[1]} - 1u) / {x[1]})"
+    if isinstance(op, arith.MinUIOp | arith.MaxUIOp):
+        sym = "<" if isinstance(op, arith.MinUIOp) else ">"
+        return f"({x[0]} {sym} {x[1]} ? {x[0]} : {x[1]})"
+    if isinstance(op, arith.CmpiOp) and op.predicate.value.data in (0, 1, 6, 7, 8, 9):
+        sym = {0: "==", 1: "!=", 6: "<", 7: "<=", 8: ">", 9: ">="}[op.predicate.value.data]
+        return f"({x[0]} {sym} {x[1]})"
+    if isinstance(op, arith.IndexCastOp):
+        return _cast(t, x[0])
+    if isinstance(op, arith.SelectOp):
+        return f"({x[0]} ? {x[1]} : {x[2]})"
+    raise ValueError(f"'{op.name}' on index values is not supported in codelets")
+
+
 def cpp_expression(op: Operation, operands: Sequence[str]) -> str:
     """One C++ expression computing the single result of ``op`` from the C names of its operands."""
     if len(op.results) != 1:
@@ -330,6 +356,8 @@ def cpp_expression(op: Operation, operands: Sequence[str]) -> str:
 
     if isinstance(op, arith.ConstantOp):
         return cpp_constant(op)
+    if any(isinstance(v.type, IndexType) for v in (*op.operands, *op.results)):
+        return _index_expression(op, t, x)
 
     # floating-point arithmetic
     if isinstance(op, arith.AddfOp | arith.SubfOp | arith.MulfOp | arith.DivfOp):

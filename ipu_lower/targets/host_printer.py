@@ -1,27 +1,30 @@
 """Print a `poplar.host_program` as host.cpp: init / run / exit behind a C ABI.
 
 Each build-region op has a short printing function, found through `_BUILD_PRINTERS`.
-Views (`poplar.flatten`, `poplar.slice`) are printed inline where they are used.
+Views (`poplar.flatten`, `poplar.slice`) are printed inline where they are used. Every
+distinct tile map becomes one constant table of runs; `poplar.map_tensor` and
+`poplar.add_vertices` are loops over it (`for_each_block`) that compute each tile's
+slice from its run, so host.cpp is as long as the program, whatever the tile count.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from typing import IO
 
 from xdsl.dialects.builtin import MemRefType
-from xdsl.ir import Operation
+from xdsl.ir import Operation, SSAValue
 
 from ipu_lower.dialects import poplar
+from ipu_lower.element_types import element_type
 from ipu_lower.names import UniqueNames, c_identifier
-from ipu_lower.targets.cpp_expr import cpp_type
-from ipu_lower.targets.host_tables import print_table_run
 from ipu_lower.targets.print_context import PrintContext, cpp_string
 
 # Names the host template uses; generated names must not collide with them.
 HOST_RESERVED = (
-    "graph", "device", "engine", "codelets_path", "error", "state", "arch", "row", "vertex",
-    "ipu_lower_attach", "std", "poplar", "main",
+    "graph", "device", "engine", "codelets_path", "error", "state", "arch", "block", "vertex",
+    "ipu_lower_attach", "TileRun", "TileBlock", "for_each_block", "std", "poplar", "main",
 )
 
 HOST_INCLUDES = (
@@ -46,9 +49,51 @@ poplar::Device ipu_lower_attach(const char *arch) {
   return model.createDevice();
 }"""
 
-# Host-side pointee types: HALF data crosses the ABI as raw IEEE binary16 words.
+TILE_MAPS = """\
+// Tiles [first, end) hold `count` consecutive row-major elements each.
+struct TileRun {
+  unsigned first, end;
+  std::size_t count;
+};
+
+// One tile's part of a tile map: the block at `index` (in element order), in run `run`,
+// holding elements [begin, end).
+struct TileBlock {
+  unsigned tile;
+  std::size_t index, run, begin, end;
+};
+
+// Calls f with each block of a tile map, computed from its run.
+template <std::size_t N, class F> void for_each_block(const TileRun (&runs)[N], F f) {
+  std::size_t start = 0, index = 0;
+  for (std::size_t r = 0; r < N; ++r) {
+    for (unsigned tile = runs[r].first; tile < runs[r].end; ++tile, ++index) {
+      const std::size_t begin = start + (tile - runs[r].first) * runs[r].count;
+      f(TileBlock{tile, index, r, begin, begin + runs[r].count});
+    }
+    start += (runs[r].end - runs[r].first) * runs[r].count;
+  }
+}"""
+
+
+class HostContext(PrintContext):
+    """The print context of host.cpp: also the name of each tile map's table of runs."""
+
+    def __init__(self, output: IO[str]):
+        super().__init__(output, HOST_RESERVED)
+        self.tile_maps: dict[poplar.TileMapAttr, str] = {}
+
+
 def host_type(t) -> str:
-    return "std::uint16_t" if str(t) == "f16" else cpp_type(t)
+    """The C++ type of host data at the ABI."""
+    row = element_type(t)
+    assert row is not None
+    return row.host_cpp
+
+
+def _flat(ctx: PrintContext, tensor: SSAValue) -> str:
+    name = ctx[tensor]
+    return f"{name}.flatten()" if len(poplar.tensor_type(tensor).get_shape()) > 1 else name
 
 
 def _view(ctx: PrintContext, op: Operation) -> None:
@@ -60,16 +105,20 @@ def _view(ctx: PrintContext, op: Operation) -> None:
 
 def _add_variable(ctx: PrintContext, op: poplar.AddVariableOp) -> None:
     name = ctx.bind(op.result, op.debug_name.data, "tensor")
-    shape = ", ".join(str(d) for d in op.shape.get_values())
-    type_name = poplar.POPLAR_TYPES[op.element_type]
+    t = poplar.tensor_type(op.result)
+    shape = ", ".join(str(d) for d in t.get_shape())
     ctx.line(
-        f"poplar::Tensor {name} = graph.addVariable(poplar::{type_name}, {{{shape}}}, "
-        f"{cpp_string(op.debug_name.data)});"
+        f"poplar::Tensor {name} = graph.addVariable(poplar::{poplar.poplar_type_name(t.element_type)}, "
+        f"{{{shape}}}, {cpp_string(op.debug_name.data)});"
     )
 
 
-def _set_tile_mapping(ctx: PrintContext, op: poplar.SetTileMappingOp) -> None:
-    ctx.line(f"graph.setTileMapping({ctx[op.target]}, {op.tile.value.data});")
+def _map_tensor(ctx: HostContext, op: poplar.MapTensorOp) -> None:
+    if not poplar.tensor_type(op.tensor).get_shape():
+        ctx.line(f"graph.setTileMapping({ctx[op.tensor]}, {op.tile_map.runs()[0].first});")
+        return
+    with ctx.descend(f"for_each_block({ctx.tile_maps[op.tile_map]}, [&](const TileBlock &block)", "});"):
+        ctx.line(f"graph.setTileMapping({_flat(ctx, op.tensor)}.slice(block.begin, block.end), block.tile);")
 
 
 def _add_compute_set(ctx: PrintContext, op: poplar.AddComputeSetOp) -> None:
@@ -77,20 +126,32 @@ def _add_compute_set(ctx: PrintContext, op: poplar.AddComputeSetOp) -> None:
     ctx.line(f"poplar::ComputeSet {name} = graph.addComputeSet({cpp_string(op.debug_name.data)});")
 
 
-def _add_vertex(ctx: PrintContext, op: poplar.AddVertexOp) -> None:
-    name = ctx.bind(op.result, "vertex")
-    ctx.line(
-        f"poplar::VertexRef {name} = graph.addVertex({ctx[op.compute_set]}, "
-        f"{cpp_string(op.codelet.data)});"
-    )
+def _connected(ctx: PrintContext, tensor: SSAValue, rule: poplar.SliceAttr) -> str:
+    """The tensor one vertex connects, from its block."""
+    if rule.is_whole:
+        return _flat(ctx, tensor)
+    if rule.is_partial:
+        return f"{_flat(ctx, tensor)}[block.index]"
+    lo, hi = rule.halo
+    begin = f"block.begin - {lo}" if lo else "block.begin"
+    end = f"block.end + {hi}" if hi else "block.end"
+    return f"{_flat(ctx, tensor)}.slice({begin}, {end})"
 
 
-def _connect(ctx: PrintContext, op: poplar.ConnectOp) -> None:
-    ctx.line(f"graph.connect({ctx[op.vertex]}[{cpp_string(op.field.data)}], {ctx[op.tensor]});")
-
-
-def _set_perf_estimate(ctx: PrintContext, op: poplar.SetPerfEstimateOp) -> None:
-    ctx.line(f"graph.setPerfEstimate({ctx[op.vertex]}, {op.cycles.value.data});")
+def _add_vertices(ctx: HostContext, op: poplar.AddVerticesOp) -> None:
+    codelet = op.codelet.root_reference.data
+    cycles = op.run_cycles()
+    estimate = str(cycles[0])
+    if len(set(cycles)) > 1:
+        estimate = ctx.names.fresh(f"{codelet}_cycles")
+        ctx.line(f"static const std::uint64_t {estimate}[] = {{{', '.join(map(str, cycles))}}};")
+        estimate += "[block.run]"
+    with ctx.descend(f"for_each_block({ctx.tile_maps[op.tile_map]}, [&](const TileBlock &block)", "});"):
+        ctx.line(f"poplar::VertexRef vertex = graph.addVertex({ctx[op.compute_set]}, {cpp_string(codelet)});")
+        ctx.line("graph.setTileMapping(vertex, block.tile);")
+        for name, tensor, rule in zip(op.names(), op.tensors, op.rules.data):
+            ctx.line(f"graph.connect(vertex[{cpp_string(name)}], {_connected(ctx, tensor, rule)});")
+        ctx.line(f"graph.setPerfEstimate(vertex, {estimate});")
 
 
 def _create_host_write(ctx: PrintContext, op: poplar.CreateHostWriteOp) -> None:
@@ -127,11 +188,9 @@ _BUILD_PRINTERS: dict[type[Operation], Callable[[PrintContext, Operation], None]
     poplar.FlattenOp: _view,
     poplar.SliceOp: _view,
     poplar.AddVariableOp: _add_variable,  # type: ignore[dict-item]
-    poplar.SetTileMappingOp: _set_tile_mapping,  # type: ignore[dict-item]
+    poplar.MapTensorOp: _map_tensor,  # type: ignore[dict-item]
     poplar.AddComputeSetOp: _add_compute_set,  # type: ignore[dict-item]
-    poplar.AddVertexOp: _add_vertex,  # type: ignore[dict-item]
-    poplar.ConnectOp: _connect,  # type: ignore[dict-item]
-    poplar.SetPerfEstimateOp: _set_perf_estimate,  # type: ignore[dict-item]
+    poplar.AddVerticesOp: _add_vertices,  # type: ignore[dict-item]
     poplar.CreateHostWriteOp: _create_host_write,  # type: ignore[dict-item]
     poplar.CreateHostReadOp: _create_host_read,  # type: ignore[dict-item]
     poplar.ExecuteOp: _execute,  # type: ignore[dict-item]
@@ -139,6 +198,20 @@ _BUILD_PRINTERS: dict[type[Operation], Callable[[PrintContext, Operation], None]
     poplar.SequenceOp: _sequence,  # type: ignore[dict-item]
     poplar.EngineOp: _engine,  # type: ignore[dict-item]
 }
+
+
+def _print_tile_map_tables(ctx: HostContext, program: poplar.HostProgramOp) -> None:
+    """One table of runs per distinct tile map the build region loops over."""
+    for op in program.build_body.block.ops:
+        tile_map = op.properties.get("tile_map")
+        if not isinstance(tile_map, poplar.TileMapAttr) or tile_map in ctx.tile_maps:
+            continue
+        if isinstance(op, poplar.MapTensorOp) and not poplar.tensor_type(op.tensor).get_shape():
+            continue  # a scalar is mapped directly
+        name = ctx.names.fresh(f"tile_map_{len(ctx.tile_maps)}")
+        ctx.tile_maps[tile_map] = name
+        runs = ", ".join(f"{{{r.first}, {r.end}, {r.count}}}" for r in tile_map.runs())
+        ctx.line(f"const TileRun {name}[] = {{{runs}}};")
 
 
 @contextmanager
@@ -173,7 +246,8 @@ def program_prefix(program: poplar.HostProgramOp) -> str:
     return c_identifier(program.sym_name.data, "sdfg")
 
 
-def print_host(ctx: PrintContext, program: poplar.HostProgramOp) -> None:
+def print_host(output: IO[str], program: poplar.HostProgramOp) -> None:
+    ctx = HostContext(output)
     prefix = program_prefix(program)
     state = f"{prefix}_state"
     last_error = f"{prefix}_error"
@@ -198,6 +272,11 @@ def print_host(ctx: PrintContext, program: poplar.HostProgramOp) -> None:
     for line in ATTACH_FUNCTION.splitlines():
         ctx.line(line)
     ctx.line()
+    for line in TILE_MAPS.splitlines():
+        ctx.line(line)
+    ctx.line()
+    _print_tile_map_tables(ctx, program)
+    ctx.line()
     with ctx.descend(f"struct {prefix}_context", "};"):
         ctx.line("poplar::Device device;")
         ctx.line("poplar::Engine engine;")
@@ -212,18 +291,9 @@ def print_host(ctx: PrintContext, program: poplar.HostProgramOp) -> None:
             ctx.line(f"poplar::Device device = ipu_lower_attach({cpp_string(program.arch.data)});")
             ctx.line("poplar::Graph graph(device.getTarget());")
             ctx.line("graph.addCodelets(codelets_path);")
-            ops = list(program.build_body.block.ops)
-            i = 0
-            while i < len(ops):
-                after_run = print_table_run(ctx, ops, i)
-                if after_run > i:
-                    i = after_run
-                    continue
-                _BUILD_PRINTERS[type(ops[i])](ctx, ops[i])
-                i += 1
-            ctx.line(
-                f"{state}.reset(new {prefix}_context{{std::move(device), std::move(engine)}});"
-            )
+            for op in program.build_body.block.ops:
+                _BUILD_PRINTERS[type(op)](ctx, op)
+            ctx.line(f"{state}.reset(new {prefix}_context{{std::move(device), std::move(engine)}});")
     ctx.line()
     ctx.line("// Runs the program on the given data; any number of times after init.")
     with ctx.descend(f'extern "C" int {prefix}_run({", ".join(params) or "void"})'):

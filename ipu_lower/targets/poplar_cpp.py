@@ -11,16 +11,15 @@ from dataclasses import dataclass
 from typing import IO
 
 from xdsl.context import Context
-from xdsl.dialects.builtin import ModuleOp, f16, f32, i1, i8, i16, i32
+from xdsl.dialects.builtin import ModuleOp
 from xdsl.utils.target import Target
 
 from ipu_lower.diagnostics import IpuLowerError, error
 from ipu_lower.dialects import poplar
 from ipu_lower.targets.codelet_printer import print_codelet, print_codelets_header
-from ipu_lower.targets.host_printer import HOST_RESERVED, print_host, program_prefix
+from ipu_lower.element_types import element_type
+from ipu_lower.targets.host_printer import print_host, program_prefix
 from ipu_lower.targets.print_context import PrintContext
-
-NUMPY_TYPES = {f32: "float32", f16: "float16", i32: "int32", i16: "int16", i8: "int8", i1: "bool"}
 
 FILE_MARKER = "// FILE: "
 HOST_FILE = "host.cpp"
@@ -72,7 +71,7 @@ class PoplarCppTarget(Target):
                 f"error: poplar-cpp needs exactly one poplar.host_program, found {len(programs)}"
             )
         output.write(f"{FILE_MARKER}{HOST_FILE}\n")
-        print_host(PrintContext(output, HOST_RESERVED), programs[0])
+        print_host(output, programs[0])
         output.write(f"{FILE_MARKER}{CODELETS_FILE}\n")
         codelet_ctx = PrintContext(output)
         print_codelets_header(codelet_ctx, self.sdk)
@@ -99,7 +98,7 @@ def manifest(program: poplar.HostProgramOp) -> dict:
         "arguments": [
             {
                 "name": name,
-                "dtype": NUMPY_TYPES[memref.element_type],
+                "dtype": element_type(memref.element_type).numpy,  # type: ignore[union-attr]
                 "shape": list(memref.get_shape()),
                 "output": name in read_back,
             }

@@ -11,9 +11,9 @@ sdfg.sdfg @promoted args ["x", "y", "k"] symbols [] {
   %k = sdfg.container "k" : !sdfg.array<4 x i32>
   %t = sdfg.container "t" transient : !sdfg.array<4 x i64>
   sdfg.state "s" {
-    sdfg.map "m" (i) = (0) to (4) step (1) {
-      %vx = sdfg.read %x[i] : !sdfg.array<4 x f32>
-      %vk = sdfg.read %k[i] : !sdfg.array<4 x i32>
+    sdfg.map "m" (%i) = (0) to (4) step (1) {
+      %vx = sdfg.read %x[%i] : !sdfg.array<4 x f32>
+      %vk = sdfg.read %k[%i] : !sdfg.array<4 x i32>
       %r:2 = sdfg.tasklet "t" ins(a = %vx, b = %vk) outs(o, p) : (f32, i32) -> (f64, i64) {
       ^bb0(%a: f32, %b: i32):
         %w = arith.extf %a : f32 to f64
@@ -24,8 +24,8 @@ sdfg.sdfg @promoted args ["x", "y", "k"] symbols [] {
         %m = arith.muli %wb, %three : i64
         sdfg.yield %s, %m : f64, i64
       }
-      sdfg.write %r#0 to %y[i] : !sdfg.array<4 x f64>
-      sdfg.write %r#1 to %t[i] : !sdfg.array<4 x i64>
+      sdfg.write %r#0 to %y[%i] : !sdfg.array<4 x f64>
+      sdfg.write %r#1 to %t[%i] : !sdfg.array<4 x i64>
     }
   }
 }
@@ -39,8 +39,8 @@ sdfg.sdfg @promoted args ["x", "y", "k"] symbols [] {
 // CHECK-NEXT:   [[THREE:%.*]] = arith.constant 3 : i32
 // CHECK-NEXT:   [[M:%.*]] = arith.muli [[B]], [[THREE]] : i32
 // CHECK-NEXT:   sdfg.yield [[S]], [[M]] : f32, i32
-// CHECK:      sdfg.write %{{.*}} to %{{.*}}[i] : !sdfg.array<4 x f32>
-// CHECK:      sdfg.write %{{.*}} to %{{.*}}[i] : !sdfg.array<4 x i32>
+// CHECK:      sdfg.write %{{.*}} to %{{.*}}[%i] : !sdfg.array<4 x f32>
+// CHECK:      sdfg.write %{{.*}} to %{{.*}}[%i] : !sdfg.array<4 x i32>
 
 // WARN: ipu-demote-f64.mlir:10:3: demoting container 'y' from f64 to f32
 // WARN: ipu-demote-f64.mlir:12:3: demoting container 't' from i64 to i32

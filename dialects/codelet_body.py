@@ -1,0 +1,187 @@
+"""The checks every codelet body passes, at the `ipu` and at the `poplar` level.
+
+A codelet body says what one vertex does, in ops the C++ printer can print and the
+cost model can read: `arith`, `math`, `memref.load`/`memref.store`/`memref.dim` on the
+codelet's own fields, `scf.for`/`scf.if`/`scf.yield`, and the dialect's worker ops.
+Its block arguments are the fields: `memref<T>` for a scalar field, `memref<?xT>` for
+a vector field.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import ClassVar
+
+from xdsl.dialects import memref, scf
+from xdsl.dialects.builtin import (
+    DYNAMIC_INDEX,
+    ArrayAttr,
+    IndexType,
+    MemRefType,
+    StringAttr,
+)
+from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
+from xdsl.parser import AttrParser, Parser
+from xdsl.printer import Printer
+from xdsl.utils.exceptions import VerifyException
+
+from ipu_lower.element_types import on_ipu
+from ipu_lower.names import is_c_identifier
+
+FIELD_DIRECTIONS = ("input", "output", "inout")
+
+_ALLOWED_DIALECTS = ("arith", "math")
+_ALLOWED_OPS = (memref.LoadOp, memref.StoreOp, memref.DimOp, scf.ForOp, scf.IfOp, scf.YieldOp)
+
+
+def field_type_problem(t: Attribute) -> str | None:
+    """Why `t` cannot be the type of a field, or None."""
+    if not isinstance(t, MemRefType):
+        return f"{t} is not a memref"
+    shape = t.get_shape()
+    if shape not in ((), (DYNAMIC_INDEX,)):
+        return f"{t} is neither a scalar (memref<T>) nor a vector (memref<?xT>) field"
+    if not on_ipu(t.element_type):
+        return f"{t} has an element type the IPU does not support"
+    return None
+
+
+def is_vector_field(t: Attribute) -> bool:
+    return isinstance(t, MemRefType) and t.get_num_dims() == 1
+
+
+def _value_type_ok(t: Attribute) -> bool:
+    return isinstance(t, IndexType) or on_ipu(t)
+
+
+def verify_codelet_body(
+    name: str, block: Block, directions: Sequence[str], field_names: Sequence[str], worker_ops: tuple[type, ...]
+) -> None:
+    if len(block.args) != len(directions):
+        raise VerifyException(f"codelet '{name}' has {len(directions)} fields but {len(block.args)} block arguments")
+    for arg, field in zip(block.args, field_names):
+        if problem := field_type_problem(arg.type):
+            raise VerifyException(f"field '{field}' of codelet '{name}': {problem}")
+    direction_of = dict(zip(block.args, directions))
+    name_of = dict(zip(block.args, field_names))
+
+    def field(value: SSAValue, op: Operation) -> str:
+        if value not in direction_of:
+            raise VerifyException(f"'{op.name}' in codelet '{name}' must access one of its fields")
+        return direction_of[value]
+
+    for op in block.walk():
+        if not (op.dialect_name() in _ALLOWED_DIALECTS or isinstance(op, _ALLOWED_OPS + worker_ops)):
+            raise VerifyException(f"'{op.name}' is not allowed in codelet '{name}'")
+        for result in op.results:
+            if not _value_type_ok(result.type):
+                raise VerifyException(f"'{op.name}' in codelet '{name}' computes a {result.type}")
+        if isinstance(op, memref.StoreOp) and field(op.memref, op) == "input":
+            raise VerifyException(f"codelet '{name}' stores to its input field '{name_of[op.memref]}'")
+        if isinstance(op, memref.LoadOp) and field(op.memref, op) == "output":
+            raise VerifyException(
+                f"codelet '{name}' reads its output field '{name_of[op.memref]}' (make it inout)"
+            )
+        if isinstance(op, memref.DimOp):
+            field(op.source, op)
+
+
+class FieldMixin:
+    """A field attribute: `<direction "name">`. A dialect declares `name` and the
+    parameters `direction` and `field_name`."""
+
+    direction: StringAttr
+    field_name: StringAttr
+
+    def __init__(self, direction: str, name: str):
+        super().__init__(StringAttr(direction), StringAttr(name))  # type: ignore[call-arg]
+
+    def verify(self) -> None:
+        if not is_c_identifier(self.field_name.data):
+            raise VerifyException(f"field name '{self.field_name.data}' is not a C++ identifier")
+        if self.direction.data not in FIELD_DIRECTIONS:
+            raise VerifyException(
+                f"field direction '{self.direction.data}' is not one of {', '.join(FIELD_DIRECTIONS)}"
+            )
+
+    @classmethod
+    def parse_parameters(cls, parser: AttrParser) -> Sequence[Attribute]:
+        with parser.in_angle_brackets():
+            direction = parser.parse_keyword_in(FIELD_DIRECTIONS, " (a field direction)")
+            return (StringAttr(direction), StringAttr(parser.parse_str_literal()))
+
+    def print_parameters(self, printer: Printer) -> None:
+        printer.print_string(f"<{self.direction.data} ")
+        printer.print_string_literal(self.field_name.data)
+        printer.print_string(">")
+
+
+class CodeletOpMixin:
+    """A codelet op: `@name(%a: memref<f32> input "a", ...) { body }`. A dialect declares
+    `sym_name`, `fields`, `body`, its `FIELD_ATTRIBUTE` class and its `worker_ops()`."""
+
+    FIELD_ATTRIBUTE: ClassVar[type]
+
+    @staticmethod
+    def worker_ops() -> tuple[type, ...]:
+        raise NotImplementedError
+
+    def __init__(self, name: str, fields: Sequence[Attribute], body: Region):
+        super().__init__(  # type: ignore[call-arg]
+            properties={"sym_name": StringAttr(name), "fields": ArrayAttr(fields)}, regions=[body]
+        )
+
+    def field_names(self) -> list[str]:
+        return [f.field_name.data for f in self.fields.data]
+
+    def verify_(self) -> None:
+        name = self.sym_name.data
+        if not is_c_identifier(name):
+            raise VerifyException(f"codelet name '{name}' is not a C++ identifier")
+        names = self.field_names()
+        if len(set(names)) != len(names):
+            raise VerifyException(f"codelet '{name}' repeats a field name")
+        directions = [f.direction.data for f in self.fields.data]
+        verify_codelet_body(name, self.body.block, directions, names, self.worker_ops())
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_symbol_name(self.sym_name)
+        printer.print_string("(")
+
+        def print_one(pair):
+            arg, field = pair
+            printer.print_block_argument(arg)
+            printer.print_string(f" {field.direction.data} ")
+            printer.print_string_literal(field.field_name.data)
+
+        printer.print_list(list(zip(self.body.block.args, self.fields.data)), print_one)
+        printer.print_string(")")
+        printer.print_op_attributes(self.attributes, print_keyword=True)
+        printer.print_string(" ")
+        printer.print_region(self.body, print_entry_block_args=False)
+
+    @classmethod
+    def parse(cls, parser: Parser):
+        name = parser.parse_symbol_name().data
+
+        def parse_one():
+            arg = parser.parse_argument()
+            direction = parser.parse_keyword_in(FIELD_DIRECTIONS, " (a field direction)")
+            return arg, cls.FIELD_ATTRIBUTE(direction, parser.parse_str_literal())
+
+        items = parser.parse_comma_separated_list(parser.Delimiter.PAREN, parse_one)
+        attrs = parser.parse_optional_attr_dict_with_keyword()
+        op = cls(name, [f for _, f in items], parser.parse_region([a for a, _ in items]))
+        if attrs:
+            op.attributes.update(attrs.data)
+        return op
+
+
+class WorkerOpMixin:
+    """An op giving a fact about the worker threads (`%w = <op>`) in a codelet body."""
+
+    assembly_format = "attr-dict"
+
+    def __init__(self):
+        super().__init__(result_types=[IndexType()])  # type: ignore[call-arg]

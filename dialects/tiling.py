@@ -1,0 +1,288 @@
+"""What the `ipu` and `poplar` dialects share about placing data and work on tiles.
+
+A tile map is a short list of runs: `0 to 1424 x 68, 1424 to 1472 x 66` says that tiles
+0..1423 hold 68 consecutive row-major elements each (tile 0 elements [0, 68), tile 1
+[68, 136), ...) and tiles 1424..1471 hold 66 each, continuing where the previous run
+stopped. The same runs place the vertices of a compute set: block k of the map is the
+work of the k-th vertex. Both the IR and the printed host code stay the size of the
+run list, never of the tile count.
+
+A slice rule says which part of a tensor one vertex is connected to, given its block
+[begin, end) and its index k in the map:
+
+    whole       the whole tensor (a scalar, or a small array every vertex reads)
+    block       elements [begin, end)
+    halo<l, h>  elements [begin - l, end + h): the block and its neighbours (stencils)
+    partial     element k: one result per vertex (partial reductions)
+
+Each dialect declares its own attributes (`#ipu.tile_map`, `#poplar.tile_map`, ...) on
+top of the mixins here.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+
+from ipu_lower.dialects.codelet_body import is_vector_field
+from xdsl.dialects.builtin import ArrayAttr, IntAttr, StringAttr
+from xdsl.ir import Attribute
+from xdsl.parser import AttrParser
+from xdsl.printer import Printer
+from xdsl.utils.exceptions import VerifyException
+
+
+@dataclass(frozen=True)
+class TileRun:
+    """Tiles [first, end) hold `count` elements each."""
+
+    first: int
+    end: int
+    count: int
+
+    @property
+    def tiles(self) -> int:
+        return self.end - self.first
+
+    @property
+    def elements(self) -> int:
+        return self.tiles * self.count
+
+
+@dataclass(frozen=True)
+class Block:
+    """The part of a tile map on one tile: the vertex at `index` of the map (in element
+    order) runs on `tile` over elements [begin, end); `run` is its run's position."""
+
+    tile: int
+    index: int
+    run: int
+    begin: int
+    end: int
+
+
+class TileMapMixin:
+    """A tile map attribute: its flat (first, end, count) triples, queries, checks and
+    syntax. A dialect declares `name` and `groups: ArrayAttr[IntAttr]`."""
+
+    name: str
+    groups: ArrayAttr[IntAttr]
+
+    def __init__(self, runs: Sequence[TileRun | tuple[int, int, int]]):
+        super().__init__(self.flat(runs))  # type: ignore[call-arg]
+
+    def verify(self) -> None:
+        self.verify_runs(f"#{self.name}")
+
+    @classmethod
+    def parse_parameters(cls, parser: AttrParser) -> Sequence[Attribute]:
+        return (cls.parse_runs(parser),)
+
+    def print_parameters(self, printer: Printer) -> None:
+        printer.print_string(self.runs_text())
+
+    @staticmethod
+    def flat(runs: Sequence[TileRun | tuple[int, int, int]]) -> ArrayAttr[IntAttr]:
+        return ArrayAttr([IntAttr(v) for r in runs for v in (r if isinstance(r, tuple) else (r.first, r.end, r.count))])
+
+    def runs(self) -> list[TileRun]:
+        v = [a.data for a in self.groups.data]
+        return [TileRun(v[i], v[i + 1], v[i + 2]) for i in range(0, len(v) - 2, 3)]
+
+    def run_starts(self) -> list[int]:
+        """The first element of each run."""
+        starts, offset = [], 0
+        for run in self.runs():
+            starts.append(offset)
+            offset += run.elements
+        return starts
+
+    def total(self) -> int:
+        return sum(r.elements for r in self.runs())
+
+    def num_blocks(self) -> int:
+        return sum(r.tiles for r in self.runs())
+
+    def max_per_tile(self) -> int:
+        return max((r.count for r in self.runs()), default=0)
+
+    def last_tile(self) -> int:
+        return max((r.end - 1 for r in self.runs()), default=-1)
+
+    def first_block(self) -> Block | None:
+        runs = self.runs()
+        return Block(runs[0].first, 0, 0, 0, runs[0].count) if runs else None
+
+    def last_block(self) -> Block | None:
+        runs = self.runs()
+        if not runs:
+            return None
+        total, last = self.total(), runs[-1]
+        return Block(last.end - 1, self.num_blocks() - 1, len(runs) - 1, total - last.count, total)
+
+    def blocks(self) -> Iterator[Block]:
+        """Every block, in element order (proportional to the tile count: for tests and
+        planning checks, never for building IR)."""
+        index = 0
+        for r, (run, start) in enumerate(zip(self.runs(), self.run_starts())):
+            for t in range(run.tiles):
+                yield Block(run.first + t, index, r, start + t * run.count, start + (t + 1) * run.count)
+                index += 1
+
+    def owner(self, begin: int, end: int) -> int | None:
+        """The tile holding all of [begin, end), or None if it is split or unmapped."""
+        for run, start in zip(self.runs(), self.run_starts()):
+            if start <= begin < start + run.elements:
+                t = (begin - start) // run.count
+                return run.first + t if end <= start + (t + 1) * run.count else None
+        return None
+
+    def verify_runs(self, what: str) -> None:
+        if len(self.groups.data) % 3:
+            raise VerifyException(f"{what} needs (first, end, count) triples")
+        previous_end = 0
+        for run in self.runs():
+            if run.first < previous_end or run.end <= run.first:
+                raise VerifyException(
+                    f"{what} runs must cover increasing, non-empty tile ranges "
+                    f"(run {run.first} to {run.end} starts before tile {previous_end} or is empty)"
+                )
+            if run.count <= 0:
+                raise VerifyException(f"{what} run {run.first} to {run.end} holds {run.count} elements per tile")
+            previous_end = run.end
+
+    @classmethod
+    def parse_runs(cls, parser: AttrParser) -> ArrayAttr[IntAttr]:
+        def parse_run() -> tuple[int, int, int]:
+            first = parser.parse_integer(allow_negative=False, allow_boolean=False)
+            parser.parse_keyword("to")
+            end = parser.parse_integer(allow_negative=False, allow_boolean=False)
+            parser.parse_keyword("x")
+            return first, end, parser.parse_integer(allow_negative=False, allow_boolean=False)
+
+        return cls.flat(parser.parse_comma_separated_list(parser.Delimiter.ANGLE, parse_run))
+
+    def runs_text(self) -> str:
+        return "<" + ", ".join(f"{r.first} to {r.end} x {r.count}" for r in self.runs()) + ">"
+
+
+SLICE_KINDS = ("whole", "block", "halo", "partial")
+
+
+class SliceRuleMixin:
+    """A slice rule attribute: `kind` is one of SLICE_KINDS, `lo`/`hi` the halo widths.
+    A dialect declares `name` and those three parameters."""
+
+    kind: StringAttr
+    lo: IntAttr
+    hi: IntAttr
+
+    def __init__(self, kind: str, lo: int = 0, hi: int = 0):
+        super().__init__(*self.parameters_of(kind, lo, hi))  # type: ignore[call-arg]
+
+    def verify(self) -> None:
+        self.verify_rule()
+
+    @classmethod
+    def parse_parameters(cls, parser: AttrParser) -> Sequence[Attribute]:
+        with parser.in_angle_brackets():
+            return cls.parse_rule(parser)
+
+    @classmethod
+    def parameters_of(cls, kind: str, lo: int = 0, hi: int = 0) -> tuple[Attribute, ...]:
+        return (StringAttr(kind), IntAttr(lo), IntAttr(hi))
+
+    @property
+    def halo(self) -> tuple[int, int]:
+        return self.lo.data, self.hi.data
+
+    @property
+    def is_whole(self) -> bool:
+        return self.kind.data == "whole"
+
+    @property
+    def is_partial(self) -> bool:
+        return self.kind.data == "partial"
+
+    @property
+    def is_blockwise(self) -> bool:
+        """block or halo: the vertex sees a run of elements that follows its block."""
+        return self.kind.data in ("block", "halo")
+
+    def slice_of(self, block: Block) -> tuple[int, int] | None:
+        """The elements of the tensor the vertex of `block` connects, None for whole."""
+        match self.kind.data:
+            case "whole":
+                return None
+            case "partial":
+                return block.index, block.index + 1
+            case _:
+                return block.begin - self.lo.data, block.end + self.hi.data
+
+    def verify_rule(self) -> None:
+        if self.kind.data not in SLICE_KINDS:
+            raise VerifyException(f"unknown slice rule '{self.kind.data}' (expected {', '.join(SLICE_KINDS)})")
+        if self.lo.data < 0 or self.hi.data < 0:
+            raise VerifyException(f"halo widths must not be negative, got <{self.lo.data}, {self.hi.data}>")
+        if self.kind.data != "halo" and (self.lo.data or self.hi.data):
+            raise VerifyException(f"only a halo rule has widths, not '{self.kind.data}'")
+
+    @classmethod
+    def parse_rule(cls, parser: AttrParser) -> tuple[Attribute, ...]:
+        kind = parser.parse_keyword_in(SLICE_KINDS, " (a slice rule)")
+        if kind != "halo":
+            return cls.parameters_of(kind)
+        parser.parse_punctuation("<")
+        lo = parser.parse_integer(allow_negative=False, allow_boolean=False)
+        parser.parse_punctuation(",")
+        hi = parser.parse_integer(allow_negative=False, allow_boolean=False)
+        parser.parse_punctuation(">")
+        return cls.parameters_of(kind, lo, hi)
+
+    def rule_text(self) -> str:
+        if self.kind.data == "halo":
+            return f"halo<{self.lo.data}, {self.hi.data}>"
+        return self.kind.data
+
+    def print_parameters(self, printer: Printer) -> None:
+        printer.print_string(f"<{self.rule_text()}>")
+
+
+def check_slices_inside(
+    rules: Sequence[SliceRuleMixin], tile_map: TileMapMixin, sizes: Sequence[int], names: Sequence[str]
+) -> None:
+    """Every slice the rules give over `tile_map` lies inside its tensor (of `sizes[i]`
+    elements). The extremes are the first and the last block, so this is O(runs)."""
+    first, last = tile_map.first_block(), tile_map.last_block()
+    if first is None or last is None:
+        return
+    for rule, size, name in zip(rules, sizes, names):
+        for block in (first, last):
+            bounds = rule.slice_of(block)
+            if bounds is not None and not 0 <= bounds[0] < bounds[1] <= size:
+                raise VerifyException(
+                    f"the {rule.rule_text()} slice [{bounds[0]}:{bounds[1]}] of '{name}' on tile "
+                    f"{block.tile} is outside its {size} elements"
+                )
+
+
+def verify_placement(
+    codelet_name: str,
+    field_names: Sequence[str],
+    field_types: Sequence[Attribute],
+    rules: Sequence[SliceRuleMixin],
+    tensors: Sequence[tuple[str, Attribute, int]],
+) -> None:
+    """Each (rule, tensor) fits the codelet field it is connected to.
+    `tensors` gives each operand's name, element type and element count."""
+    for field, field_type, rule, (name, element, size) in zip(field_names, field_types, rules, tensors):
+        where = f"'{name}' connected to field '{field}' of {codelet_name}"
+        if element != field_type.element_type:  # type: ignore[attr-defined]
+            raise VerifyException(f"{where} has element type {element}, the field {field_type.element_type}")  # type: ignore[attr-defined]
+        if is_vector_field(field_type):
+            if rule.is_partial:
+                raise VerifyException(f"{where}: a partial slice is one element, the field is a vector")
+        elif rule.is_blockwise:
+            raise VerifyException(f"{where}: a {rule.rule_text()} slice needs a vector field, the field is a scalar")
+        elif rule.is_whole and size != 1:
+            raise VerifyException(f"{where}: a whole tensor of {size} elements needs a vector field")

@@ -1,0 +1,75 @@
+"""DaCe's symbolic values (sympy objects and ints) as `IndexExpr`s of the `sdfg` dialect.
+
+Shapes, map ranges and memlet subsets reach the importer as sympy expressions that DaCe
+built from strings the safe loader already checked. This walks those objects (it never
+parses or evaluates text) and accepts the integer expressions the `sdfg` dialect can
+hold: sums, products, small non-negative integer powers, `int_floor`/`floor(a / b)`,
+`int_ceil`/`ceiling(a / b)`, `Mod`, `Min` and `Max`. Map parameters become dimensions.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from functools import reduce
+
+import sympy
+
+from ipu_lower.dialects.index_expr import ExprError, IndexExpr
+
+MAX_POWER = 64
+
+
+class SymbolicError(ValueError):
+    """A DaCe expression that is not an integer index expression of the dialect."""
+
+
+def to_index_expr(value, dims: Mapping[str, int] | None = None) -> IndexExpr:
+    """`value` with the names in `dims` as dimensions (by position)."""
+    try:
+        return _Converter(dims or {}).convert(sympy.sympify(value) if isinstance(value, int) else value)
+    except ExprError as err:
+        raise SymbolicError(f"'{value}': {err}") from err
+
+
+class _Converter:
+    def __init__(self, dims: Mapping[str, int]):
+        self.dims = dims
+
+    def fail(self, value, why: str):
+        raise SymbolicError(f"'{value}' is not an integer index expression ({why})")
+
+    def convert(self, value) -> IndexExpr:
+        if isinstance(value, bool):
+            self.fail(value, "a boolean")
+        if isinstance(value, int):
+            return IndexExpr.constant(value)
+        if not isinstance(value, sympy.Basic):
+            self.fail(value, f"a {type(value).__name__}")
+        if value.is_Integer:
+            return IndexExpr.constant(int(value))
+        if value.is_Number:
+            self.fail(value, "not an integer")
+        if value.is_Symbol:
+            name = str(value)
+            return IndexExpr.dim(self.dims[name]) if name in self.dims else IndexExpr.symbol(name)
+        if value.is_Add:
+            return reduce(lambda a, b: a + b, (self.convert(a) for a in value.args))
+        if value.is_Mul:
+            return reduce(lambda a, b: a * b, (self.convert(a) for a in value.args))
+        if value.is_Pow:
+            base, exponent = value.args
+            if not exponent.is_Integer or not 0 <= int(exponent) <= MAX_POWER:
+                self.fail(value, "only small non-negative integer powers are")
+            return reduce(lambda a, _: a * self.convert(base), range(int(exponent)), IndexExpr.constant(1))
+        name = type(value).__name__
+        if name in ("int_floor", "int_ceil", "Mod") and len(value.args) == 2:
+            a, b = (self.convert(x) for x in value.args)
+            return a.floordiv(b) if name == "int_floor" else a.ceildiv(b) if name == "int_ceil" else a.mod(b)
+        if name in ("floor", "ceiling") and len(value.args) == 1:
+            numerator, denominator = sympy.fraction(sympy.together(value.args[0]))
+            a, b = self.convert(numerator), self.convert(denominator)
+            return a.floordiv(b) if name == "floor" else a.ceildiv(b)
+        if name in ("Min", "Max") and value.args:
+            parts = [self.convert(a) for a in value.args]
+            return reduce(lambda a, b: a.min(b) if name == "Min" else a.max(b), parts)
+        self.fail(value, f"'{name}' is not supported")
