@@ -665,8 +665,9 @@ def test_cpp_type():
         "int",
         "long long",
     ]
+    assert cpp_type(IndexType()) == "unsigned"  # element counts and positions in a codelet
     with pytest.raises(ValueError):
-        cpp_type(IndexType())
+        cpp_type(IntegerType(7))
     with pytest.raises(ValueError):
         cpp_type(IntegerType(3))
 

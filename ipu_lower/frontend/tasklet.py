@@ -63,17 +63,15 @@ from xdsl.dialects.builtin import (
     FloatAttr,
     IntegerAttr,
     IntegerType,
-    f16,
     f32,
-    f64,
     i1,
-    i8,
-    i16,
     i32,
     i64,
 )
 from xdsl.ir import Attribute, Block, Operation, SSAValue
 from xdsl.rewriter import InsertPoint
+
+from ipu_lower.element_types import ELEMENT_TYPES
 
 __all__ = ["TaskletError", "translate_tasklet"]
 
@@ -92,7 +90,7 @@ class TaskletError(Exception):
 # Types
 
 
-_SUPPORTED_TYPES: tuple[Attribute, ...] = (f16, f32, f64, i1, i8, i16, i32, i64)
+_SUPPORTED_TYPES: tuple[Attribute, ...] = tuple(row.mlir for row in ELEMENT_TYPES)
 _FLOAT_RANK = {16: 0, 32: 1, 64: 2}
 
 
@@ -197,17 +195,8 @@ def _literal_type_for(lit: _Lit, other: Attribute) -> Attribute:
 
 _MODULES = ("math", "np", "numpy", "dace", "cmath")
 
-_CAST_TYPES: dict[str, Attribute] = {
-    "float16": f16,
-    "float32": f32,
-    "float64": f64,
-    "int8": i8,
-    "int16": i16,
-    "int32": i32,
-    "int64": i64,
-    "bool_": i1,
-    "bool": i1,
-}
+# numpy / DaCe type names (`dace.float32(x)`, `np.int16(x)`); `bool_` is numpy's spelling
+_CAST_TYPES: dict[str, Attribute] = {row.numpy: row.mlir for row in ELEMENT_TYPES} | {"bool_": i1}
 _BUILTIN_CASTS: dict[str, Attribute] = {"float": f32, "int": i32, "bool": i1}  # C++ float()/int()
 
 _UNARY_FLOAT_OPS: dict[str, type[Operation]] = {
