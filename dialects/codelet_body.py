@@ -159,7 +159,7 @@ class CodeletOpMixin:
         printer.print_string(")")
         printer.print_op_attributes(self.attributes, print_keyword=True)
         printer.print_string(" ")
-        printer.print_region(self.body, print_entry_block_args=False)
+        printer.print_region(self.body, print_entry_block_args=False, print_empty_block=False)
 
     @classmethod
     def parse(cls, parser: Parser):

@@ -366,6 +366,7 @@ class _ExprParser:
                 rhs = self.unary(depth)
                 value = self._built(lambda: value * rhs)
             elif (kind := self.p.parse_optional_keyword_in(_INFIX)) is not None:
+                depth = self._nested(depth)  # each application nests the atom one deeper
                 rhs = self.unary(depth)
                 value = self._built(lambda: _call(kind, value, rhs))
             else:

@@ -42,7 +42,7 @@ from xdsl.dialects.builtin import (
     SymbolRefAttr,
     i64,
 )
-from xdsl.ir import Attribute, Block, Dialect, ParametrizedAttribute, Region, SSAValue
+from xdsl.ir import Attribute, Block, Dialect, Operation, ParametrizedAttribute, Region, SSAValue
 from xdsl.irdl import (
     AttrSizedOperandSegments,
     IRDLOperation,
@@ -595,6 +595,16 @@ class ComputeSetOp(IRDLOperation):
         super().__init__(properties={"label": StringAttr(label)}, regions=[body or Region(Block())])
 
 
+def codelet_named(op: Operation, name: str) -> CodeletOp | None:
+    """The `ipu.codelet` called `name` in the graph of `op` (a direct scan: cheaper than
+    the generic symbol lookup, which matters for programs of hundreds of placements)."""
+    while op is not None and not isinstance(op, GraphOp):
+        op = op.parent_op()  # type: ignore[assignment]
+    if op is None:
+        return None
+    return next((c for c in op.body.block.ops if isinstance(c, CodeletOp) and c.sym_name.data == name), None)
+
+
 @irdl_op_definition
 class VerticesOp(IRDLOperation):
     """One vertex of `codelet` per block of `tile_map`, each operand connected to the
@@ -621,8 +631,8 @@ class VerticesOp(IRDLOperation):
         )
 
     def verify_(self) -> None:
-        codelet = SymbolTable.lookup_symbol(self, self.codelet)
-        if not isinstance(codelet, CodeletOp):
+        codelet = codelet_named(self, self.codelet.root_reference.data)
+        if codelet is None:
             raise VerifyException(f"ipu.vertices places unknown codelet {self.codelet}")
         fields = codelet.field_names()
         if len(fields) != len(self.tensors) or len(self.rules.data) != len(self.tensors):

@@ -67,7 +67,6 @@ from xdsl.traits import (
     NoTerminator,
     Pure,
     SymbolOpInterface,
-    SymbolTable,
 )
 from xdsl.utils.exceptions import VerifyException
 
@@ -353,6 +352,16 @@ class AddComputeSetOp(BuildOp):
         super().__init__(properties={"debug_name": StringAttr(debug_name)}, result_types=[ComputeSetType()])
 
 
+def codelet_named(op: Operation, name: str) -> CodeletOp | None:
+    """The `poplar.codelet` called `name` beside the host program of `op` (a direct scan:
+    cheaper than the generic symbol lookup, for programs of hundreds of compute sets)."""
+    program = op.parent_op()
+    block = program.parent_block() if program is not None else None
+    if block is None:
+        return None
+    return next((c for c in block.ops if isinstance(c, CodeletOp) and c.sym_name.data == name), None)
+
+
 @irdl_op_definition
 class AddVerticesOp(BuildOp):
     """One vertex of `codelet` per block of `tile_map` in a compute set, each mapped to
@@ -398,8 +407,8 @@ class AddVerticesOp(BuildOp):
 
     def verify_(self) -> None:
         super().verify_()
-        codelet = SymbolTable.lookup_symbol(self, self.codelet)
-        if not isinstance(codelet, CodeletOp):
+        codelet = codelet_named(self, self.codelet.root_reference.data)
+        if codelet is None:
             raise VerifyException(f"poplar.add_vertices adds vertices of unknown codelet {self.codelet}")
         names = self.names()
         if len(names) != len(self.tensors) or len(self.rules.data) != len(self.tensors):

@@ -211,8 +211,8 @@ def _label_prop():
     return prop_def(StringAttr)
 
 
-def symbols_used(op: Operation) -> Iterator[tuple[Operation, IndexExpr]]:
-    """Every (op, expression) pair of `op` and the ops nested in it."""
+def symbols_used(op: Operation | Block) -> Iterator[tuple[Operation, IndexExpr]]:
+    """Every (op, expression) pair of `op` (or of a block) and the ops nested in it."""
     for inner in op.walk():
         for result in inner.results:
             if isinstance(result.type, ArrayType):
@@ -439,7 +439,7 @@ class MapOp(IRDLOperation):
         _print_expr_list(printer, exprs(self.step))
         printer.print_op_attributes(self.attributes, print_keyword=True)
         printer.print_string(" ")
-        printer.print_region(self.body, print_entry_block_args=False)
+        printer.print_region(self.body, print_entry_block_args=False, print_empty_block=False)
 
     @classmethod
     def parse(cls, parser: Parser) -> MapOp:

@@ -13,11 +13,14 @@ All instruction counts below are assumptions, not measurements.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from math import ceil
 
 from xdsl.dialects import arith, memref, scf
+from xdsl.dialects.builtin import IntegerAttr
 from xdsl.ir import Block, Operation, SSAValue
+
+from ipu_lower.dialects import ipu, poplar
 
 VERTEX_OVERHEAD_INSTRUCTIONS = 10
 """Assumption: vertex entry, field pointer loads, loop setup (tut6 uses 5 for a dot)."""
@@ -27,9 +30,6 @@ LOOP_INSTRUCTIONS_PER_ITERATION = 2
 
 MATH_FUNCTION_INSTRUCTIONS = 20
 """Assumption: a libm call (sqrt, exp, log, ...) in software on one worker."""
-
-_FREE = (arith.ConstantOp, memref.DimOp, scf.YieldOp)
-"""Values the compiler keeps in registers or folds: no instruction of their own."""
 
 _INDEX_ARITHMETIC = {
     arith.AddiOp: lambda a, b: a + b,
@@ -56,26 +56,41 @@ class _Worker:
         return sum(self.op(op) for op in block.ops)
 
     def op(self, op: Operation) -> int:
-        result = op.results[0] if op.results else None
-        if isinstance(op, arith.ConstantOp) and isinstance(op.value.value.data, int):  # type: ignore[union-attr]
-            self.known[op.result] = op.value.value.data  # type: ignore[union-attr]
-        elif isinstance(op, memref.DimOp) and op.source in self.sizes:
-            self.known[op.result] = self.sizes[op.source]
-        elif op.name.endswith(".worker_id"):
-            self.known[result] = self.worker  # type: ignore[index]
-        elif op.name.endswith(".num_workers"):
-            self.known[result] = self.workers  # type: ignore[index]
-        elif type(op) in _INDEX_ARITHMETIC and all(o in self.known for o in op.operands):
+        handler = _HANDLERS.get(type(op))
+        if handler is not None:
+            return handler(self, op)
+        if type(op) in _INDEX_ARITHMETIC and all(o in self.known for o in op.operands):
             value = _INDEX_ARITHMETIC[type(op)](*(self.known[o] for o in op.operands))
             if value is not None:
-                self.known[result] = value  # type: ignore[index]
-        if isinstance(op, scf.ForOp):
-            return self.trip_count(op) * (self.block(op.body.block) + LOOP_INSTRUCTIONS_PER_ITERATION)
-        if isinstance(op, scf.IfOp):
-            return 1 + max(self.block(r.block) if r.blocks else 0 for r in op.regions)
-        if isinstance(op, _FREE) or op.name.endswith((".worker_id", ".num_workers")):
-            return 0
+                self.known[op.results[0]] = value
         return MATH_FUNCTION_INSTRUCTIONS if op.dialect_name() == "math" else 1
+
+    def constant(self, op: arith.ConstantOp) -> int:
+        if isinstance(op.value, IntegerAttr):
+            self.known[op.result] = op.value.value.data
+        return 0
+
+    def dim(self, op: memref.DimOp) -> int:
+        if op.source in self.sizes:
+            self.known[op.result] = self.sizes[op.source]
+        return 0
+
+    def worker_id(self, op: Operation) -> int:
+        self.known[op.results[0]] = self.worker
+        return 0
+
+    def num_workers(self, op: Operation) -> int:
+        self.known[op.results[0]] = self.workers
+        return 0
+
+    def for_loop(self, op: scf.ForOp) -> int:
+        return self.trip_count(op) * (self.block(op.body.block) + LOOP_INSTRUCTIONS_PER_ITERATION)
+
+    def if_else(self, op: scf.IfOp) -> int:
+        return 1 + max(self.block(r.block) if r.blocks else 0 for r in op.regions)
+
+    def free(self, op: Operation) -> int:
+        return 0
 
     def trip_count(self, loop: scf.ForOp) -> int:
         """Iterations of `loop` for this worker; 1 when its bounds are not known."""
@@ -84,6 +99,21 @@ class _Worker:
             return 1
         lower, upper, step = bounds
         return max(0, ceil((upper - lower) / step))  # type: ignore[operator]
+
+
+_HANDLERS: dict[type[Operation], Callable[[_Worker, Operation], int]] = {
+    arith.ConstantOp: _Worker.constant,  # type: ignore[dict-item]
+    memref.DimOp: _Worker.dim,  # type: ignore[dict-item]
+    scf.ForOp: _Worker.for_loop,  # type: ignore[dict-item]
+    scf.IfOp: _Worker.if_else,  # type: ignore[dict-item]
+    scf.YieldOp: _Worker.free,
+    ipu.WorkerIdOp: _Worker.worker_id,
+    poplar.WorkerIdOp: _Worker.worker_id,
+    ipu.NumWorkersOp: _Worker.num_workers,
+    poplar.NumWorkersOp: _Worker.num_workers,
+}
+"""Ops with their own rule; constants, sizes and worker facts are free: the compiler
+keeps them in registers or folds them."""
 
 
 def vertex_cycles(body: Block, field_sizes: Sequence[int], workers: int) -> int:

@@ -26,7 +26,6 @@ from xdsl.pattern_rewriter import (
     op_type_rewrite_pattern,
 )
 from xdsl.rewriter import InsertPoint
-from xdsl.traits import SymbolTable
 
 from ipu_lower.arch import get_arch
 from ipu_lower.cost_model import vertex_cycles
@@ -66,11 +65,11 @@ class Placement:
 
 def plan_placements(graph: ipu.GraphOp) -> dict[ipu.VerticesOp, Placement]:
     workers = get_arch(graph.arch.data).workers_per_tile
+    codelets = {c.sym_name.data: c for c in graph.body.block.ops if isinstance(c, ipu.CodeletOp)}
     plans = {}
     for placement in graph.walk():
         if isinstance(placement, ipu.VerticesOp):
-            codelet = SymbolTable.lookup_symbol(placement, placement.codelet)
-            assert isinstance(codelet, ipu.CodeletOp)
+            codelet = codelets[placement.codelet.root_reference.data]
             cycles = [
                 vertex_cycles(codelet.body.block, slice_sizes(placement, r), workers)
                 for r in range(len(placement.tile_map.runs()))
@@ -234,6 +233,8 @@ class ConvertIpuToPoplarPass(ModulePass):
             _HostTransfer(),
             _Copy(),
             _ComputeSet(placements),
-            _FinishBuild(),
         ]
-        PatternRewriteWalker(GreedyRewritePatternApplier(patterns, dce_enabled=False)).rewrite_module(op)
+        # One walk converts every op (a graph is visited before the ops it moves into
+        # its host program); a second one finishes each build region.
+        PatternRewriteWalker(GreedyRewritePatternApplier(patterns, dce_enabled=False), apply_recursively=False).rewrite_module(op)
+        PatternRewriteWalker(_FinishBuild(), apply_recursively=False).rewrite_module(op)

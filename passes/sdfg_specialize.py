@@ -2,8 +2,9 @@
 
 Poplar tensors have static shapes, so this runs before tile partitioning. Symbols
 given here are substituted everywhere (container shapes, map ranges, memlet subsets,
-copy ranges), one pattern per op kind; a shape or range that still depends on an
-unknown symbol is an error naming it.
+copy ranges): the substituted value of every expression is planned first (where a
+shape or range that still depends on an unknown symbol is an error naming it), then
+one pattern per op kind rewrites.
 """
 
 from __future__ import annotations
@@ -57,21 +58,36 @@ def _unresolved(exprs: list[IndexExpr], what: str, op: Operation) -> None:
         )
 
 
+def plan_substitution(module: ModuleOp, values: dict[str, int]) -> dict[IndexExpr, IndexExpr]:
+    """Each expression of the module with `values` substituted; an expression that has no
+    value (overflow, division by zero) or a shape or map range left with a symbol is a
+    located error."""
+    substituted: dict[IndexExpr, IndexExpr] = {}
+    for op, e in sd.symbols_used(module):
+        if e not in substituted:
+            try:
+                substituted[e] = e.substitute(values)
+            except ExprError as err:
+                raise error(op, f"'{e}' with the given symbol values: {err}") from err
+    for op in module.walk():
+        if isinstance(op, sd.ContainerOp):
+            dims = op.result.type.dims()  # type: ignore[union-attr]
+            _unresolved([substituted[d] for d in dims], f"the shape of container '{op.container_name.data}'", op)
+        elif isinstance(op, sd.MapOp):
+            bounds = [e for r in op.ranges() for e in r]
+            _unresolved([substituted[e] for e in bounds], f"the range of map '{op.label.data}'", op)
+    return substituted
+
+
 @dataclass
 class _Substitute:
+    substituted: dict[IndexExpr, IndexExpr]
     values: dict[str, int]
 
-    def expr(self, e: IndexExpr, op: Operation) -> IndexExpr:
-        try:
-            return e.substitute(self.values)
-        except ExprError as err:
-            raise error(op, f"'{e}' with the given symbol values: {err}") from err
-
-    def exprs(self, attr: ArrayAttr[sd.IndexExprAttr], op: Operation) -> ArrayAttr[sd.IndexExprAttr]:
-        return ArrayAttr([sd.expr_attr(self.expr(e, op)) for e in sd.exprs(attr)])
+    def exprs(self, attr: ArrayAttr[sd.IndexExprAttr]) -> ArrayAttr[sd.IndexExprAttr]:
+        return ArrayAttr([sd.expr_attr(self.substituted[e]) for e in sd.exprs(attr)])
 
 
-@dataclass
 class _SpecializeSdfg(_Substitute, RewritePattern):
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: sd.SdfgOp, rewriter: PatternRewriter) -> None:
@@ -81,42 +97,36 @@ class _SpecializeSdfg(_Substitute, RewritePattern):
             rewriter.notify_op_modified(op)
 
 
-@dataclass
 class _SpecializeContainer(_Substitute, RewritePattern):
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: sd.ContainerOp, rewriter: PatternRewriter) -> None:
         ctype = op.result.type
         assert isinstance(ctype, sd.ArrayType)
-        shape = [self.expr(d, op) for d in ctype.dims()]
-        _unresolved(shape, f"the shape of container '{op.container_name.data}'", op)
+        shape = [self.substituted[d] for d in ctype.dims()]
         if shape != ctype.dims():
             rewriter.replace_value_with_new_type(op.result, sd.ArrayType(shape, ctype.element_type))
 
 
-@dataclass
 class _SpecializeMap(_Substitute, RewritePattern):
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: sd.MapOp, rewriter: PatternRewriter) -> None:
-        lower, upper, step = (self.exprs(a, op) for a in (op.lower, op.upper, op.step))
-        _unresolved([*sd.exprs(lower), *sd.exprs(upper), *sd.exprs(step)], f"the range of map '{op.label.data}'", op)
+        lower, upper, step = (self.exprs(a) for a in (op.lower, op.upper, op.step))
         if (lower, upper, step) != (op.lower, op.upper, op.step):
             op.lower, op.upper, op.step = lower, upper, step
             rewriter.notify_op_modified(op)
 
 
-@dataclass
 class _SpecializeAccess(_Substitute, RewritePattern):
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
-        if isinstance(op, sd.ReadOp | sd.WriteOp) and (subset := self.exprs(op.subset, op)) != op.subset:
+        if isinstance(op, sd.ReadOp | sd.WriteOp) and (subset := self.exprs(op.subset)) != op.subset:
             op.subset = subset
             rewriter.notify_op_modified(op)
 
 
-@dataclass
 class _SpecializeCopy(_Substitute, RewritePattern):
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: sd.CopyOp, rewriter: PatternRewriter) -> None:
-        source, destination = self.exprs(op.source_subset, op), self.exprs(op.destination_subset, op)
+        source, destination = self.exprs(op.source_subset), self.exprs(op.destination_subset)
         if (source, destination) != (op.source_subset, op.destination_subset):
             op.source_subset, op.destination_subset = source, destination
             rewriter.notify_op_modified(op)
@@ -133,8 +143,9 @@ class SdfgSpecializePass(ModulePass):
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         values = parse_symbol_values(self.symbols)
+        substituted = plan_substitution(op, values)
         patterns = [
-            pattern(values)
+            pattern(substituted, values)
             for pattern in (_SpecializeSdfg, _SpecializeContainer, _SpecializeMap, _SpecializeAccess, _SpecializeCopy)
         ]
         PatternRewriteWalker(

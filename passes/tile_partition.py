@@ -9,12 +9,14 @@ one op kind each: the SDFG becomes a graph with host transfers, containers becom
 variables laid out by the plan, states are inlined, maps become `ipu.tiled_map`s over
 the layout of the data they touch (so every access is local), copies become
 `ipu.copy`, and tasklets outside maps (scalar computations) run as single-point tiled
-maps on tile 0, where scalars live.
+maps on tile 0, where scalars live. The patterns trust the plan: every map and scalar
+computation was checked while planning.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import cache
 from math import ceil, prod
 
 from xdsl.context import Context
@@ -203,11 +205,13 @@ def analyze_step(step: Step) -> MapAccesses | None:
 
 @dataclass(frozen=True)
 class PartitionPlan:
-    """Where every container of one SDFG lives, and which arguments go back to the host."""
+    """Where every container of one SDFG lives, which arguments go back to the host, and
+    the row-major element ranges of each copy's source and destination."""
 
     arch: Arch
     layouts: dict[str, ipu.TileMapAttr]
     written: frozenset[str] = field(default_factory=frozenset)
+    copies: dict[sd.CopyOp, tuple[tuple[int, int], tuple[int, int]]] = field(default_factory=dict)
 
 
 def plan_layouts(sdfg_op: sd.SdfgOp, arch: Arch) -> dict[str, ipu.TileMapAttr]:
@@ -261,12 +265,23 @@ def plan_layouts(sdfg_op: sd.SdfgOp, arch: Arch) -> dict[str, ipu.TileMapAttr]:
 
 
 def plan_partition(sdfg_op: sd.SdfgOp, arch: Arch) -> PartitionPlan:
+    layouts = plan_layouts(sdfg_op, arch)
     written = {
         sd.container_name(op.container if isinstance(op, sd.WriteOp) else op.destination)
         for op in sdfg_op.walk()
         if isinstance(op, sd.WriteOp | sd.CopyOp)
     }
-    return PartitionPlan(arch, plan_layouts(sdfg_op, arch), frozenset(written))
+    copies = {op: plan_copy(op) for op in sdfg_op.walk() if isinstance(op, sd.CopyOp)}
+    return PartitionPlan(arch, layouts, frozenset(written), copies)
+
+
+def plan_copy(op: sd.CopyOp) -> tuple[tuple[int, int], tuple[int, int]]:
+    """The row-major element ranges a copy reads and writes."""
+    src = _flat_range(op.source, op.source_ranges(), op)
+    dst = _flat_range(op.destination, op.destination_ranges(), op)
+    if src[1] - src[0] != dst[1] - dst[0]:
+        raise error(op, "copy source and destination hold different numbers of elements")
+    return src, dst
 
 
 def _is_whole(copy: sd.CopyOp) -> bool:
@@ -300,6 +315,7 @@ def check_memory(
         )
 
 
+@cache  # building a MemRefType is slow, and programs repeat few container types
 def memref_of(ctype: sd.ArrayType) -> MemRefType:
     return MemRefType(ctype.element_type, ctype.static_shape() or [])
 
@@ -339,6 +355,7 @@ def tiled_map(label: str, ops: list[Operation], tile_map: ipu.TileMapAttr) -> ip
             if op.container not in current:
                 ins.append(op.container)
                 arg = body.insert_arg(memref_of(op.container.type), len(body.args))  # type: ignore[arg-type]
+                arg.name_hint = op.container.name_hint
                 access = ipu.AccessOp(arg, [0] * op.container.type.rank)  # type: ignore[union-attr]
                 body.add_op(access)
                 current[op.container] = access.result
@@ -428,7 +445,6 @@ class _InlineState(RewritePattern):
     def match_and_rewrite(self, op: sd.StateOp, rewriter: PatternRewriter) -> None:
         for step in state_steps(op):
             if isinstance(step, list):
-                analyze_step(step)
                 rewriter.insert(tiled_map(free_label(step), step, SCALAR_MAP), InsertPoint.before(step[0]))
                 for inner in reversed(step):
                     rewriter.erase(inner)
@@ -444,21 +460,20 @@ class _MapToTiledMap(RewritePattern):
     def match_and_rewrite(self, op: sd.MapOp, rewriter: PatternRewriter) -> None:
         if isinstance(op.parent_op(), sd.StateOp):
             return  # its state is inlined first
-        analyze_map(op)
         ops = list(op.body.block.ops)
         containers = [o.container for o in ops if isinstance(o, sd.ReadOp | sd.WriteOp)]
         rewriter.replace(op, tiled_map(op.label.data, ops, _layout_of(self.plan, containers)))
 
 
+@dataclass
 class _CopyToCopy(RewritePattern):
+    plan: PartitionPlan
+
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: sd.CopyOp, rewriter: PatternRewriter) -> None:
         if isinstance(op.parent_op(), sd.StateOp):
             return  # its state is inlined first
-        src = _flat_range(op.source, op.source_ranges(), op)
-        dst = _flat_range(op.destination, op.destination_ranges(), op)
-        if src[1] - src[0] != dst[1] - dst[0]:
-            raise error(op, "copy source and destination hold different numbers of elements")
+        src, dst = self.plan.copies[op]
         rewriter.replace(op, ipu.CopyOp(op.source, src, op.destination, dst))
 
 
@@ -479,12 +494,11 @@ class IpuTilePartitionPass(ModulePass):
         plans = {s: plan_partition(s, arch) for s in op.ops if isinstance(s, sd.SdfgOp)}
         for sdfg_op, plan in plans.items():
             # The dataflow first, while it still refers to containers; then the data.
-            _walker([_InlineState(), _MapToTiledMap(plan), _CopyToCopy()]).rewrite_region(sdfg_op.body)
-            _walker([_ContainerToVariable(plan)]).rewrite_region(sdfg_op.body)
-        _walker([_SdfgToGraph(plans)], recursively=False).rewrite_module(op)
+            _walk([_InlineState(), _MapToTiledMap(plan), _CopyToCopy(plan)]).rewrite_region(sdfg_op.body)
+            _walk([_ContainerToVariable(plan)]).rewrite_region(sdfg_op.body)
+        _walk([_SdfgToGraph(plans)]).rewrite_module(op)
 
 
-def _walker(patterns: list[RewritePattern], recursively: bool = True) -> PatternRewriteWalker:
-    return PatternRewriteWalker(
-        GreedyRewritePatternApplier(patterns, dce_enabled=False), apply_recursively=recursively
-    )
+def _walk(patterns: list[RewritePattern]) -> PatternRewriteWalker:
+    """One walk suffices: a state is visited before the ops it inlines."""
+    return PatternRewriteWalker(GreedyRewritePatternApplier(patterns, dce_enabled=False), apply_recursively=False)

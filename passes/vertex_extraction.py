@@ -13,11 +13,12 @@ and whatever depends only on them, are done once, before the loop.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cache
 
 from xdsl.context import Context
 from xdsl.dialects import arith, memref, scf
 from xdsl.dialects.builtin import DYNAMIC_INDEX, IndexType, IntegerAttr, MemRefType, ModuleOp
-from xdsl.ir import Block, Operation, Region, SSAValue
+from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import (
     PatternRewriter,
@@ -70,8 +71,13 @@ def _field_name(names: UniqueNames, value: SSAValue) -> str:
 
 def field_type(tensor: SSAValue, rule: ipu.SliceAttr) -> MemRefType:
     """`memref<T>` for a whole scalar, `memref<?xT>` for a run of elements."""
-    element = tensor.type.element_type  # type: ignore[union-attr]
-    return MemRefType(element, []) if rule.is_whole and tensor.type.get_num_dims() == 0 else MemRefType(element, [DYNAMIC_INDEX])  # type: ignore[union-attr]
+    scalar = rule.is_whole and tensor.type.get_num_dims() == 0  # type: ignore[union-attr]
+    return _memref(tensor.type.element_type, scalar)  # type: ignore[union-attr]
+
+
+@cache  # building a MemRefType is slow; codelets repeat a handful of field types
+def _memref(element: Attribute, scalar: bool) -> MemRefType:
+    return MemRefType(element, [] if scalar else [DYNAMIC_INDEX])
 
 
 def _index(value: int) -> arith.ConstantOp:

@@ -20,7 +20,7 @@ from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Attribute, Block, Region, SSAValue
 
 from ipu_lower.dialects import sdfg as sd
-from ipu_lower.dialects.index_expr import IndexExpr, check_symbol_name
+from ipu_lower.dialects.index_expr import IndexExpr
 from ipu_lower.element_types import element_type_of_numpy
 from ipu_lower.frontend.symbolic import SymbolicError, to_index_expr
 from ipu_lower.frontend.tasklet import TaskletError, translate_tasklet
@@ -67,22 +67,17 @@ class _SdfgImporter:
             body.add_op(self.container(name, desc))
         for state in self.states_in_order():
             body.add_op(self.state(state))
-        symbols = sorted(str(s) for s in self.sdfg.free_symbols)
-        for name in symbols:
-            try:
-                check_symbol_name(name)
-            except ValueError as err:
-                raise self.fail(f"symbol {err}") from err
+        symbols = sorted(set().union(*(e.symbols() for _, e in sd.symbols_used(body))))
         return sd.SdfgOp(self.sdfg.name, args, symbols, Region(body))
 
     def argument_names(self) -> list[str]:
         """DaCe's arg_names, then the other non-transient containers (such as the
         `__return` arrays of a program that returns values) in DaCe's arglist order."""
         names = list(self.sdfg.arg_names)
-        names += [
+        names += [  # the data arguments of DaCe's SDFG.arglist, which also computes symbols
             n
             for n, desc in self.sdfg.arrays.items()
-            if not desc.transient and n not in names and n in self.sdfg.arglist()
+            if not desc.transient and n not in names and not (isinstance(desc, dt.Scalar) and n.startswith("__dace"))
         ]
         for name in names:
             desc = self.sdfg.arrays.get(name)

@@ -59,7 +59,7 @@ class _Converter:
         if value.is_Pow:
             base, exponent = value.args
             if not exponent.is_Integer or not 0 <= int(exponent) <= MAX_POWER:
-                self.fail(value, "only small non-negative integer powers are")
+                self.fail(value, "only small non-negative integer powers are supported")
             return reduce(lambda a, _: a * self.convert(base), range(int(exponent)), IndexExpr.constant(1))
         name = type(value).__name__
         if name in ("int_floor", "int_ceil", "Mod") and len(value.args) == 2:
