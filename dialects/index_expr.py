@@ -24,11 +24,14 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from functools import cached_property
 from math import prod
 
 __all__ = [
     "MAX_MAGNITUDE",
+    "MAX_ATOM_NESTING",
     "MAX_NESTING",
+    "MAX_TERMS",
     "ExprError",
     "IndexExpr",
     "RESERVED_NAMES",
@@ -40,7 +43,15 @@ MAX_MAGNITUDE = 2**63
 """Coefficients and folded constants stay below this: index values are 64-bit."""
 
 MAX_NESTING = 64
-"""Parentheses and unary minus nest at most this deep."""
+"""Parentheses, unary minus and infix atoms nest at most this deep in the text form."""
+
+MAX_ATOM_NESTING = 12
+"""floordiv/ceildiv/mod/min/max atoms nest at most this deep, so that the printed form of
+every expression (at most four text levels per atom) parses back."""
+
+MAX_TERMS = 1024
+"""Terms of a canonical polynomial: multiplying out `(a + b) * (c + d) * ...` grows
+exponentially, so a short hostile expression could otherwise hang the compiler."""
 
 _INFIX = ("floordiv", "ceildiv", "mod")
 _CALLS = ("min", "max")
@@ -141,9 +152,12 @@ class IndexExpr:
         return IndexExpr.lift(other) - self
 
     def __mul__(self, other: IndexExpr | int) -> IndexExpr:
+        other = IndexExpr.lift(other)
+        if len(self.terms) * len(other.terms) > MAX_TERMS:
+            raise ExprError(f"index expression would have more than {MAX_TERMS} terms")
         total: dict[Monomial, int] = {}
         for m1, c1 in self.terms:
-            for m2, c2 in IndexExpr.lift(other).terms:
+            for m2, c2 in other.terms:
                 mono = tuple(sorted(m1 + m2, key=_atom_key))
                 total[mono] = total.get(mono, 0) + _checked(c1 * c2)
         return IndexExpr._of(total)
@@ -265,13 +279,19 @@ class IndexExpr:
         return text
 
     def is_simple(self) -> bool:
-        """Whether the text form is one token (a non-negative integer, a symbol or a
-        dimension), so that it needs no parentheses anywhere."""
+        """Whether the text form is self-delimited (a non-negative integer, a symbol, a
+        dimension or one atom), so that it needs no parentheses anywhere."""
         value = self.constant_value()
         if value is not None:
             return value >= 0
-        return len(self.terms) == 1 and self.terms[0][1] == 1 and len(self.terms[0][0]) == 1 and (
-            self.terms[0][0][0][0] in ("d", "s")
+        return len(self.terms) == 1 and self.terms[0][1] == 1 and len(self.terms[0][0]) == 1
+
+    @cached_property
+    def atom_nesting(self) -> int:
+        """How deep floordiv/ceildiv/mod/min/max atoms nest in the expression."""
+        return max(
+            (1 + max(a[1].atom_nesting, a[2].atom_nesting) for m, _ in self.terms for a in m if a[0] not in ("d", "s")),
+            default=0,
         )
 
     def __str__(self) -> str:
@@ -304,7 +324,11 @@ def _fold(kind: str, a: int, b: int) -> int:
 
 
 def _call(kind: str, a: IndexExpr, b: IndexExpr) -> IndexExpr:
+    if max(a.atom_nesting, b.atom_nesting) >= MAX_ATOM_NESTING:
+        raise ExprError(f"index expression nests {kind} and the like more than {MAX_ATOM_NESTING} deep")
     va, vb = a.constant_value(), b.constant_value()
+    if kind in _INFIX and vb == 0:
+        raise ExprError(f"{kind} by zero")
     if va is not None and vb is not None:
         return IndexExpr.constant(_fold(kind, va, vb))
     if kind in ("floordiv", "ceildiv") and vb == 1:

@@ -22,6 +22,7 @@ from math import prod
 from typing import ClassVar
 
 from ipu_lower.dialects.codelet_body import CodeletOpMixin, FieldMixin, WorkerOpMixin
+from ipu_lower.dialects.syntax import parse_body, print_body
 from ipu_lower.dialects.tiling import (
     SliceRuleMixin,
     TileMapMixin,
@@ -124,8 +125,6 @@ class GraphOp(IRDLOperation):
     body = region_def("single_block")
     traits = traits_def(IsolatedFromAbove(), NoTerminator(), SymbolTable())
 
-    assembly_format = "$sym_name `arch` $arch `args` $args attr-dict-with-keyword $body"
-
     def __init__(self, name: str, arch: str, args: Sequence[str], body: Region | None = None):
         super().__init__(
             properties={
@@ -138,6 +137,30 @@ class GraphOp(IRDLOperation):
 
     def variables(self) -> dict[str, VariableOp]:
         return {op.var_name.data: op for op in self.body.block.ops if isinstance(op, VariableOp)}
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_attribute(self.sym_name)
+        printer.print_string(" arch ")
+        printer.print_attribute(self.arch)
+        printer.print_string(" args ")
+        printer.print_attribute(self.args)
+        printer.print_op_attributes(self.attributes, print_keyword=True)
+        printer.print_string(" ")
+        print_body(printer, self.body)
+
+    @classmethod
+    def parse(cls, parser: Parser) -> GraphOp:
+        name = parser.parse_str_literal()
+        parser.parse_keyword("arch")
+        arch = parser.parse_str_literal()
+        parser.parse_keyword("args")
+        args = parser.parse_comma_separated_list(parser.Delimiter.SQUARE, parser.parse_str_literal)
+        attrs = parser.parse_optional_attr_dict_with_keyword()
+        op = cls(name, arch, args, parse_body(parser))
+        if attrs:
+            op.attributes.update(attrs.data)
+        return op
 
     def verify_(self) -> None:
         if self.arch.data not in ARCHS:
@@ -199,7 +222,12 @@ class _HostTransferOp(IRDLOperation):
         super().__init__(operands=[tensor])
 
     def verify_(self) -> None:
-        variable_of(self.tensor)
+        name = variable_of(self.tensor).var_name
+        graph = self.parent_op()
+        if isinstance(graph, GraphOp) and name not in graph.args.data:
+            raise VerifyException(f"'{name.data}' is not an argument of the graph: it has no host data to transfer")
+        if isinstance(self, ToHostOp) and self.tensor.type.get_num_dims() == 0:  # type: ignore[union-attr]
+            raise VerifyException(f"cannot copy scalar '{name.data}' back to the host: scalars are passed by value")
 
 
 @irdl_op_definition
@@ -589,10 +617,24 @@ class ComputeSetOp(IRDLOperation):
     body = region_def("single_block")
     traits = traits_def(NoTerminator(), HasParent(GraphOp))
 
-    assembly_format = "$label attr-dict-with-keyword $body"
-
     def __init__(self, label: str, body: Region | None = None):
         super().__init__(properties={"label": StringAttr(label)}, regions=[body or Region(Block())])
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_attribute(self.label)
+        printer.print_op_attributes(self.attributes, print_keyword=True)
+        printer.print_string(" ")
+        print_body(printer, self.body)
+
+    @classmethod
+    def parse(cls, parser: Parser) -> ComputeSetOp:
+        label = parser.parse_str_literal()
+        attrs = parser.parse_optional_attr_dict_with_keyword()
+        op = cls(label, parse_body(parser))
+        if attrs:
+            op.attributes.update(attrs.data)
+        return op
 
 
 def codelet_named(op: Operation, name: str) -> CodeletOp | None:

@@ -422,14 +422,20 @@ class AddVerticesOp(BuildOp):
             detail = f"field '{missing[0]}' is not connected" if missing else "a field is connected twice"
             raise VerifyException(f"poplar.add_vertices of {self.codelet}: {detail}")
         arg_types = dict(zip(fields, (a.type for a in codelet.body.block.args)))
+        # Diagnostics name the tensor (its debug name), or the field for a view.
+        tensor_names = [
+            t.owner.debug_name.data if isinstance(t.owner, AddVariableOp) else n for n, t in zip(names, self.tensors)
+        ]
         verify_placement(
             str(self.codelet),
             names,
             [arg_types[n] for n in names],
             self.rules.data,
-            [(n, tensor_type(t).element_type, tensor_type(t).num_elements()) for n, t in zip(names, self.tensors)],
+            [(n, tensor_type(t).element_type, tensor_type(t).num_elements()) for n, t in zip(tensor_names, self.tensors)],
         )
-        check_slices_inside(self.rules.data, self.tile_map, [tensor_type(t).num_elements() for t in self.tensors], names)
+        check_slices_inside(
+            self.rules.data, self.tile_map, [tensor_type(t).num_elements() for t in self.tensors], tensor_names
+        )
         runs = len(self.tile_map.runs())
         if len(self.run_cycles()) != runs or any(c < 0 for c in self.run_cycles()):
             raise VerifyException(f"poplar.add_vertices needs one non-negative cycle estimate per run ({runs})")

@@ -18,6 +18,7 @@ import re
 from collections.abc import Iterator, Sequence
 
 from ipu_lower.dialects.index_expr import IndexExpr, check_symbol_name, parse_index_expr
+from ipu_lower.dialects.syntax import parse_body, print_body
 from xdsl.dialects.builtin import ArrayAttr, IndexType, StringAttr, UnitAttr
 from xdsl.ir import (
     Attribute,
@@ -57,6 +58,7 @@ from xdsl.utils.exceptions import VerifyException
 from ipu_lower.element_types import element_type, element_type_named
 
 _IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+_TOKEN = re.compile(r"[0-9]+|[A-Za-z_][A-Za-z0-9_]*")
 
 
 def is_identifier(text: str) -> bool:
@@ -136,7 +138,30 @@ class _OperandDims:
 def _verify_no_dims(values: Sequence[IndexExpr], what: str) -> None:
     for e in values:
         if e.dims():
-            raise VerifyException(f"{what} '{e}' may use symbols only, not dimensions")
+            raise VerifyException(f"{what} may use symbols only, not dimensions: '{e}'")
+
+
+def first_use_order(values: Sequence[IndexExpr]) -> list[int]:
+    """The dimensions of `values` in the order their text form first names them."""
+    order: list[int] = []
+    for e in values:
+        for index, piece in enumerate(e.format(lambda d: f"\x00{d}\x00").split("\x00")):
+            if index % 2 and int(piece) not in order:
+                order.append(int(piece))
+    return order
+
+
+def _verify_declared(op: Operation, values: Sequence[IndexExpr]) -> None:
+    """Every symbol of `values` is declared by the SDFG holding `op`."""
+    sdfg = op.parent_op()
+    while sdfg is not None and not isinstance(sdfg, SdfgOp):
+        sdfg = sdfg.parent_op()
+    if sdfg is None:
+        return
+    declared = set(sdfg.symbol_names())
+    for e in values:
+        if unknown := sorted(e.symbols() - declared):
+            raise VerifyException(f"uses symbol '{unknown[0]}', which sdfg '{sdfg.sym_name.data}' does not declare")
 
 
 @irdl_attr_definition
@@ -189,7 +214,10 @@ class ArrayType(ParametrizedAttribute, TypeAttribute):
                     if not parser.parse_optional_keyword("x"):
                         row = element_type_named(ident)
                         if row is None:
-                            parser.raise_error(f"expected an element type, got '{ident}'")
+                            parser.raise_error(
+                                f"expected an element type, got '{ident}' "
+                                "(a compound dimension is written in parentheses: (N + 1) x f32)"
+                            )
                         return (ArrayAttr([expr_attr(d) for d in dims]), row.mlir)
                     try:
                         dims.append(IndexExpr.symbol(ident))
@@ -201,7 +229,9 @@ class ArrayType(ParametrizedAttribute, TypeAttribute):
     def print_parameters(self, printer: Printer) -> None:
         printer.print_string("<")
         for dim in self.dims():
-            printer.print_string(str(dim) if dim.is_simple() else f"({dim})")
+            text = str(dim)
+            bare = _TOKEN.fullmatch(text) or (dim.is_simple() and text.startswith("("))
+            printer.print_string(text if bare else f"({text})")
             printer.print_string(" x ")
         printer.print_attribute(self.element_type)
         printer.print_string(">")
@@ -211,7 +241,7 @@ def _label_prop():
     return prop_def(StringAttr)
 
 
-def symbols_used(op: Operation | Block) -> Iterator[tuple[Operation, IndexExpr]]:
+def index_exprs(op: Operation | Block) -> Iterator[tuple[Operation, IndexExpr]]:
     """Every (op, expression) pair of `op` (or of a block) and the ops nested in it."""
     for inner in op.walk():
         for result in inner.results:
@@ -281,13 +311,8 @@ class SdfgOp(IRDLOperation):
                 check_symbol_name(name)
             except ValueError as err:
                 raise VerifyException(str(err)) from err
-        declared = set(self.symbol_names())
-        for op, expr in symbols_used(self):
-            if unknown := sorted(expr.symbols() - declared):
-                raise VerifyException(
-                    f"'{op.name}' uses symbol '{unknown[0]}', which sdfg '{self.sym_name.data}' "
-                    "does not declare"
-                )
+        if len(set(self.symbol_names())) != len(self.symbol_names()):
+            raise VerifyException(f"sdfg '{self.sym_name.data}' declares a symbol twice")
 
     def print(self, printer: Printer) -> None:
         printer.print_string(" ")
@@ -298,7 +323,7 @@ class SdfgOp(IRDLOperation):
         printer.print_attribute(self.symbols)
         printer.print_op_attributes(self.attributes, print_keyword=True)
         printer.print_string(" ")
-        printer.print_region(self.body, print_entry_block_args=False)
+        print_body(printer, self.body)
 
     @classmethod
     def parse(cls, parser: Parser) -> SdfgOp:
@@ -308,7 +333,7 @@ class SdfgOp(IRDLOperation):
         parser.parse_keyword("symbols")
         symbols = parser.parse_attribute()
         attrs = parser.parse_optional_attr_dict_with_keyword()
-        body = parser.parse_region()
+        body = parse_body(parser)
         for attr in (args, symbols):
             if not isinstance(attr, ArrayAttr) or not all(isinstance(a, StringAttr) for a in attr.data):
                 parser.raise_error("expected a list of strings")
@@ -337,6 +362,9 @@ class ContainerOp(IRDLOperation):
             props["transient"] = UnitAttr()
         super().__init__(properties=props, result_types=[type])
 
+    def verify_(self) -> None:
+        _verify_declared(self, self.result.type.dims())  # type: ignore[union-attr]
+
 
 def container_name(value: SSAValue) -> str:
     """The DaCe name of the container `value` is the result of."""
@@ -354,10 +382,24 @@ class StateOp(IRDLOperation):
     body = region_def("single_block")
     traits = traits_def(NoTerminator(), HasParent(SdfgOp))
 
-    assembly_format = "$label attr-dict-with-keyword $body"
-
     def __init__(self, label: str, body: Region | None = None):
         super().__init__(properties={"label": StringAttr(label)}, regions=[body or Region(Block())])
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_attribute(self.label)
+        printer.print_op_attributes(self.attributes, print_keyword=True)
+        printer.print_string(" ")
+        print_body(printer, self.body)
+
+    @classmethod
+    def parse(cls, parser: Parser) -> StateOp:
+        label = parser.parse_str_literal()
+        attrs = parser.parse_optional_attr_dict_with_keyword()
+        op = cls(label, parse_body(parser))
+        if attrs:
+            op.attributes.update(attrs.data)
+        return op
 
 
 @irdl_op_definition
@@ -423,6 +465,7 @@ class MapOp(IRDLOperation):
         for s in exprs(self.step):
             if (value := s.constant_value()) is not None and value <= 0:
                 raise VerifyException(f"map '{label}' has non-positive step {value}")
+        _verify_declared(self, [e for r in self.ranges() for e in r])
         if not isinstance(self.parent_op(), StateOp | MapOp):
             raise VerifyException("sdfg.map must be inside an sdfg.state or sdfg.map")
 
@@ -475,9 +518,9 @@ def _verify_access(op: ReadOp | WriteOp, what: str) -> ArrayType:
     for e in subset:
         if any(d >= len(op.indices) for d in e.dims()):
             raise VerifyException(f"{what} subset '{e}' uses a dimension that is not an operand")
-    for index in op.indices:
-        if not isinstance(index.type, IndexType):
-            raise VerifyException(f"{what} indices must be of type index")
+    if first_use_order(subset) != list(range(len(op.indices))):
+        raise VerifyException(f"{what} must use each index operand, in the order the subset first names them")
+    _verify_declared(op, subset)
     return ctype
 
 
@@ -680,6 +723,7 @@ class CopyOp(IRDLOperation):
                     f"copy {what} subset needs one range per dimension of a rank-{value.type.rank} container"
                 )
             _verify_no_dims(exprs(subset), f"copy {what} range")
+            _verify_declared(self, exprs(subset))
         if self.source.type.element_type != self.destination.type.element_type:  # type: ignore[union-attr]
             raise VerifyException("copy between containers of different element types")
 

@@ -186,7 +186,7 @@ def located_verify_error(module: ModuleOp) -> IpuLowerError | None:
         try:
             op.verify(verify_nested_ops=False)
         except Exception as err:
-            return error(op, str(err).strip().splitlines()[0] if str(err).strip() else type(err).__name__)
+            return error(op, " ".join(line.strip() for line in str(err).splitlines() if line.strip()) or type(err).__name__)
     return None
 
 

@@ -29,6 +29,7 @@ from xdsl.rewriter import InsertPoint
 
 from ipu_lower.arch import get_arch
 from ipu_lower.cost_model import vertex_cycles
+from ipu_lower.diagnostics import error
 from ipu_lower.dialects import ipu, poplar
 
 
@@ -224,6 +225,8 @@ class ConvertIpuToPoplarPass(ModulePass):
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         placements = {}
         for graph in [g for g in op.ops if isinstance(g, ipu.GraphOp)]:
+            for tiled_map in (o for o in graph.body.block.ops if isinstance(o, ipu.TiledMapOp)):
+                raise error(tiled_map, "'ipu.tiled_map' cannot be converted to Poplar; run ipu-vertex-extraction first")
             placements.update(plan_placements(graph))
         patterns = [
             _Graph(),

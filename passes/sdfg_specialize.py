@@ -63,7 +63,7 @@ def plan_substitution(module: ModuleOp, values: dict[str, int]) -> dict[IndexExp
     value (overflow, division by zero) or a shape or map range left with a symbol is a
     located error."""
     substituted: dict[IndexExpr, IndexExpr] = {}
-    for op, e in sd.symbols_used(module):
+    for op, e in sd.index_exprs(module):
         if e not in substituted:
             try:
                 substituted[e] = e.substitute(values)
@@ -71,8 +71,12 @@ def plan_substitution(module: ModuleOp, values: dict[str, int]) -> dict[IndexExp
                 raise error(op, f"'{e}' with the given symbol values: {err}") from err
     for op in module.walk():
         if isinstance(op, sd.ContainerOp):
-            dims = op.result.type.dims()  # type: ignore[union-attr]
-            _unresolved([substituted[d] for d in dims], f"the shape of container '{op.container_name.data}'", op)
+            name = op.container_name.data
+            dims = [substituted[d] for d in op.result.type.dims()]  # type: ignore[union-attr]
+            _unresolved(dims, f"the shape of container '{name}'", op)
+            if any(d.constant_value() < 0 for d in dims):  # type: ignore[operator]
+                shape = ", ".join(str(d) for d in dims)
+                raise error(op, f"container '{name}' has a negative dimension with the given symbol values: [{shape}]")
         elif isinstance(op, sd.MapOp):
             bounds = [e for r in op.ranges() for e in r]
             _unresolved([substituted[e] for e in bounds], f"the range of map '{op.label.data}'", op)

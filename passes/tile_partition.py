@@ -145,6 +145,12 @@ def analyze_body(what: str, ops: list[Operation], params: tuple[SSAValue, ...], 
     writes: list[str] = []
     for op in ops:
         if isinstance(op, sd.TaskletOp):
+            if any(not on_ipu(r.type) for inner in op.body.block.ops for r in inner.results):
+                raise error(
+                    op,
+                    f"tasklet '{op.label.data}' computes in 64 bits, which the IPU does not "
+                    "support; demote it with the ipu-demote-f64 pass or use float32 constants",
+                )
             continue
         if not isinstance(op, sd.ReadOp | sd.WriteOp):
             raise error(op, f"'{op.name}' inside {what} is not supported yet")
@@ -164,6 +170,8 @@ def analyze_body(what: str, ops: list[Operation], params: tuple[SSAValue, ...], 
                     f"{what} {verb} '{describe_access(op)}', a neighbour at offset ({', '.join(map(str, offsets))}) "
                     "of the point; stencils are not supported yet",
                 )
+            if not params:
+                raise error(op, f"{what} accesses '{describe_access(op)}' outside any map; only scalars are supported there yet")
             if offsets is None or shape != tuple(bounds):
                 raise error(
                     op,
@@ -381,14 +389,7 @@ def _inline_tasklet(op: sd.TaskletOp, body: Block, mapping: dict[SSAValue, SSAVa
             for result, value in zip(op.outputs, inner.values):
                 mapping[result] = values[value]
             continue
-        clone = inner.clone(value_mapper=values)
-        body.add_op(clone)
-        if any(not on_ipu(r.type) for r in clone.results):
-            raise error(
-                op,
-                f"tasklet '{op.label.data}' computes in 64 bits, which the IPU does not "
-                "support; demote it with the ipu-demote-f64 pass or use float32 constants",
-            )
+        body.add_op(inner.clone(value_mapper=values))
 
 
 def _layout_of(plan: PartitionPlan, containers: list[SSAValue]) -> ipu.TileMapAttr:

@@ -55,8 +55,18 @@ def the_sdfg(module: ModuleOp) -> sd.SdfgOp:
     return ops[0]
 
 
-def texts(exprs) -> tuple[str, ...]:
-    return tuple(e.text for e in exprs)
+def texts(exprs, names=()) -> tuple[str, ...]:
+    """The expressions of an attribute list as text, dimension k named `names[k]`."""
+    return tuple(e.format(lambda d: names[d]) for e in sd.exprs(exprs))
+
+
+def subset_texts(op: sd.ReadOp | sd.WriteOp) -> tuple[str, ...]:
+    """`x[i + 1, j]` as ("i + 1", "j"): the subset with the map parameters by name."""
+    return texts(op.subset, [v.name_hint for v in op.indices])
+
+
+def range_texts(ranges) -> list[tuple[str, str]]:
+    return [(str(b), str(e)) for b, e in ranges]
 
 
 def container_name(value) -> str:
@@ -81,7 +91,7 @@ def summary(module: ModuleOp) -> dict:
         "containers": containers,
         "states": len(states),
         "maps": sorted(
-            (tuple(m.param_names), texts(m.lower.data), texts(m.upper.data), texts(m.step.data))
+            (tuple(p.name_hint for p in m.params), texts(m.lower), texts(m.upper), texts(m.step))
             for m in maps
         ),
         # every map sits directly in a state (no nesting)
@@ -94,21 +104,21 @@ def summary(module: ModuleOp) -> dict:
             if not isinstance(inner, sd.YieldOp)
         ),
         "reads": Counter(
-            (container_name(op.container), texts(op.subset.data))
+            (container_name(op.container), subset_texts(op))
             for op in sdfg_op.walk()
             if isinstance(op, sd.ReadOp)
         ),
         "writes": Counter(
-            (container_name(op.container), texts(op.subset.data))
+            (container_name(op.container), subset_texts(op))
             for op in sdfg_op.walk()
             if isinstance(op, sd.WriteOp)
         ),
         "copies": [
             (
                 container_name(op.source),
-                [(b.text, e.text) for b, e in op.source_ranges()],
+                range_texts(op.source_ranges()),
                 container_name(op.destination),
-                [(b.text, e.text) for b, e in op.destination_ranges()],
+                range_texts(op.destination_ranges()),
             )
             for op in sdfg_op.walk()
             if isinstance(op, sd.CopyOp)
@@ -755,3 +765,103 @@ def test_string_annotations_are_rejected(tmp_path):
     )
     with pytest.raises(SdfgInputError, match="string annotations"):
         DacePythonFrontend().parse(Context(), path.open("rb"), str(path))
+
+
+# --------------------------------------------------------------------------------------
+# index expressions: shapes, map ranges and subsets become #sdfg.expr, map parameters
+# the index operands of the memlets
+
+
+def one_map_sdfg(name: str, shapes, ranges: dict, read: str, write: str = "y[i]") -> dace.SDFG:
+    sdfg = dace.SDFG(name)
+    sdfg.add_array("x", shapes[0], dace.float32)
+    sdfg.add_array("y", shapes[1], dace.float32)
+    sdfg.add_state("main").add_mapped_tasklet(
+        "m", ranges, {"p": dace.Memlet(read)}, "q = p", {"q": dace.Memlet(write)}, external_edges=True
+    )
+    return sdfg
+
+
+def the_op(module: ModuleOp, kind):
+    (op,) = [op for op in module.walk() if isinstance(op, kind)]
+    return op
+
+
+def test_neighbour_read_is_an_offset_of_the_parameter():
+    module = import_sdfg(one_map_sdfg("shift", ([N + 1], [N]), {"i": "0:N"}, "x[i + 1]"))
+    module.verify()
+    map_op, read = the_op(module, sd.MapOp), the_op(module, sd.ReadOp)
+    assert str(the_sdfg(module).containers()[0].result.type) == "!sdfg.array<(N + 1) x f32>"
+    assert list(read.indices) == list(map_op.params)
+    assert [str(e) for e in read.subset_exprs()] == ["d0 + 1"]
+    assert read.subset_exprs()[0].dim_offset(0) == 1
+    assert subset_texts(read) == ("i + 1",)
+
+
+def test_index_operands_follow_the_order_of_first_use():
+    """`x[j, i]`: the operands are (j, i) and the subset (d0, d1)."""
+    M = dace.symbol("M")
+    module = import_sdfg(one_map_sdfg("tr", ([N, M], [M, N]), {"i": "0:M", "j": "0:N"}, "x[j, i]",
+                                      "y[i, j]"))
+    module.verify()
+    map_op, read, write = the_op(module, sd.MapOp), the_op(module, sd.ReadOp), the_op(module, sd.WriteOp)
+    i, j = map_op.params
+    assert list(read.indices) == [j, i] and [str(e) for e in read.subset_exprs()] == ["d0", "d1"]
+    assert list(write.indices) == [i, j] and [str(e) for e in write.subset_exprs()] == ["d0", "d1"]
+    assert subset_texts(read) == ("j", "i")
+
+
+def test_constant_subset_has_no_index_operands():
+    module = import_sdfg(one_map_sdfg("const", ([N], [N]), {"i": "0:N"}, "x[0]"))
+    module.verify()
+    read = the_op(module, sd.ReadOp)
+    assert list(read.indices) == [] and subset_texts(read) == ("0",)
+
+
+def test_expressions_of_shapes_ranges_and_subsets():
+    M = dace.symbol("M")
+    module = import_sdfg(one_map_sdfg("exprs", ([N + 1, 2 * M], [N // 2]), {"i": "0:N//2:2"},
+                                      "x[N - i, M % 3]"))
+    module.verify()
+    got = summary(module)
+    assert got["containers"]["x"] == ("!sdfg.array<(N + 1) x (2 * M) x f32>", False)
+    assert got["containers"]["y"] == ("!sdfg.array<(N floordiv 2) x f32>", False)
+    assert got["maps"] == [(("i",), ("0",), ("(N floordiv 2)",), ("2",))]
+    assert got["reads"] == Counter({("x", ("-i + N", "(M mod 3)")): 1})
+    assert got["symbols"] == ["M", "N"]
+
+
+def test_copy_ranges_are_expressions():
+    sdfg = dace.SDFG("shifted_copy")
+    sdfg.add_array("x", [N], dace.float32)
+    sdfg.add_array("y", [N], dace.float32)
+    state = sdfg.add_state("main")
+    state.add_nedge(state.add_read("x"), state.add_write("y"), dace.Memlet(data="x", subset="1:N", other_subset="0:N - 1"))
+    module = import_sdfg(sdfg)
+    module.verify()
+    assert summary(module)["copies"] == [("x", [("1", "N")], "y", [("0", "N - 1")])]
+
+
+@pytest.mark.parametrize(
+    ("build", "message"),
+    [
+        (lambda: one_map_sdfg("half", ([N / 2], [N]), {"i": "0:N"}, "x[i]"),
+         ("SDFG 'half': container 'x' has an unsupported shape: 'N/2' is not an integer index expression "
+         "('1/2' is not an integer)")),
+        (lambda: one_map_sdfg("hs", ([N], [N]), {"i": "0:N"}, "x[i / 2]"),
+         ("SDFG 'hs', state 'main', node 'm' (Tasklet): unsupported memlet subset: 'i/2' is not an integer "
+         "index expression ('1/2' is not an integer)")),
+        (lambda: one_map_sdfg("pw", ([N], [N]), {"i": "0:2**N"}, "x[i]"),
+         ("SDFG 'pw', state 'main', node 'm_map' (MapEntry): unsupported map range: '2**N - 1' is not an integer "
+         "index expression ('2**N' is not a small non-negative integer power)")),
+        (lambda: one_map_sdfg("d0s", ([dace.symbol("d0")], [N]), {"i": "0:N"}, "x[i]"),
+         "SDFG 'd0s': container 'x' has an unsupported shape: 'd0': 'd0' cannot name a symbol"),
+        (lambda: one_map_sdfg("mods", ([dace.symbol("mod")], [N]), {"i": "0:N"}, "x[i]"),
+         "SDFG 'mods': container 'x' has an unsupported shape: 'mod': 'mod' cannot name a symbol"),
+    ],
+    ids=["rational shape", "rational subset", "power range", "d0 symbol", "mod symbol"],
+)
+def test_unsupported_expressions_are_one_line_import_errors(build, message):
+    with pytest.raises(SdfgImportError) as info:
+        import_sdfg(build())
+    assert str(info.value) == message

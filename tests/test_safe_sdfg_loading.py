@@ -13,7 +13,6 @@ from collections.abc import Callable, Iterator
 import dace
 import numpy as np
 import pytest
-import sympy
 from dace import serialize
 from dace.sdfg.infer_types import (
     infer_connector_types,
@@ -25,15 +24,10 @@ from dace.transformation.passes.pattern_matching import match_patterns
 
 from ipu_lower.frontend import sdfg_json
 from ipu_lower.frontend.safe_expr import (
-    EvaluationError,
-    UnresolvedSymbolError,
     UnsafeExpressionError,
     check_expression,
     check_range_string,
-    evaluate,
-    free_symbols,
     split_range_string,
-    substitute,
 )
 from ipu_lower.frontend.sdfg_json import (
     SdfgInputError,
@@ -1040,182 +1034,43 @@ def test_subscripts():
             check_expression(text, allow_subscripts=True)
 
 
-def test_free_symbols():
-    assert free_symbols("Min(N, A[i]) + __i0 * int_floor(M, 2)") == {
-        "N",
-        "A",
-        "i",
-        "__i0",
-        "M",
-    }
-    assert free_symbols("3") == set()
-
-
 @pytest.mark.parametrize(
-    ("text", "values", "expected"),
+    "python_text",
     [
-        ("N - 1", {"N": 8}, 7),
-        ("N / 2", {"N": 8}, 4),
-        ("N / 2", {"N": 5}, 2.5),
-        ("N // 2", {"N": -5}, -3),
-        ("int_floor(N, 2)", {"N": -5}, -3),
-        ("int_ceil(N, 2)", {"N": 5}, 3),
-        ("int_ceil(N, 2)", {"N": -5}, -2),
-        ("floor(N / 3)", {"N": 10**30}, 333333333333333333333333333333),
-        ("ceiling(N / 3)", {"N": 10}, 4),
-        ("ceil(2.5)", {}, 3),
-        ("N % 3", {"N": -7}, 2),
-        ("Mod(N, 3)", {"N": -7}, 2),
-        ("Min(N, M, 4)", {"N": 9, "M": 5}, 4),
-        ("Max(N, M)", {"N": 9, "M": 5}, 9),
-        ("Abs(N - M)", {"N": 5, "M": 9}, 4),
-        ("N**2", {"N": -3}, 9),
-        ("N**(-2)", {"N": 2}, 0.25),
-        ("N**(3/2)", {"N": 4}, 8.0),
-        ("sqrt(N)", {"N": 16}, 4),
-        ("N < M", {"N": 1, "M": 2}, True),
-        ("0 <= N < M", {"N": 2, "M": 2}, False),
-        ("not N > 1 and M > 1 or False", {"N": 1, "M": 2}, True),
-        ("N if M > 0 else 7", {"N": 1, "M": 0}, 7),
-        ("IfExpr(M > 0, N, 7)", {"N": 1, "M": 1}, 1),
-        ("bitwise_and(N, 6) | 1", {"N": 7}, 7),
-        ("N << 3", {"N": 1}, 8),
-        ("x is None", {"x": 1}, False),
-        ("N * 0.5", {"N": 3}, 1.5),
-        ("True + 1", {}, 2),
+        "N // 2",
+        "N % 2",
+        "min(N, M)",
+        "max(N, M)",
+        "abs(M - N)",
+        "ceil(N / 2)",
+        "floor(N / 2)",
+        "N**2",
+        "N**-2",
+        "N / 2",
+        "int_ceil(N, 2)",
+        "(N > 0) and (M < 1)",
+        "N == 1",
+        "N != 1",
+        "N & 3",
+        "N | 4",
+        "N ^ 3",
+        "N >> 2",
+        "N << 2",
+        "round(N / 2)",
+        "N if M > 0 else 1",
+        "N >= 1",
+        "sqrt(N + 5)",
+        "2.5 * N",
+        "Mod(N, M)",
+        "Min(N - 1, 64 * M + 63) + 1",
+        "-N",
+        "not (N > M)",
     ],
 )
-def test_evaluate(text, values, expected):
-    result = evaluate(text, values)
-    assert result == expected
-    assert type(result) is type(expected)
-
-
-def test_evaluate_errors():
-    with pytest.raises(UnresolvedSymbolError) as info:
-        evaluate("Z + N * M", {"N": 1})
-    assert info.value.names == ["M", "Z"]
-    assert str(info.value) == "unresolved symbols 'M', 'Z'"
-    assert isinstance(info.value, ValueError)
-    with pytest.raises(EvaluationError, match="division by zero"):
-        evaluate("N / 0", {"N": 1})
-    with pytest.raises(EvaluationError, match="division by zero"):
-        evaluate("Mod(N, 0)", {"N": 1})
-    with pytest.raises(EvaluationError, match="takes 2 argument"):
-        evaluate("int_floor(N)", {"N": 1})
-    with pytest.raises(EvaluationError, match="complex"):
-        evaluate("N**(1/2)", {"N": -4})
-    with pytest.raises(UnsafeExpressionError, match="subscript"):
-        evaluate("A[0]", {"A": 1})
-    with pytest.raises(UnsafeExpressionError):
-        evaluate("__import__('os')", {})
-
-
-@pytest.mark.parametrize(
-    ("text", "values", "expected"),
-    [
-        ("N*M + 1", {"N": 4}, "4 * M + 1"),
-        ("N - 1", {"N": 8}, "7"),
-        ("N - 1", {"N": -2}, "-3"),
-        ("(N + 1) * M", {"M": 2}, "(N + 1) * 2"),
-        ("x - (y - z)", {}, "x - (y - z)"),
-        ("x - y - z", {}, "x - y - z"),
-        ("(x * y) * z", {}, "x * y * z"),
-        ("x / (y * z)", {}, "x / (y * z)"),
-        ("-(x + 1)", {}, "-(x + 1)"),
-        ("(-x)**2", {}, "(-x) ** 2"),
-        ("-x**2", {}, "-x ** 2"),
-        ("x ** -1", {}, "x ** -1"),
-        ("N**2", {"N": -3}, "9"),
-        ("M * N**2", {"N": -3}, "M * 9"),
-        ("N / 2", {"N": 5}, "5 / 2"),
-        ("N / 2", {"N": 6}, "3"),
-        ("a if b else (c if d else e)", {}, "a if b else c if d else e"),
-        ("(a if b else c) if d else e", {}, "(a if b else c) if d else e"),
-        ("not (a and b) or c", {}, "not (a and b) or c"),
-        ("(a < b) == c", {}, "(a < b) == c"),
-        ("A[N - 1] > i", {"N": 3, "A": 9}, "A[2] > i"),
-        ("Min(N, M) * K", {"N": 3, "M": 7}, "3 * K"),
-        ("int_floor(N + M, 2)", {"N": 3}, "int_floor(3 + M, 2)"),
-        ("x is None", {}, "x is None"),
-    ],
-)
-def test_substitute(text, values, expected):
-    out = substitute(text, values)
-    assert out == expected
-    check_expression(out, allow_subscripts=True)
-
-
-@pytest.mark.parametrize(
-    "text",
-    [
-        "x - (y - z) * w",
-        "x / (y / z)",
-        "(x + y) ** 2 - -z",
-        "-(x - y) // z % w",
-        "x if y > z else w - 1",
-        "Max(x, y) * (z + w)",
-        "x - y + z - w",
-        "(x - y) - (z - w)",
-        "x % (y * z)",
-        "-x ** 2 + (-y) ** 3",
-        "x < y and not (z > w or x == w)",
-    ],
-)
-def test_substitute_output_keeps_the_value(text):
-    values = {"x": 7, "y": 3, "z": 2, "w": 5}
-    printed = substitute(text, {})
-    assert evaluate(printed, values) == evaluate(text, values)
-    assert substitute(printed, {}) == printed
-
-
-@pytest.mark.parametrize(
-    ("python_text", "expected"),
-    [
-        ("N // 2", 5),
-        ("N % 2", 1),
-        ("min(N, M)", 3),
-        ("max(N, M)", 11),
-        ("abs(M - N)", 8),
-        ("ceil(N / 2)", 6),
-        ("floor(N / 2)", 5),
-        ("N**2", 121),
-        ("N**-2", 1 / 121),
-        ("N / 2", 5.5),
-        ("int_ceil(N, 2)", 6),
-        ("(N > 0) and (M < 1)", False),
-        ("N == 1", False),
-        ("N != 1", True),
-        ("N & 3", 3),
-        ("N | 4", 15),
-        ("N ^ 3", 8),
-        ("N >> 2", 2),
-        ("N << 2", 44),
-        ("round(N / 2)", 6),
-        ("N if M > 0 else 1", 11),
-        ("N >= 1", True),
-        ("sqrt(N + 5)", 4),
-        ("2.5 * N", 27.5),
-        ("Mod(N, M)", 2),
-        ("Min(N - 1, 64 * M + 63) + 1", 11),
-        ("-N", -11),
-        ("not (N > M)", False),
-    ],
-)
-def test_dace_printed_expressions_are_accepted_and_evaluate_like_sympy(
-    python_text, expected
-):
+def test_dace_printed_expressions_are_accepted(python_text):
     """What DaCe writes into files (sympy's printing of its expressions) passes the checker."""
-    values = {"N": 11, "M": 3}
-    parsed = dace.symbolic.pystr_to_symbolic(python_text)
-    printed = str(parsed)
-    check_expression(printed)
-    assert evaluate(printed, values) == pytest.approx(expected)
-    value = parsed.subs({dace.symbolic.symbol(k): v for k, v in values.items()})
-    if isinstance(value, (sympy.Number, sympy.logic.boolalg.BooleanAtom)):
-        assert (
-            bool(value) if isinstance(expected, bool) else float(value)
-        ) == pytest.approx(expected)
+    printed = str(dace.symbolic.pystr_to_symbolic(python_text))
+    assert isinstance(check_expression(printed), ast_expr())
 
 
 def test_range_strings():

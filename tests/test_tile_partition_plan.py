@@ -1,5 +1,5 @@
 """Tests for the planning half of ipu-tile-partition (balanced_tile_map, analyze_map,
-plan_layouts, check_memory) and of ipu-vertex-extraction (plan_signature, vertex_slices)."""
+plan_layouts, check_memory) and for the copies it lowers."""
 
 from __future__ import annotations
 
@@ -27,12 +27,10 @@ from ipu_lower.passes.tile_partition import (
     analyze_map,
     balanced_tile_map,
     check_memory,
+    describe_access,
     plan_layouts,
-)
-from ipu_lower.passes.vertex_extraction import (
-    IpuVertexExtractionPass,
-    plan_signature,
-    vertex_slices,
+    plan_partition,
+    point_offsets,
 )
 from ipu_lower.registry import DIALECTS
 
@@ -73,20 +71,24 @@ def the_op(module: ModuleOp, kind):
 # balanced_tile_map
 
 
+def triples(tile_map: ipu.TileMapAttr) -> list[tuple[int, int, int]]:
+    return [(run.first, run.end, run.count) for run in tile_map.runs()]
+
+
 def per_tile_counts(tile_map: ipu.TileMapAttr) -> list[int]:
-    return [count for first, end, count in tile_map.triples() for _ in range(first, end)]
+    return [count for first, end, count in triples(tile_map) for _ in range(first, end)]
 
 
 def check_balanced(elements: int, tiles: int, grain: int) -> None:
     tile_map = balanced_tile_map(elements, tiles, grain)
-    where = f"elements={elements} tiles={tiles} grain={grain}: {tile_map.triples()}"
+    where = f"elements={elements} tiles={tiles} grain={grain}: {triples(tile_map)}"
     tile_map.verify()
     counts = per_tile_counts(tile_map)
     # covers every element exactly once
     assert sum(counts) == elements == tile_map.total(), where
     # groups are contiguous ranges of tiles starting at tile 0
     previous_end = 0
-    for first, end, count in tile_map.triples():
+    for first, end, count in triples(tile_map):
         assert first == previous_end and end > first and count > 0, where
         previous_end = end
     # uses one tile per grain-sized unit of work, up to all tiles
@@ -103,9 +105,10 @@ def check_balanced(elements: int, tiles: int, grain: int) -> None:
     assert max(full) - min(full) <= grain, where
     # element order follows tile order
     offset = 0
-    for tile, (t, begin, end) in enumerate(tile_map.intervals()):
-        assert (t, begin) == (tile, offset), where
-        offset = end
+    for tile, block in enumerate(tile_map.blocks()):
+        assert (block.tile, block.index, block.begin) == (tile, tile, offset), where
+        assert tile_map.owner(block.begin, block.end) == tile, where
+        offset = block.end
     assert offset == elements, where
 
 
@@ -134,12 +137,12 @@ def test_balanced_tile_map_100000_on_ipu2():
     counts = per_tile_counts(tile_map)
     assert len(counts) == 1472
     assert max(counts) == 68 and min(counts) == 66
-    assert tile_map.triples() == [(0, 1424, 68), (1424, 1472, 66)]
+    assert triples(tile_map) == [(0, 1424, 68), (1424, 1472, 66)]
     assert str(tile_map) == "#ipu.tile_map<0 to 1424 x 68, 1424 to 1472 x 66>"
 
 
 @pytest.mark.parametrize(
-    "elements, grain, triples",
+    "elements, grain, expected",
     [
         (10, 2, [(0, 5, 2)]),
         (11, 2, [(0, 5, 2), (5, 6, 1)]),
@@ -150,24 +153,24 @@ def test_balanced_tile_map_100000_on_ipu2():
         (3, 8, [(0, 1, 3)]),
     ],
 )
-def test_balanced_tile_map_below_tile_count(elements, grain, triples):
+def test_balanced_tile_map_below_tile_count(elements, grain, expected):
     """Fewer units than tiles: one unit per tile from tile 0, the last one partial."""
-    assert balanced_tile_map(elements, 1472, grain).triples() == triples
+    assert triples(balanced_tile_map(elements, 1472, grain)) == expected
 
 
 @pytest.mark.parametrize("tiles", [1, 2, 1216, 1472])
 @pytest.mark.parametrize("grain", [1, 2, 4])
 def test_balanced_tile_map_one_element(tiles, grain):
     tile_map = balanced_tile_map(1, tiles, grain)
-    assert tile_map.triples() == [(0, 1, 1)]
+    assert triples(tile_map) == [(0, 1, 1)]
     assert tile_map == SCALAR_MAP
 
 
 def test_balanced_tile_map_uneven_split_of_partial_last_unit():
     # 9 elements, grain 2 -> 5 units over 2 tiles: 3 units then 2 units, last one partial
-    assert balanced_tile_map(9, 2, 2).triples() == [(0, 1, 6), (1, 2, 3)]
+    assert triples(balanced_tile_map(9, 2, 2)) == [(0, 1, 6), (1, 2, 3)]
     # 13 elements, grain 2 -> 7 units over 3 tiles: 3, 2, 2 units; last partial
-    assert balanced_tile_map(13, 3, 2).triples() == [(0, 1, 6), (1, 2, 4), (2, 3, 3)]
+    assert triples(balanced_tile_map(13, 3, 2)) == [(0, 1, 6), (1, 2, 4), (2, 3, 3)]
 
 
 # --------------------------------------------------------------------------------------
@@ -181,10 +184,10 @@ def test_plan_layouts_saxpy():
     expected = balanced_tile_map(1000, arch.tiles, 2)
     for name in ("x", "y", "__tmp0", "__tmp1"):
         assert layouts[name] == expected, name
-    assert expected.triples() == [(0, 500, 2)]
+    assert triples(expected) == [(0, 500, 2)]
     # the scalar argument lives on tile 0
     assert layouts["a"] == SCALAR_MAP
-    assert layouts["a"].triples() == [(0, 1, 1)]
+    assert triples(layouts["a"]) == [(0, 1, 1)]
 
 
 @pytest.mark.parametrize("arch_name", ["ipu1", "ipu2", "ipu21"])
@@ -213,7 +216,7 @@ def test_plan_layouts_clamp_int32_and_scalars():
     arch = get_arch("ipu2")
     layouts = plan_layouts(specialized_example("clamp", "N=17"), arch)
     assert layouts["x"] == layouts["y"] == balanced_tile_map(17, arch.tiles, 2)
-    assert layouts["x"].triples() == [(0, 8, 2), (8, 9, 1)]
+    assert triples(layouts["x"]) == [(0, 8, 2), (8, 9, 1)]
     assert layouts["lo"] == layouts["hi"] == SCALAR_MAP
 
 
@@ -224,23 +227,23 @@ SEPARATE = """builtin.module {
     %p = sdfg.container "p" : !sdfg.array<30 x i8>
     %q = sdfg.container "q" : !sdfg.array<30 x i8>
     sdfg.state "s" {
-      sdfg.map "half" (i) = (0) to (100) step (1) {
-        %0 = sdfg.read %x[i] : !sdfg.array<100 x f16>
+      sdfg.map "half" (%i) = (0) to (100) step (1) {
+        %0 = sdfg.read %x[%i] : !sdfg.array<100 x f16>
         %1 = sdfg.tasklet "t" ins(v = %0) outs(o) : (f16) -> (f16) {
         ^bb0(%v: f16):
           %m = arith.addf %v, %v : f16
           sdfg.yield %m : f16
         }
-        sdfg.write %1 to %y[i] : !sdfg.array<100 x f16>
+        sdfg.write %1 to %y[%i] : !sdfg.array<100 x f16>
       }
-      sdfg.map "bytes" (k) = (0) to (30) step (1) {
-        %2 = sdfg.read %p[k] : !sdfg.array<30 x i8>
+      sdfg.map "bytes" (%k) = (0) to (30) step (1) {
+        %2 = sdfg.read %p[%k] : !sdfg.array<30 x i8>
         %3 = sdfg.tasklet "u" ins(v = %2) outs(o) : (i8) -> (i8) {
         ^bb0(%v: i8):
           %m = arith.addi %v, %v : i8
           sdfg.yield %m : i8
         }
-        sdfg.write %3 to %q[k] : !sdfg.array<30 x i8>
+        sdfg.write %3 to %q[%k] : !sdfg.array<30 x i8>
       }
     }
   }
@@ -256,8 +259,8 @@ def test_plan_layouts_separate_groups_and_grain_per_element_type():
     layouts = plan_layouts(sdfg_op, arch)
     assert layouts["x"] == layouts["y"] == balanced_tile_map(100, arch.tiles, 4)
     assert layouts["p"] == layouts["q"] == balanced_tile_map(30, arch.tiles, 8)
-    assert layouts["x"].triples() == [(0, 25, 4)]
-    assert layouts["p"].triples() == [(0, 3, 8), (3, 4, 6)]
+    assert triples(layouts["x"]) == [(0, 25, 4)]
+    assert triples(layouts["p"]) == [(0, 3, 8), (3, 4, 6)]
 
 
 MIXED_GRAIN = """builtin.module {
@@ -265,14 +268,14 @@ MIXED_GRAIN = """builtin.module {
     %h = sdfg.container "h" : !sdfg.array<10 x f16>
     %f = sdfg.container "f" : !sdfg.array<10 x f32>
     sdfg.state "s" {
-      sdfg.map "widen" (i) = (0) to (10) step (1) {
-        %0 = sdfg.read %h[i] : !sdfg.array<10 x f16>
+      sdfg.map "widen" (%i) = (0) to (10) step (1) {
+        %0 = sdfg.read %h[%i] : !sdfg.array<10 x f16>
         %1 = sdfg.tasklet "t" ins(v = %0) outs(o) : (f16) -> (f32) {
         ^bb0(%v: f16):
           %w = arith.extf %v : f16 to f32
           sdfg.yield %w : f32
         }
-        sdfg.write %1 to %f[i] : !sdfg.array<10 x f32>
+        sdfg.write %1 to %f[%i] : !sdfg.array<10 x f32>
       }
     }
   }
@@ -284,7 +287,7 @@ def test_plan_layouts_group_grain_is_the_largest_vector_width():
     (sdfg_op,) = parse_mlir(MIXED_GRAIN).ops
     layouts = plan_layouts(sdfg_op, get_arch("ipu2"))
     assert layouts["h"] == layouts["f"] == balanced_tile_map(10, 1472, 4)
-    assert layouts["f"].triples() == [(0, 2, 4), (2, 3, 2)]
+    assert triples(layouts["f"]) == [(0, 2, 4), (2, 3, 2)]
 
 
 def saxpy_bytes_on_tile0(n: int, tiles: int) -> int:
@@ -348,6 +351,15 @@ def test_memory_overflow_through_cli_is_one_line(tmp_path, capsys):
     assert not out_dir.exists()
 
 
+def test_plan_partition_lists_the_written_containers():
+    """Containers written by a memlet or a copy; of the arguments, only those go back to
+    the host."""
+    plan = plan_partition(specialized_example("saxpy", "N=64"), get_arch("ipu21"))
+    assert plan.arch.name == "ipu21"
+    assert plan.written == {"__tmp0", "__tmp1", "y"}
+    assert plan.layouts["x"] == balanced_tile_map(64, get_arch("ipu21").tiles, 2)
+
+
 def test_plan_layouts_needs_static_shapes():
     ctx = make_ctx()
     with open(EXAMPLES / "saxpy.sdfg", "rb") as f:
@@ -373,9 +385,10 @@ def test_plan_layouts_rejects_empty_container():
 # analyze_map
 
 
-def one_map(params: str, lower: str, upper: str, step: str, body: str, containers: str) -> str:
+def one_map(params: str, lower: str, upper: str, step: str, body: str, containers: str,
+            symbols: str = "") -> str:
     return f"""builtin.module {{
-  sdfg.sdfg @m args [] symbols [] {{
+  sdfg.sdfg @m args [] symbols [{symbols}] {{
 {containers}
     sdfg.state "s" {{
       sdfg.map "m" ({params}) = ({lower}) to ({upper}) step ({step}) {{
@@ -411,11 +424,19 @@ def map_of(text: str) -> sd.MapOp:
 
 
 def test_analyze_map_elementwise():
-    text = one_map("i", "0", "16", "1", copy_body("x", "i", "y", "i", V16), VEC_CONTAINERS)
+    text = one_map("%i", "0", "16", "1", copy_body("x", "%i", "y", "%i", V16), VEC_CONTAINERS)
     assert analyze_map(map_of(text)) == MapAccesses(16, ["x"], ["y"])
-    text = one_map("i, j", "0, 0", "8, 8", "1, 1", copy_body("A", "i, j", "B", "i, j", M8),
+    text = one_map("%i, %j", "0, 0", "8, 8", "1, 1", copy_body("A", "%i, %j", "B", "%i, %j", M8),
                    MAT_CONTAINERS)
     assert analyze_map(map_of(text)) == MapAccesses(64, ["A"], ["B"])
+
+
+@pytest.mark.parametrize("subset", ["%i + 0", "(%i + 1) * 2 - %i - 2", "%i + N - N"])
+def test_analyze_map_elementwise_is_algebraic(subset):
+    """Any spelling of the point itself is elementwise: subsets are canonical expressions."""
+    text = one_map("%i", "0", "16", "1", copy_body("x", subset, "y", "%i", V16), VEC_CONTAINERS,
+                   symbols='"N"')
+    assert analyze_map(map_of(text)) == MapAccesses(16, ["x"], ["y"])
 
 
 def test_analyze_map_first_use_order_and_dedup():
@@ -428,43 +449,84 @@ def test_analyze_map_first_use_order_and_dedup():
     assert analyze_map(map_op) == MapAccesses(9, ["hi", "lo", "x"], ["y"])
 
 
+def test_point_offsets():
+    text = one_map("%i, %j", "0, 0", "8, 8", "1, 1", copy_body("A", "%i - 1, %j + 2", "B", "%i, %j", M8),
+                   MAT_CONTAINERS)
+    map_op = map_of(text)
+    read, write = [op for op in map_op.body.block.ops if isinstance(op, sd.ReadOp | sd.WriteOp)]
+    assert point_offsets(read, map_op.params) == [-1, 2]
+    assert point_offsets(write, map_op.params) == [0, 0]
+    assert describe_access(read) == "A[i - 1, j + 2]"
+    transposed = one_map("%i, %j", "0, 0", "8, 8", "1, 1", copy_body("A", "%j, %i", "B", "%i, %j", M8),
+                         MAT_CONTAINERS)
+    map_op = map_of(transposed)
+    read = next(op for op in map_op.body.block.ops if isinstance(op, sd.ReadOp))
+    assert point_offsets(read, map_op.params) is None
+    # an index that is not a parameter of the map has no offset from the point
+    assert point_offsets(read, map_op.params[:1]) is None
+
+
+NEIGHBOUR = "a neighbour at offset ({}) of the point; stencils are not supported yet"
+ELEMENTWISE_ONLY = (
+    "only elementwise accesses (the map parameters in order, over the whole container) are supported yet"
+)
+
 REJECTED = {
-    "shifted read": (
-        one_map("i", "0", "16", "1", copy_body("x", '"i + 1"', "y", "i", V16), VEC_CONTAINERS),
-        "accesses 'x[i + 1]'",
+    "neighbour read": (
+        one_map("%i", "0", "16", "1", copy_body("x", "%i + 1", "y", "%i", V16), VEC_CONTAINERS),
+        "map 'm' reads 'x[i + 1]', " + NEIGHBOUR.format("1"),
     ),
-    "shifted write": (
-        one_map("i", "0", "16", "1", copy_body("x", "i", "y", '"i - 1"', V16), VEC_CONTAINERS),
-        "accesses 'y[i - 1]'",
+    "neighbour write": (
+        one_map("%i", "0", "16", "1", copy_body("x", "%i", "y", "%i - 1", V16), VEC_CONTAINERS),
+        "map 'm' writes 'y[i - 1]', " + NEIGHBOUR.format("-1"),
+    ),
+    "2-D neighbour": (
+        one_map("%i, %j", "0, 0", "8, 8", "1, 1", copy_body("A", "%i, %j - 1", "B", "%i, %j", M8),
+                MAT_CONTAINERS),
+        "map 'm' reads 'A[i, j - 1]', " + NEIGHBOUR.format("0, -1"),
+    ),
+    "shifted read over part of the container": (
+        one_map("%i", "0", "15", "1", copy_body("x", "%i + 1", "y", "%i", V16), VEC_CONTAINERS),
+        f"map 'm' accesses 'x[i + 1]' of shape {V16}; {ELEMENTWISE_ONLY}",
     ),
     "constant index": (
-        one_map("i", "0", "16", "1", copy_body("x", "3", "y", "i", V16), VEC_CONTAINERS),
-        "accesses 'x[3]'",
+        one_map("%i", "0", "16", "1", copy_body("x", "3", "y", "%i", V16), VEC_CONTAINERS),
+        f"map 'm' accesses 'x[3]' of shape {V16}; {ELEMENTWISE_ONLY}",
+    ),
+    "symbolic index": (
+        one_map("%i", "0", "16", "1", copy_body("x", "%i + N", "y", "%i", V16), VEC_CONTAINERS,
+                symbols='"N"'),
+        f"map 'm' accesses 'x[i + N]' of shape {V16}; {ELEMENTWISE_ONLY}",
+    ),
+    "scaled index": (
+        one_map("%i", "0", "16", "1", copy_body("x", "%i floordiv 2", "y", "%i", V16), VEC_CONTAINERS),
+        f"map 'm' accesses 'x[(i floordiv 2)]' of shape {V16}; {ELEMENTWISE_ONLY}",
     ),
     "transposed": (
-        one_map("i, j", "0, 0", "8, 8", "1, 1", copy_body("A", "j, i", "B", "i, j", M8),
+        one_map("%i, %j", "0, 0", "8, 8", "1, 1", copy_body("A", "%j, %i", "B", "%i, %j", M8),
                 MAT_CONTAINERS),
-        "accesses 'A[j, i]'",
+        f"map 'm' accesses 'A[j, i]' of shape {M8}; {ELEMENTWISE_ONLY}",
     ),
     "starts at 1": (
-        one_map("i", "1", "16", "1", copy_body("x", "i", "y", "i", V16), VEC_CONTAINERS),
-        "ranges must start at 0 with step 1 for now (got 1 to 16 step 1)",
+        one_map("%i", "1", "16", "1", copy_body("x", "%i", "y", "%i", V16), VEC_CONTAINERS),
+        "map 'm' ranges must start at 0 with step 1 for now (got 1 to 16 step 1)",
     ),
     "step 2": (
-        one_map("i", "0", "16", "2", copy_body("x", "i", "y", "i", V16), VEC_CONTAINERS),
-        "ranges must start at 0 with step 1 for now (got 0 to 16 step 2)",
+        one_map("%i", "0", "16", "2", copy_body("x", "%i", "y", "%i", V16), VEC_CONTAINERS),
+        "map 'm' ranges must start at 0 with step 1 for now (got 0 to 16 step 2)",
     ),
     "part of the container": (
-        one_map("i", "0", "8", "1", copy_body("x", "i", "y", "i", V16), VEC_CONTAINERS),
-        "accesses 'x[i]' of shape !sdfg.array<16 x f32>",
+        one_map("%i", "0", "8", "1", copy_body("x", "%i", "y", "%i", V16), VEC_CONTAINERS),
+        f"map 'm' accesses 'x[i]' of shape {V16}; {ELEMENTWISE_ONLY}",
     ),
     "symbolic range": (
-        one_map("i", "0", "N", "1", copy_body("x", "i", "y", "i", V16), VEC_CONTAINERS),
-        "has a range that is not static; run sdfg-specialize first",
+        one_map("%i", "0", "N", "1", copy_body("x", "%i", "y", "%i", V16), VEC_CONTAINERS,
+                symbols='"N"'),
+        "map 'm' has a range that is not static; run sdfg-specialize first",
     ),
     "scalar written by every iteration": (
-        one_map("i", "0", "16", "1",
-                copy_body("x", "i", "s", "", V16).replace(
+        one_map("%i", "0", "16", "1",
+                copy_body("x", "%i", "s", "", V16).replace(
                     f"%s[] : {V16}", "%s[] : !sdfg.array<f32>"),
                 "\n".join([transient("x", V16), transient("s", "!sdfg.array<f32>")])),
         "every iteration of map 'm' writes scalar 's'; reductions are not supported yet",
@@ -480,7 +542,7 @@ def test_analyze_map_rejects(case):
         analyze_map(map_op)
     message = str(info.value)
     assert "\n" not in message
-    assert phrase in message, message
+    assert message.endswith(phrase), message
     # parsed from a file: the diagnostic names file:line:col of the offending op
     assert message.startswith("in.mlir:"), message
     line = int(message.split(":")[1])
@@ -488,7 +550,7 @@ def test_analyze_map_rejects(case):
 
 
 def test_analyze_map_error_points_at_the_read():
-    text, _ = REJECTED["shifted read"]
+    text, _ = REJECTED["neighbour read"]
     with pytest.raises(IpuLowerError) as info:
         analyze_map(map_of(text))
     line = int(str(info.value).split(":")[1])
@@ -504,157 +566,10 @@ def test_tile_partition_pass_reports_the_rejected_map():
 
 
 def test_tile_partition_pass_unknown_arch():
-    module = parse_mlir(one_map("i", "0", "16", "1", copy_body("x", "i", "y", "i", V16),
+    module = parse_mlir(one_map("%i", "0", "16", "1", copy_body("x", "%i", "y", "%i", V16),
                                 VEC_CONTAINERS))
     with pytest.raises(IpuLowerError, match=r"unknown IPU architecture 'ipu9'"):
         IpuTilePartitionPass(arch="ipu9").apply(make_ctx(), module)
-
-
-# --------------------------------------------------------------------------------------
-# plan_signature / vertex_slices
-
-
-INOUT = """builtin.module {
-  sdfg.sdfg @inc args ["x", "a", "y"] symbols [] {
-    %x = sdfg.container "x" : !sdfg.array<11 x f32>
-    %a = sdfg.container "a" : !sdfg.array<f32>
-    %y = sdfg.container "y" : !sdfg.array<11 x f32>
-    sdfg.state "s" {
-      sdfg.map "m" (i) = (0) to (11) step (1) {
-        %0 = sdfg.read %x[i] : !sdfg.array<11 x f32>
-        %1 = sdfg.read %a[] : !sdfg.array<f32>
-        %2, %3 = sdfg.tasklet "t" ins(p = %0, q = %1) outs(o, r) : (f32, f32) -> (f32, f32) {
-        ^bb0(%p: f32, %q: f32):
-          %m = arith.mulf %p, %q : f32
-          sdfg.yield %m, %p : f32, f32
-        }
-        WRITES
-      }
-    }
-  }
-}
-"""
-WRITE_X = "sdfg.write %2 to %x[i] : !sdfg.array<11 x f32>"
-WRITE_Y = "sdfg.write %3 to %y[i] : !sdfg.array<11 x f32>"
-
-
-def tiled(text: str) -> tuple[ModuleOp, ipu.TiledMapOp]:
-    module = parse_mlir(text)
-    IpuTilePartitionPass(arch="ipu2").apply(make_ctx(), module)
-    module.verify()
-    return module, the_op(module, ipu.TiledMapOp)
-
-
-def fields_of(signature) -> list[tuple[str, str, bool, str]]:
-    return [
-        (f.field_name.data, f.direction.data, bool(f.is_vector.data), str(f.element_type))
-        for f in signature.fields
-    ]
-
-
-def var_names(values) -> list[str]:
-    return [v.owner.var_name.data for v in values]
-
-
-EXPECTED_SLICES = [
-    (tile, [(2 * tile, min(2 * tile + 2, 11)), (0, 0), (2 * tile, min(2 * tile + 2, 11))])
-    for tile in range(6)
-]
-
-
-def test_plan_signature_inout_then_input_then_output():
-    _, op = tiled(INOUT.replace("WRITES", f"{WRITE_X}\n        {WRITE_Y}"))
-    assert var_names(op.ins) == ["x", "a"] and var_names(op.outs) == ["x", "y"]
-    signature = plan_signature(op)
-    assert fields_of(signature) == [
-        ("x", "inout", True, "f32"),
-        ("a", "input", False, "f32"),
-        ("y", "output", True, "f32"),
-    ]
-    assert var_names(signature.tensors) == ["x", "a", "y"]
-    assert signature.yield_order == [0, 1]
-    assert [f.readable for f in signature.fields] == [True, True, False]
-    assert [f.writable for f in signature.fields] == [True, False, True]
-
-
-def test_plan_signature_yield_order_follows_the_outputs():
-    """y written before x: fields stay (x inout, a, y output), yields are picked as [1, 0]."""
-    _, op = tiled(INOUT.replace("WRITES", f"{WRITE_Y}\n        {WRITE_X}"))
-    assert var_names(op.outs) == ["y", "x"]
-    signature = plan_signature(op)
-    assert [f[:2] for f in fields_of(signature)] == [
-        ("x", "inout"), ("a", "input"), ("y", "output")
-    ]
-    assert signature.yield_order == [1, 0]
-
-
-def test_vertex_slices_per_tile():
-    _, op = tiled(INOUT.replace("WRITES", f"{WRITE_X}\n        {WRITE_Y}"))
-    assert op.tile_map.triples() == [(0, 5, 2), (5, 6, 1)]
-    slices = vertex_slices(op.tile_map, plan_signature(op))
-    assert slices == EXPECTED_SLICES
-    assert slices[-1] == (5, [(10, 11), (0, 0), (10, 11)])
-
-
-def test_vertex_extraction_matches_the_plan():
-    module, op = tiled(INOUT.replace("WRITES", f"{WRITE_Y}\n        {WRITE_X}"))
-    signature = plan_signature(op)
-    IpuVertexExtractionPass().apply(make_ctx(), module)
-    module.verify()
-    codelet = the_op(module, ipu.CodeletOp)
-    assert list(codelet.fields.data) == signature.fields
-    # the codelet yields in field order: x (the multiplication), then y (the copy of x)
-    body = codelet.body.block
-    mulf = next(o for o in body.ops if o.name == "arith.mulf")
-    assert list(body.last_op.operands) == [mulf.results[0], body.args[0]]
-    vertices = [o for o in module.walk() if isinstance(o, ipu.VertexOp)]
-    assert [v.on_tile() for v in vertices] == list(range(6))
-    for vertex, (tile, slices) in zip(vertices, EXPECTED_SLICES):
-        assert list(vertex.slices.get_values()) == [v for pair in slices for v in pair]
-        assert var_names(vertex.tensors) == ["x", "a", "y"]
-
-
-def test_plan_signature_avoids_reserved_field_names():
-    text = (
-        INOUT.replace('"x"', '"n"').replace('"y"', '"compute"')
-        .replace("WRITES", f"{WRITE_X}\n        {WRITE_Y}")
-    )
-    _, op = tiled(text)
-    names = [f[0] for f in fields_of(plan_signature(op))]
-    assert names == ["n_1", "a", "compute_1"]
-
-
-def test_vertex_slices_with_scalar_fields():
-    sdfg_op = specialized_example("clamp", "N=5")
-    module = ModuleOp([sdfg_op.clone()])
-    IpuTilePartitionPass(arch="ipu1").apply(make_ctx(), module)
-    op = the_op(module, ipu.TiledMapOp)
-    signature = plan_signature(op)
-    assert fields_of(signature) == [
-        ("hi", "input", False, "i32"),
-        ("lo", "input", False, "i32"),
-        ("x", "input", True, "i32"),
-        ("y", "output", True, "i32"),
-    ]
-    assert vertex_slices(op.tile_map, signature) == [
-        (0, [(0, 0), (0, 0), (0, 2), (0, 2)]),
-        (1, [(0, 0), (0, 0), (2, 4), (2, 4)]),
-        (2, [(0, 0), (0, 0), (4, 5), (4, 5)]),
-    ]
-
-
-def test_vertex_slices_of_a_2d_map_are_flat_row_major():
-    sdfg_op = specialized_example("scale2d", "M=3,N=5")
-    module = ModuleOp([sdfg_op.clone()])
-    IpuTilePartitionPass(arch="ipu2").apply(make_ctx(), module)
-    op = the_op(module, ipu.TiledMapOp)
-    signature = plan_signature(op)
-    assert fields_of(signature) == [("A", "input", True, "f32"), ("B", "output", True, "f32")]
-    slices = vertex_slices(op.tile_map, signature)
-    assert [tile for tile, _ in slices] == list(range(8))
-    assert [s[0] for _, s in slices] == [(0, 2), (2, 4), (4, 6), (6, 8), (8, 10), (10, 12),
-                                         (12, 14), (14, 15)]
-    assert all(s[0] == s[1] for _, s in slices)
 
 
 # --------------------------------------------------------------------------------------

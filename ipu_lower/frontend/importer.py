@@ -67,7 +67,7 @@ class _SdfgImporter:
             body.add_op(self.container(name, desc))
         for state in self.states_in_order():
             body.add_op(self.state(state))
-        symbols = sorted(set().union(*(e.symbols() for _, e in sd.symbols_used(body))))
+        symbols = sorted(set().union(*(e.symbols() for _, e in sd.index_exprs(body))))
         return sd.SdfgOp(self.sdfg.name, args, symbols, Region(body))
 
     def argument_names(self) -> list[str]:
@@ -326,9 +326,7 @@ class _SdfgImporter:
             self.expr(begin, "unsupported memlet subset", state, tasklet, dict(zip(names, range(len(names)))))
             for begin, _, _ in subset.ndrange()
         ]
-        used = sorted({d for e in exprs for d in e.dims()}, key=lambda d: (min(
-            i for i, e in enumerate(exprs) if d in e.dims()
-        ), d))
+        used = sd.first_use_order(exprs)
         renumber = {d: IndexExpr.dim(k) for k, d in enumerate(used)}
         return [self.map_params[names[d]] for d in used], [e.substitute(dims=renumber) for e in exprs]
 

@@ -26,9 +26,17 @@ class SymbolicError(ValueError):
 def to_index_expr(value, dims: Mapping[str, int] | None = None) -> IndexExpr:
     """`value` with the names in `dims` as dimensions (by position)."""
     try:
-        return _Converter(dims or {}).convert(sympy.sympify(value) if isinstance(value, int) else value)
+        return _Converter(dims or {}).convert(value)
     except ExprError as err:
         raise SymbolicError(f"'{value}': {err}") from err
+    except _Unsupported as err:
+        part, why = err.args
+        detail = f"'{part}' {why}" if str(part) != str(value) else f"it {why}"
+        raise SymbolicError(f"'{value}' is not an integer index expression ({detail})") from None
+
+
+class _Unsupported(Exception):
+    """(the sub-expression, why it is not an index expression)"""
 
 
 class _Converter:
@@ -36,19 +44,19 @@ class _Converter:
         self.dims = dims
 
     def fail(self, value, why: str):
-        raise SymbolicError(f"'{value}' is not an integer index expression ({why})")
+        raise _Unsupported(value, why)
 
     def convert(self, value) -> IndexExpr:
-        if isinstance(value, bool):
-            self.fail(value, "a boolean")
+        if isinstance(value, bool) or getattr(value, "is_Boolean", False):
+            self.fail(value, "is a boolean")
         if isinstance(value, int):
             return IndexExpr.constant(value)
         if not isinstance(value, sympy.Basic):
-            self.fail(value, f"a {type(value).__name__}")
+            self.fail(value, f"is a {type(value).__name__}")
         if value.is_Integer:
             return IndexExpr.constant(int(value))
         if value.is_Number:
-            self.fail(value, "not an integer")
+            self.fail(value, "is not an integer")
         if value.is_Symbol:
             name = str(value)
             return IndexExpr.dim(self.dims[name]) if name in self.dims else IndexExpr.symbol(name)
@@ -59,7 +67,7 @@ class _Converter:
         if value.is_Pow:
             base, exponent = value.args
             if not exponent.is_Integer or not 0 <= int(exponent) <= MAX_POWER:
-                self.fail(value, "only small non-negative integer powers are supported")
+                self.fail(value, "is not a small non-negative integer power")
             return reduce(lambda a, _: a * self.convert(base), range(int(exponent)), IndexExpr.constant(1))
         name = type(value).__name__
         if name in ("int_floor", "int_ceil", "Mod") and len(value.args) == 2:
@@ -72,4 +80,4 @@ class _Converter:
         if name in ("Min", "Max") and value.args:
             parts = [self.convert(a) for a in value.args]
             return reduce(lambda a, b: a.min(b) if name == "Min" else a.max(b), parts)
-        self.fail(value, f"'{name}' is not supported")
+        self.fail(value, f"uses '{name}', which is not supported")

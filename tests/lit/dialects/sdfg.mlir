@@ -1,18 +1,20 @@
 // RUN: ipu-opt %s | ipu-opt | filecheck %s
 // RUN: ipu-opt %s --print-op-generic | ipu-opt | filecheck %s
 // RUN: ipu-opt %s --print-op-generic | filecheck %s --check-prefix=GENERIC
+// RUN: ipu-opt %s --print-op-generic | ipu-opt --print-op-generic | filecheck %s --check-prefix=GENERIC
 
-// Round trip of the sdfg dialect, in its custom and in the generic form. Symbolic
-// expressions print bare when they are an integer or an identifier and quoted otherwise,
-// so `"4"` and `"N"` come back as `4` and `N`.
+// Round trip of the sdfg dialect, in its custom and in the generic form. Sizes, ranges
+// and subsets are #sdfg.expr index expressions, printed in their canonical form: `%i + 0`
+// comes back as `%i`, `(N + 1) * 2` as `2 * N + 2`, `N * M` as `M * N`.
 
-// Containers: every element type, symbolic and quoted dimensions, rank 0, transient.
+// Containers: every element type, symbolic and parenthesized dimensions, rank 0,
+// transient. `x` and `f32` are symbols too when a dimension.
 
-sdfg.sdfg @containers args ["A", "s", "B"] symbols ["N", "M"] {
+sdfg.sdfg @containers args ["A", "s", "B"] symbols ["N", "M", "x", "f32"] {
   %a = sdfg.container "A" : !sdfg.array<N x 4 x f32>
   %s = sdfg.container "s" : !sdfg.array<f64>
-  %b = sdfg.container "B" : !sdfg.array<"N + 1" x M x f32>
-  %t = sdfg.container "T" transient : !sdfg.array<"2 * N" x "M" x "4" x i32>
+  %b = sdfg.container "B" : !sdfg.array<(N + 1) x M x f32>
+  %t = sdfg.container "T" transient : !sdfg.array<((N + 1) * 2) x (M) x (4 + 0) x i32>
   %c1 = sdfg.container "c1" transient : !sdfg.array<i1>
   %c8 = sdfg.container "c8" transient : !sdfg.array<i8>
   %c16 = sdfg.container "c16" transient : !sdfg.array<i16>
@@ -20,14 +22,15 @@ sdfg.sdfg @containers args ["A", "s", "B"] symbols ["N", "M"] {
   %h = sdfg.container "h" transient {note = "half"} : !sdfg.array<3 x f16>
   %x = sdfg.container "x" transient : !sdfg.array<x x f32>
   %f = sdfg.container "f" transient : !sdfg.array<f32 x f32>
-  %m = sdfg.container "m" transient : !sdfg.array<"Min(N, M) // 2" x f32>
+  %nm = sdfg.container "nm" transient : !sdfg.array<(N * M) x (3 - 1) x (N - N) x f32>
+  %m = sdfg.container "m" transient : !sdfg.array<(min(N, M) floordiv 2) x (N mod 4) x (max(M, 1)) x (N ceildiv 8) x f32>
 }
 
-// CHECK-LABEL: sdfg.sdfg @containers args ["A", "s", "B"] symbols ["N", "M"] {
+// CHECK-LABEL: sdfg.sdfg @containers args ["A", "s", "B"] symbols ["N", "M", "x", "f32"] {
 // CHECK-NEXT:    %{{.*}} = sdfg.container "A" : !sdfg.array<N x 4 x f32>
 // CHECK-NEXT:    %{{.*}} = sdfg.container "s" : !sdfg.array<f64>
-// CHECK-NEXT:    %{{.*}} = sdfg.container "B" : !sdfg.array<"N + 1" x M x f32>
-// CHECK-NEXT:    %{{.*}} = sdfg.container "T" transient : !sdfg.array<"2 * N" x M x 4 x i32>
+// CHECK-NEXT:    %{{.*}} = sdfg.container "B" : !sdfg.array<(N + 1) x M x f32>
+// CHECK-NEXT:    %{{.*}} = sdfg.container "T" transient : !sdfg.array<(2 * N + 2) x M x 4 x i32>
 // CHECK-NEXT:    %{{.*}} = sdfg.container "c1" transient : !sdfg.array<i1>
 // CHECK-NEXT:    %{{.*}} = sdfg.container "c8" transient : !sdfg.array<i8>
 // CHECK-NEXT:    %{{.*}} = sdfg.container "c16" transient : !sdfg.array<i16>
@@ -35,33 +38,84 @@ sdfg.sdfg @containers args ["A", "s", "B"] symbols ["N", "M"] {
 // CHECK-NEXT:    %{{.*}} = sdfg.container "h" transient {note = "half"} : !sdfg.array<3 x f16>
 // CHECK-NEXT:    %{{.*}} = sdfg.container "x" transient : !sdfg.array<x x f32>
 // CHECK-NEXT:    %{{.*}} = sdfg.container "f" transient : !sdfg.array<f32 x f32>
-// CHECK-NEXT:    %{{.*}} = sdfg.container "m" transient : !sdfg.array<"Min(N, M) // 2" x f32>
+// CHECK-NEXT:    %{{.*}} = sdfg.container "nm" transient : !sdfg.array<(M * N) x 2 x 0 x f32>
+// CHECK-NEXT:    %{{.*}} = sdfg.container "m" transient : !sdfg.array<(min(M, N) floordiv 2) x (N mod 4) x (max(1, M)) x (N ceildiv 8) x f32>
 // CHECK-NEXT:  }
 
-// GENERIC-LABEL: "sdfg.sdfg"() <{sym_name = "containers", arg_names = ["A", "s", "B"], symbols = ["N", "M"]}> ({
+// GENERIC-LABEL: "sdfg.sdfg"() <{sym_name = "containers", arg_names = ["A", "s", "B"], symbols = ["N", "M", "x", "f32"]}> ({
 // GENERIC-NEXT:    %{{.*}} = "sdfg.container"() <{container_name = "A"}> : () -> !sdfg.array<N x 4 x f32>
 // GENERIC-NEXT:    %{{.*}} = "sdfg.container"() <{container_name = "s"}> : () -> !sdfg.array<f64>
-// GENERIC-NEXT:    %{{.*}} = "sdfg.container"() <{container_name = "B"}> : () -> !sdfg.array<"N + 1" x M x f32>
-// GENERIC-NEXT:    %{{.*}} = "sdfg.container"() <{container_name = "T", transient}> : () -> !sdfg.array<"2 * N" x M x 4 x i32>
+// GENERIC-NEXT:    %{{.*}} = "sdfg.container"() <{container_name = "B"}> : () -> !sdfg.array<(N + 1) x M x f32>
+// GENERIC-NEXT:    %{{.*}} = "sdfg.container"() <{container_name = "T", transient}> : () -> !sdfg.array<(2 * N + 2) x M x 4 x i32>
 // GENERIC:         %{{.*}} = "sdfg.container"() <{container_name = "h", transient}> {note = "half"} : () -> !sdfg.array<3 x f16>
+// GENERIC:         %{{.*}} = "sdfg.container"() <{container_name = "nm", transient}> : () -> !sdfg.array<(M * N) x 2 x 0 x f32>
 // GENERIC:       }) : () -> ()
 
-// States and maps: one and two parameters, quoted bounds, steps other than 1, nested
-// maps, an empty map body, a state with attributes and an empty state.
+// #sdfg.expr attributes on their own (here discardable attributes of a state): the
+// canonical form, with dimensions as d0, d1, ...
+// Polynomials are sums of monomials (constant last); min and max sort their operands.
+
+sdfg.sdfg @exprs args [] symbols ["N", "M"] {
+  sdfg.state "s" attributes {
+    e0 = #sdfg.expr<d0 + 0>,
+    e1 = #sdfg.expr<(N + 1) * 2>,
+    e2 = #sdfg.expr<N * M - M * N>,
+    e3 = #sdfg.expr<(d0 + 1) * (d0 - 1)>,
+    e4 = #sdfg.expr<3 - d1 + d0 * N>,
+    e5 = #sdfg.expr<(N + 7) floordiv 8>,
+    e6 = #sdfg.expr<N ceildiv (M + 1)>,
+    e7 = #sdfg.expr<d0 mod 4 + 1>,
+    e8 = #sdfg.expr<min(N, M) - max(d0, 0)>,
+    e9 = #sdfg.expr<max(N, N)>,
+    e10 = #sdfg.expr<7 floordiv -2 + (-7 mod 3) * 10 + min(3, 2) * 100>,
+    e11 = #sdfg.expr<N floordiv 1 + N mod 1>,
+    e12 = #sdfg.expr<-(-(N))>,
+    e13 = #sdfg.expr<9223372036854775807>,
+    e14 = #sdfg.expr<N floordiv 2 * 2>
+  } {
+  ^bb0:
+  }
+}
+
+// CHECK-LABEL: sdfg.sdfg @exprs args [] symbols ["N", "M"] {
+// CHECK-NEXT:    sdfg.state "s" attributes {
+// CHECK-SAME:    e0 = #sdfg.expr<d0>,
+// CHECK-SAME:    e1 = #sdfg.expr<2 * N + 2>,
+// CHECK-SAME:    e2 = #sdfg.expr<0>,
+// CHECK-SAME:    e3 = #sdfg.expr<d0 * d0 - 1>,
+// CHECK-SAME:    e4 = #sdfg.expr<d0 * N - d1 + 3>,
+// CHECK-SAME:    e5 = #sdfg.expr<((N + 7) floordiv 8)>,
+// CHECK-SAME:    e6 = #sdfg.expr<(N ceildiv (M + 1))>,
+// CHECK-SAME:    e7 = #sdfg.expr<(d0 mod 4) + 1>,
+// CHECK-SAME:    e8 = #sdfg.expr<-max(0, d0) + min(M, N)>,
+// CHECK-SAME:    e9 = #sdfg.expr<N>,
+// CHECK-SAME:    e10 = #sdfg.expr<216>,
+// CHECK-SAME:    e11 = #sdfg.expr<N>,
+// CHECK-SAME:    e12 = #sdfg.expr<N>,
+// CHECK-SAME:    e13 = #sdfg.expr<9223372036854775807>,
+// CHECK-SAME:    e14 = #sdfg.expr<2 * (N floordiv 2)>
+// CHECK-SAME:    } {
+
+// States and maps: parameters are block arguments (one and two), symbolic bounds and
+// steps, nested maps whose subsets mix the parameters of both, an empty map body, a
+// state with attributes and an empty state.
 
 sdfg.sdfg @maps args ["A"] symbols ["N", "M"] {
   %a = sdfg.container "A" : !sdfg.array<N x M x f32>
   sdfg.state "one" {
-    sdfg.map "m1" (i) = (0) to (N) step (1) {
-      %v = sdfg.read %a[i, 0] : !sdfg.array<N x M x f32>
-      sdfg.write %v to %a[i, 1] : !sdfg.array<N x M x f32>
+    sdfg.map "m1" (%i) = (0) to (N) step (1) {
+      %v = sdfg.read %a[%i, 0] : !sdfg.array<N x M x f32>
+      sdfg.write %v to %a[%i, 1] : !sdfg.array<N x M x f32>
     }
   }
-  sdfg.state "two" attributes {bound = #sdfg.sym<"N + 1">, count = #sdfg.sym<"4">} {
-    sdfg.map "m2" (i, j) = ("1", "M - 1") to ("N - 1", M) step (2, "M") {
-      sdfg.map "inner" (k) = (-1) to ("k0 + 1") step (1) {
-      ^bb0:
+  sdfg.state "two" attributes {bound = #sdfg.expr<N + 1>, count = #sdfg.expr<4>} {
+    sdfg.map "m2" (%p, %q) = (1, M - 1) to (N - 1, M) step (2, M) {
+      sdfg.map "inner" (%k) = (-1) to (N floordiv 2 + 1) step (1) {
+        %v = sdfg.read %a[%p + %k, %q - 0] : !sdfg.array<N x M x f32>
+        sdfg.write %v to %a[%k + %p, %q] : !sdfg.array<N x M x f32>
       }
+    }
+    sdfg.map "empty" (%e) = (0) to (4) step (1) {
     }
   }
   sdfg.state "empty" {
@@ -72,50 +126,68 @@ sdfg.sdfg @maps args ["A"] symbols ["N", "M"] {
 // CHECK-LABEL: sdfg.sdfg @maps args ["A"] symbols ["N", "M"] {
 // CHECK-NEXT:    [[A:%.*]] = sdfg.container "A" : !sdfg.array<N x M x f32>
 // CHECK-NEXT:    sdfg.state "one" {
-// CHECK-NEXT:      sdfg.map "m1" (i) = (0) to (N) step (1) {
-// CHECK-NEXT:        [[V:%.*]] = sdfg.read [[A]][i, 0] : !sdfg.array<N x M x f32>
-// CHECK-NEXT:        sdfg.write [[V]] to [[A]][i, 1] : !sdfg.array<N x M x f32>
+// CHECK-NEXT:      sdfg.map "m1" ([[I:%.*]]) = (0) to (N) step (1) {
+// CHECK-NEXT:        [[V:%.*]] = sdfg.read [[A]][[[I]], 0] : !sdfg.array<N x M x f32>
+// CHECK-NEXT:        sdfg.write [[V]] to [[A]][[[I]], 1] : !sdfg.array<N x M x f32>
 // CHECK-NEXT:      }
 // CHECK-NEXT:    }
-// CHECK-NEXT:    sdfg.state "two" attributes {bound = #sdfg.sym<"N + 1">, count = #sdfg.sym<"4">} {
-// CHECK-NEXT:      sdfg.map "m2" (i, j) = (1, "M - 1") to ("N - 1", M) step (2, M) {
-// CHECK-NEXT:        sdfg.map "inner" (k) = (-1) to ("k0 + 1") step (1) {
-// CHECK-NEXT:        ^{{.*}}:
+// CHECK-NEXT:    sdfg.state "two" attributes {bound = #sdfg.expr<N + 1>, count = #sdfg.expr<4>} {
+// CHECK-NEXT:      sdfg.map "m2" ([[P:%.*]], [[Q:%.*]]) = (1, M - 1) to (N - 1, M) step (2, M) {
+// CHECK-NEXT:        sdfg.map "inner" ([[K:%.*]]) = (-1) to ((N floordiv 2) + 1) step (1) {
+// CHECK-NEXT:          [[W:%.*]] = sdfg.read [[A]][[[P]] + [[K]], [[Q]]] : !sdfg.array<N x M x f32>
+// CHECK-NEXT:          sdfg.write [[W]] to [[A]][[[K]] + [[P]], [[Q]]] : !sdfg.array<N x M x f32>
 // CHECK-NEXT:        }
+// CHECK-NEXT:      }
+// CHECK-NEXT:      sdfg.map "empty" (%{{.*}}) = (0) to (4) step (1) {
 // CHECK-NEXT:      }
 // CHECK-NEXT:    }
 // CHECK-NEXT:    sdfg.state "empty" {
-// CHECK-NEXT:    ^{{.*}}:
 // CHECK-NEXT:    }
 // CHECK-NEXT:  }
 
+// In the generic form the parameters are the entry block's arguments, and the index
+// operands of a memlet follow its container in order of first use: `%k + %p` is d0 + d1
+// over (%k, %p).
+
 // GENERIC-LABEL: "sdfg.sdfg"() <{sym_name = "maps", arg_names = ["A"], symbols = ["N", "M"]}> ({
 // GENERIC:         "sdfg.state"() <{label = "one"}> ({
-// GENERIC-NEXT:      "sdfg.map"() <{label = "m1", params = ["i"], lower = [#sdfg.sym<"0">], upper = [#sdfg.sym<"N">], step = [#sdfg.sym<"1">]}> ({
-// GENERIC-NEXT:        %{{.*}} = "sdfg.read"(%{{.*}}) <{subset = [#sdfg.sym<"i">, #sdfg.sym<"0">]}> : (!sdfg.array<N x M x f32>) -> f32
-// GENERIC-NEXT:        "sdfg.write"(%{{.*}}, %{{.*}}) <{subset = [#sdfg.sym<"i">, #sdfg.sym<"1">]}> : (f32, !sdfg.array<N x M x f32>) -> ()
+// GENERIC-NEXT:      "sdfg.map"() <{label = "m1", lower = [#sdfg.expr<0>], upper = [#sdfg.expr<N>], step = [#sdfg.expr<1>]}> ({
+// GENERIC-NEXT:      ^{{.*}}([[I:%.*]]: index):
+// GENERIC-NEXT:        %{{.*}} = "sdfg.read"(%{{.*}}, [[I]]) <{subset = [#sdfg.expr<d0>, #sdfg.expr<0>]}> : (!sdfg.array<N x M x f32>, index) -> f32
+// GENERIC-NEXT:        "sdfg.write"(%{{.*}}, %{{.*}}, [[I]]) <{subset = [#sdfg.expr<d0>, #sdfg.expr<1>]}> : (f32, !sdfg.array<N x M x f32>, index) -> ()
 // GENERIC:         "sdfg.state"() <{label = "two"}> ({
-// GENERIC-NEXT:      "sdfg.map"() <{label = "m2", params = ["i", "j"], lower = [#sdfg.sym<"1">, #sdfg.sym<"M - 1">], upper = [#sdfg.sym<"N - 1">, #sdfg.sym<"M">], step = [#sdfg.sym<"2">, #sdfg.sym<"M">]}> ({
-// GENERIC-NEXT:        "sdfg.map"() <{label = "inner", params = ["k"], lower = [#sdfg.sym<"-1">], upper = [#sdfg.sym<"k0 + 1">], step = [#sdfg.sym<"1">]}> ({
-// GENERIC:         }) {bound = #sdfg.sym<"N + 1">, count = #sdfg.sym<"4">} : () -> ()
+// GENERIC-NEXT:      "sdfg.map"() <{label = "m2", lower = [#sdfg.expr<1>, #sdfg.expr<M - 1>], upper = [#sdfg.expr<N - 1>, #sdfg.expr<M>], step = [#sdfg.expr<2>, #sdfg.expr<M>]}> ({
+// GENERIC-NEXT:      ^{{.*}}([[P:%.*]]: index, [[Q:%.*]]: index):
+// GENERIC-NEXT:        "sdfg.map"() <{label = "inner", lower = [#sdfg.expr<-1>], upper = [#sdfg.expr<(N floordiv 2) + 1>], step = [#sdfg.expr<1>]}> ({
+// GENERIC-NEXT:        ^{{.*}}([[K:%.*]]: index):
+// GENERIC-NEXT:          %{{.*}} = "sdfg.read"(%{{.*}}, [[P]], [[K]], [[Q]]) <{subset = [#sdfg.expr<d0 + d1>, #sdfg.expr<d2>]}> : (!sdfg.array<N x M x f32>, index, index, index) -> f32
+// GENERIC-NEXT:          "sdfg.write"(%{{.*}}, %{{.*}}, [[K]], [[P]], [[Q]]) <{subset = [#sdfg.expr<d0 + d1>, #sdfg.expr<d2>]}> : (f32, !sdfg.array<N x M x f32>, index, index, index) -> ()
+// GENERIC:             "sdfg.map"() <{label = "empty", lower = [#sdfg.expr<0>], upper = [#sdfg.expr<4>], step = [#sdfg.expr<1>]}> ({
+// GENERIC-NEXT:      ^{{.*}}(%{{.*}}: index):
+// GENERIC-NEXT:      }) : () -> ()
+// GENERIC:         }) {bound = #sdfg.expr<N + 1>, count = #sdfg.expr<4>} : () -> ()
 
-// Memlets: scalar `[]` reads and writes, symbolic and quoted subsets, negative indices,
-// and copies between boxes (rank 0 included) with and without attributes.
+// Memlets: scalar `[]` reads and writes, constant, offset and negative indices,
+// multi-dimensional subsets with offsets, floordiv/mod/min/max of the parameters, and
+// copies between boxes (rank 0 included) with and without attributes.
 
 sdfg.sdfg @memlets args ["A", "s", "B"] symbols ["N"] {
   %a = sdfg.container "A" : !sdfg.array<N x 4 x f32>
   %s = sdfg.container "s" : !sdfg.array<f32>
-  %b = sdfg.container "B" : !sdfg.array<"N + 1" x 4 x f32>
+  %b = sdfg.container "B" : !sdfg.array<(N + 1) x 4 x f32>
   %t = sdfg.container "t" transient : !sdfg.array<f32>
   sdfg.state "s" {
-    sdfg.map "m" (i) = (0) to (N) step (1) {
+    sdfg.map "m" (%i, %j) = (0, 0) to (N, 4) step (1, 1) {
       %x = sdfg.read %s[] : !sdfg.array<f32>
-      %y = sdfg.read %a["i", "3"] {tag} : !sdfg.array<N x 4 x f32>
-      %z = sdfg.read %b["i + 1", -1] : !sdfg.array<"N + 1" x 4 x f32>
+      %y = sdfg.read %a[%i + 0, 3] {tag} : !sdfg.array<N x 4 x f32>
+      %z = sdfg.read %b[%i + 1, -1] : !sdfg.array<(N + 1) x 4 x f32>
+      %w = sdfg.read %b[(%j + 1) * 2 - %j, %i mod 4] : !sdfg.array<(N + 1) x 4 x f32>
+      %u = sdfg.read %a[min(%i, N - 1), max(%j - 1, 0) floordiv 2] : !sdfg.array<N x 4 x f32>
+      %n = sdfg.read %a[%i - 1, %j + 1] : !sdfg.array<N x 4 x f32>
       sdfg.write %x to %t[] : !sdfg.array<f32>
-      sdfg.write %y to %b["N - i", "2 * 1"] {tag = 1 : i32} : !sdfg.array<"N + 1" x 4 x f32>
+      sdfg.write %y to %b[N - %i, 2 * 1] {tag = 1 : i32} : !sdfg.array<(N + 1) x 4 x f32>
     }
-    sdfg.copy %a[0:N, 1:"2 + 1"] to %b[1:"N + 1", 0:2] : !sdfg.array<N x 4 x f32>, !sdfg.array<"N + 1" x 4 x f32>
+    sdfg.copy %a[0:N, 1:2 + 1] to %b[1:N + 1, 0:2] : !sdfg.array<N x 4 x f32>, !sdfg.array<(N + 1) x 4 x f32>
     sdfg.copy %s[] to %t[] {tag} : !sdfg.array<f32>, !sdfg.array<f32>
   }
 }
@@ -123,27 +195,35 @@ sdfg.sdfg @memlets args ["A", "s", "B"] symbols ["N"] {
 // CHECK-LABEL: sdfg.sdfg @memlets args ["A", "s", "B"] symbols ["N"] {
 // CHECK-NEXT:    [[A:%.*]] = sdfg.container "A" : !sdfg.array<N x 4 x f32>
 // CHECK-NEXT:    [[S:%.*]] = sdfg.container "s" : !sdfg.array<f32>
-// CHECK-NEXT:    [[B:%.*]] = sdfg.container "B" : !sdfg.array<"N + 1" x 4 x f32>
+// CHECK-NEXT:    [[B:%.*]] = sdfg.container "B" : !sdfg.array<(N + 1) x 4 x f32>
 // CHECK-NEXT:    [[T:%.*]] = sdfg.container "t" transient : !sdfg.array<f32>
 // CHECK-NEXT:    sdfg.state "s" {
-// CHECK-NEXT:      sdfg.map "m" (i) = (0) to (N) step (1) {
+// CHECK-NEXT:      sdfg.map "m" ([[I:%.*]], [[J:%.*]]) = (0, 0) to (N, 4) step (1, 1) {
 // CHECK-NEXT:        [[X:%.*]] = sdfg.read [[S]][] : !sdfg.array<f32>
-// CHECK-NEXT:        [[Y:%.*]] = sdfg.read [[A]][i, 3] {tag} : !sdfg.array<N x 4 x f32>
-// CHECK-NEXT:        %{{.*}} = sdfg.read [[B]]["i + 1", -1] : !sdfg.array<"N + 1" x 4 x f32>
+// CHECK-NEXT:        [[Y:%.*]] = sdfg.read [[A]][[[I]], 3] {tag} : !sdfg.array<N x 4 x f32>
+// CHECK-NEXT:        %{{.*}} = sdfg.read [[B]][[[I]] + 1, -1] : !sdfg.array<(N + 1) x 4 x f32>
+// CHECK-NEXT:        %{{.*}} = sdfg.read [[B]][[[J]] + 2, ([[I]] mod 4)] : !sdfg.array<(N + 1) x 4 x f32>
+// CHECK-NEXT:        %{{.*}} = sdfg.read [[A]][min(N - 1, [[I]]), (max(0, [[J]] - 1) floordiv 2)] : !sdfg.array<N x 4 x f32>
+// CHECK-NEXT:        %{{.*}} = sdfg.read [[A]][[[I]] - 1, [[J]] + 1] : !sdfg.array<N x 4 x f32>
 // CHECK-NEXT:        sdfg.write [[X]] to [[T]][] : !sdfg.array<f32>
-// CHECK-NEXT:        sdfg.write [[Y]] to [[B]]["N - i", "2 * 1"] {tag = 1 : i32} : !sdfg.array<"N + 1" x 4 x f32>
+// CHECK-NEXT:        sdfg.write [[Y]] to [[B]][-[[I]] + N, 2] {tag = 1 : i32} : !sdfg.array<(N + 1) x 4 x f32>
 // CHECK-NEXT:      }
-// CHECK-NEXT:      sdfg.copy [[A]][0:N, 1:"2 + 1"] to [[B]][1:"N + 1", 0:2] : !sdfg.array<N x 4 x f32>, !sdfg.array<"N + 1" x 4 x f32>
+// CHECK-NEXT:      sdfg.copy [[A]][0:N, 1:3] to [[B]][1:N + 1, 0:2] : !sdfg.array<N x 4 x f32>, !sdfg.array<(N + 1) x 4 x f32>
 // CHECK-NEXT:      sdfg.copy [[S]][] to [[T]][] {tag} : !sdfg.array<f32>, !sdfg.array<f32>
 // CHECK-NEXT:    }
 // CHECK-NEXT:  }
 
 // GENERIC-LABEL: "sdfg.sdfg"() <{sym_name = "memlets", arg_names = ["A", "s", "B"], symbols = ["N"]}> ({
-// GENERIC:         %{{.*}} = "sdfg.read"(%{{.*}}) <{subset = []}> : (!sdfg.array<f32>) -> f32
-// GENERIC-NEXT:    %{{.*}} = "sdfg.read"(%{{.*}}) <{subset = [#sdfg.sym<"i">, #sdfg.sym<"3">]}> {tag} : (!sdfg.array<N x 4 x f32>) -> f32
-// GENERIC-NEXT:    %{{.*}} = "sdfg.read"(%{{.*}}) <{subset = [#sdfg.sym<"i + 1">, #sdfg.sym<"-1">]}> : (!sdfg.array<"N + 1" x 4 x f32>) -> f32
-// GENERIC-NEXT:    "sdfg.write"(%{{.*}}, %{{.*}}) <{subset = []}> : (f32, !sdfg.array<f32>) -> ()
-// GENERIC:         "sdfg.copy"(%{{.*}}, %{{.*}}) <{source_subset = [#sdfg.sym<"0">, #sdfg.sym<"N">, #sdfg.sym<"1">, #sdfg.sym<"2 + 1">], destination_subset = [#sdfg.sym<"1">, #sdfg.sym<"N + 1">, #sdfg.sym<"0">, #sdfg.sym<"2">]}> : (!sdfg.array<N x 4 x f32>, !sdfg.array<"N + 1" x 4 x f32>) -> ()
+// GENERIC:         ^{{.*}}([[I:%.*]]: index, [[J:%.*]]: index):
+// GENERIC-NEXT:      %{{.*}} = "sdfg.read"(%{{.*}}) <{subset = []}> : (!sdfg.array<f32>) -> f32
+// GENERIC-NEXT:      %{{.*}} = "sdfg.read"(%{{.*}}, [[I]]) <{subset = [#sdfg.expr<d0>, #sdfg.expr<3>]}> {tag} : (!sdfg.array<N x 4 x f32>, index) -> f32
+// GENERIC-NEXT:      %{{.*}} = "sdfg.read"(%{{.*}}, [[I]]) <{subset = [#sdfg.expr<d0 + 1>, #sdfg.expr<-1>]}> : (!sdfg.array<(N + 1) x 4 x f32>, index) -> f32
+// GENERIC-NEXT:      %{{.*}} = "sdfg.read"(%{{.*}}, [[J]], [[I]]) <{subset = [#sdfg.expr<d0 + 2>, #sdfg.expr<(d1 mod 4)>]}> : (!sdfg.array<(N + 1) x 4 x f32>, index, index) -> f32
+// GENERIC-NEXT:      %{{.*}} = "sdfg.read"(%{{.*}}, [[I]], [[J]]) <{subset = [#sdfg.expr<min(N - 1, d0)>, #sdfg.expr<(max(0, d1 - 1) floordiv 2)>]}> : (!sdfg.array<N x 4 x f32>, index, index) -> f32
+// GENERIC-NEXT:      %{{.*}} = "sdfg.read"(%{{.*}}, [[I]], [[J]]) <{subset = [#sdfg.expr<d0 - 1>, #sdfg.expr<d1 + 1>]}> : (!sdfg.array<N x 4 x f32>, index, index) -> f32
+// GENERIC-NEXT:      "sdfg.write"(%{{.*}}, %{{.*}}) <{subset = []}> : (f32, !sdfg.array<f32>) -> ()
+// GENERIC-NEXT:      "sdfg.write"(%{{.*}}, %{{.*}}, [[I]]) <{subset = [#sdfg.expr<-d0 + N>, #sdfg.expr<2>]}> {tag = 1 : i32} : (f32, !sdfg.array<(N + 1) x 4 x f32>, index) -> ()
+// GENERIC:         "sdfg.copy"(%{{.*}}, %{{.*}}) <{source_subset = [#sdfg.expr<0>, #sdfg.expr<N>, #sdfg.expr<1>, #sdfg.expr<3>], destination_subset = [#sdfg.expr<1>, #sdfg.expr<N + 1>, #sdfg.expr<0>, #sdfg.expr<2>]}> : (!sdfg.array<N x 4 x f32>, !sdfg.array<(N + 1) x 4 x f32>) -> ()
 // GENERIC-NEXT:    "sdfg.copy"(%{{.*}}, %{{.*}}) <{source_subset = [], destination_subset = []}> {tag} : (!sdfg.array<f32>, !sdfg.array<f32>) -> ()
 
 // Tasklets: several inputs and outputs with an arith/math body, no input (a constant),
@@ -154,9 +234,9 @@ sdfg.sdfg @tasklets args ["A", "B", "C"] symbols ["N"] {
   %b = sdfg.container "B" : !sdfg.array<N x i32>
   %c = sdfg.container "C" : !sdfg.array<N x f32>
   sdfg.state "s" {
-    sdfg.map "m" (i) = (0) to (N) step (1) {
-      %x = sdfg.read %a[i] : !sdfg.array<N x f32>
-      %n = sdfg.read %b[i] : !sdfg.array<N x i32>
+    sdfg.map "m" (%i) = (0) to (N) step (1) {
+      %x = sdfg.read %a[%i] : !sdfg.array<N x f32>
+      %n = sdfg.read %b[%i] : !sdfg.array<N x i32>
       %k = sdfg.tasklet "const" ins() outs(__out) : () -> (f32) {
         %one = arith.constant 1.000000e+00 : f32
         sdfg.yield %one : f32
@@ -172,8 +252,8 @@ sdfg.sdfg @tasklets args ["A", "B", "C"] symbols ["N"] {
         %mx = arith.maxsi %q, %c0 : i32
         sdfg.yield %t, %mx : f32, i32
       }
-      sdfg.write %r#0 to %c[i] : !sdfg.array<N x f32>
-      sdfg.write %r#1 to %b[i] : !sdfg.array<N x i32>
+      sdfg.write %r#0 to %c[%i] : !sdfg.array<N x f32>
+      sdfg.write %r#1 to %b[%i] : !sdfg.array<N x i32>
     }
     sdfg.tasklet "side" ins() outs() : () -> () {
       sdfg.yield
@@ -182,8 +262,8 @@ sdfg.sdfg @tasklets args ["A", "B", "C"] symbols ["N"] {
 }
 
 // CHECK-LABEL: sdfg.sdfg @tasklets args ["A", "B", "C"] symbols ["N"] {
-// CHECK:           [[X:%.*]] = sdfg.read %{{.*}}[i] : !sdfg.array<N x f32>
-// CHECK-NEXT:      [[N:%.*]] = sdfg.read %{{.*}}[i] : !sdfg.array<N x i32>
+// CHECK:           [[X:%.*]] = sdfg.read %{{.*}}[[[I:%.*]]] : !sdfg.array<N x f32>
+// CHECK-NEXT:      [[N:%.*]] = sdfg.read %{{.*}}[[[I]]] : !sdfg.array<N x i32>
 // CHECK-NEXT:      [[K:%.*]] = sdfg.tasklet "const" ins() outs(__out) : () -> (f32) {
 // CHECK-NEXT:        [[ONE:%.*]] = arith.constant 1.000000e+00 : f32
 // CHECK-NEXT:        sdfg.yield [[ONE]] : f32
@@ -199,8 +279,8 @@ sdfg.sdfg @tasklets args ["A", "B", "C"] symbols ["N"] {
 // CHECK-NEXT:        [[MX:%.*]] = arith.maxsi [[Q]], [[C0]] : i32
 // CHECK-NEXT:        sdfg.yield [[T]], [[MX]] : f32, i32
 // CHECK-NEXT:      }
-// CHECK-NEXT:      sdfg.write [[R0]] to %{{.*}}[i] : !sdfg.array<N x f32>
-// CHECK-NEXT:      sdfg.write [[R1]] to %{{.*}}[i] : !sdfg.array<N x i32>
+// CHECK-NEXT:      sdfg.write [[R0]] to %{{.*}}[[[I]]] : !sdfg.array<N x f32>
+// CHECK-NEXT:      sdfg.write [[R1]] to %{{.*}}[[[I]]] : !sdfg.array<N x i32>
 // CHECK-NEXT:    }
 // CHECK-NEXT:    sdfg.tasklet "side" ins() outs() : () -> () {
 // CHECK-NEXT:      sdfg.yield
@@ -226,15 +306,15 @@ sdfg.sdfg @tasklets args ["A", "B", "C"] symbols ["N"] {
 sdfg.sdfg @"a-b" args [] symbols [] attributes {keep = 1 : i32} {
   %t = sdfg.container "t" transient : !sdfg.array<4 x f32>
   sdfg.state "s" {
-    sdfg.map "m" (i) = (0) to (4) step (1) attributes {note = "x"} {
+    sdfg.map "m" (%i) = (0) to (4) step (1) attributes {note = "x"} {
       %r = sdfg.tasklet "k" ins() outs(o) : () -> (f32) attributes {fast} {
         %c = arith.constant 1.0 : f32
         sdfg.yield %c : f32
       }
-      sdfg.write %r to %t[i] : !sdfg.array<4 x f32>
+      sdfg.write %r to %t[%i] : !sdfg.array<4 x f32>
     }
   }
 }
 // ATTRS: sdfg.sdfg @"a-b" args [] symbols [] attributes {keep = 1 : i32} {
-// ATTRS: sdfg.map "m" (i) = (0) to (4) step (1) attributes {note = "x"} {
+// ATTRS: sdfg.map "m" (%i) = (0) to (4) step (1) attributes {note = "x"} {
 // ATTRS: sdfg.tasklet "k" ins() outs(o) : () -> (f32) attributes {fast} {

@@ -47,3 +47,40 @@ sdfg.sdfg @promoted args ["x", "y", "k"] symbols [] {
 
 // KEEP64: sdfg.container "t" transient : !sdfg.array<4 x i64>
 // KEEP64: arith.muli %{{.*}}, %{{.*}} : i64
+
+// Symbolic shapes, offset subsets and scalars are kept as they are; only the element
+// types change, and the truncation to f32, now an identity, disappears.
+
+sdfg.sdfg @shifted args ["v", "s", "w"] symbols ["N"] {
+  %v = sdfg.container "v" : !sdfg.array<(N + 1) x f64>
+  %s = sdfg.container "s" : !sdfg.array<f64>
+  %w = sdfg.container "w" : !sdfg.array<N x f32>
+  sdfg.state "s" {
+    sdfg.map "m" (%i) = (0) to (N) step (1) {
+      %a = sdfg.read %v[%i + 1] : !sdfg.array<(N + 1) x f64>
+      %b = sdfg.read %s[] : !sdfg.array<f64>
+      %r = sdfg.tasklet "t" ins(a = %a, b = %b) outs(o) : (f64, f64) -> (f32) {
+      ^bb0(%x: f64, %y: f64):
+        %p = arith.mulf %x, %y : f64
+        %n = arith.truncf %p : f64 to f32
+        sdfg.yield %n : f32
+      }
+      sdfg.write %r to %w[%i] : !sdfg.array<N x f32>
+    }
+  }
+}
+
+// CHECK-LABEL: sdfg.sdfg @shifted args ["v", "s", "w"] symbols ["N"] {
+// CHECK-NEXT:    [[V:%.*]] = sdfg.container "v" : !sdfg.array<(N + 1) x f32>
+// CHECK-NEXT:    [[S:%.*]] = sdfg.container "s" : !sdfg.array<f32>
+// CHECK:           sdfg.map "m" ([[I:%.*]]) = (0) to (N) step (1) {
+// CHECK-NEXT:        [[A:%.*]] = sdfg.read [[V]][[[I]] + 1] : !sdfg.array<(N + 1) x f32>
+// CHECK-NEXT:        [[B:%.*]] = sdfg.read [[S]][] : !sdfg.array<f32>
+// CHECK-NEXT:        %{{.*}} = sdfg.tasklet "t" ins(a = [[A]], b = [[B]]) outs(o) : (f32, f32) -> (f32) {
+// CHECK-NEXT:        ^{{.*}}([[X:%.*]]: f32, [[Y:%.*]]: f32):
+// CHECK-NEXT:          [[P:%.*]] = arith.mulf [[X]], [[Y]] : f32
+// CHECK-NEXT:          sdfg.yield [[P]] : f32
+
+// WARN: ipu-demote-f64.mlir:[[# @LINE - 29]]:3: demoting container 'v' from f64 to f32
+// WARN: ipu-demote-f64.mlir:[[# @LINE - 29]]:3: demoting container 's' from f64 to f32
+// KEEP64: sdfg.container "v" : !sdfg.array<(N + 1) x f32>

@@ -1,34 +1,94 @@
 // RUN: ipu-opt %s --split-input-file --verify-diagnostics -p 'sdfg-specialize{symbols="N=4"}' | filecheck %s
+// RUN: ipu-opt %s --split-input-file --verify-diagnostics -p 'sdfg-specialize{symbols="N=4294967296,M=1,K=1"}' | filecheck %s --check-prefix=BIG
 // RUN: ipu-opt %s -p 'sdfg-specialize{symbols="N=x"}' --verify-diagnostics | filecheck %s --check-prefix=VALUE
 // RUN: ipu-opt %s -p 'sdfg-specialize{symbols="N=-3"}' --verify-diagnostics | filecheck %s --check-prefix=NEGATIVE
 // RUN: ipu-opt %s -p 'sdfg-specialize{symbols="N"}' --verify-diagnostics | filecheck %s --check-prefix=MALFORMED
 
-sdfg.sdfg @f args ["x"] symbols ["M", "N"] {
-  %x = sdfg.container "x" : !sdfg.array<N x M x f32>
-}
-
-// CHECK: sdfg-specialize-invalid.mlir:7:3: error: unresolved symbol 'M' in the shape of container 'x'; give its value with --symbols M=... or sdfg-specialize{symbols="..."}
 // VALUE: error: value of symbol 'N' must be an integer, got 'x'
 // NEGATIVE: error: value of symbol 'N' must not be negative, got -3
 // MALFORMED: error: malformed symbol value 'N' (expected NAME=INTEGER)
 
+// A shape that keeps a symbol without a value is not static.
+sdfg.sdfg @f args ["x"] symbols ["M", "N"] {
+  %x = sdfg.container "x" : !sdfg.array<N x M x f32>
+}
+
+// CHECK: sdfg-specialize-invalid.mlir:[[# @LINE - 3]]:3: error: unresolved symbol 'M' in the shape of container 'x'; give its value with --symbols M=... or sdfg-specialize{symbols="..."}
+
 // -----
 
-sdfg.sdfg @g args ["x"] symbols ["K", "N"] {
+// Nor is a map range; every missing symbol is named.
+sdfg.sdfg @g args ["x"] symbols ["K", "M", "N"] {
   %x = sdfg.container "x" : !sdfg.array<N x f32>
   sdfg.state "s" {
-    sdfg.map "m" (i) = (0) to ("N * K") step (1) {
-      %v = sdfg.read %x[i] : !sdfg.array<N x f32>
+    sdfg.map "m" (%i) = (0) to (N * K) step (M) {
+      %v = sdfg.read %x[%i] : !sdfg.array<N x f32>
     }
   }
 }
 
-// CHECK: sdfg-specialize-invalid.mlir:20:5: error: unresolved symbol 'K' in the range of map 'm'
+// CHECK: sdfg-specialize-invalid.mlir:[[# @LINE - 6]]:5: error: unresolved symbols 'K', 'M' in the range of map 'm'; give their values with --symbols K=...,M=... or sdfg-specialize{symbols="..."}
 
 // -----
 
-sdfg.sdfg @h args ["x"] symbols ["N"] {
-  %x = sdfg.container "x" : !sdfg.array<"N / 3" x f32>
+// Values that overflow 64 bits (N = 2**32 in the BIG run) ...
+sdfg.sdfg @o args ["x"] symbols ["N"] {
+  %x = sdfg.container "x" : !sdfg.array<(N * N) x f32>
 }
 
-// CHECK: error: 'N / 3' is not an integer for the given symbol values
+// BIG: sdfg-specialize-invalid.mlir:[[# @LINE - 3]]:3: error: 'N * N' with the given symbol values: index expression value 18446744073709551616 does not fit in 64 bits
+
+// -----
+
+// ... or make a dimension negative ...
+sdfg.sdfg @h args ["x"] symbols ["N"] {
+  %x = sdfg.container "x" : !sdfg.array<(N - 8) x f32>
+}
+
+// CHECK: sdfg-specialize-invalid.mlir:[[# @LINE - 3]]:3: error: container 'x' has a negative dimension with the given symbol values: [-4]
+
+// -----
+
+// ... or a step zero ...
+sdfg.sdfg @s args ["x"] symbols ["N"] {
+  %x = sdfg.container "x" : !sdfg.array<8 x f32>
+  sdfg.state "s" {
+    sdfg.map "m" (%i) = (0) to (8) step (N - 4) {
+    }
+  }
+}
+
+// CHECK: sdfg-specialize-invalid.mlir:[[# @LINE - 5]]:5: error: map 'm' has non-positive step 0
+
+// -----
+
+// ... or divide by zero, in a shape, a subset or a copy range.
+sdfg.sdfg @div1 args ["x"] symbols ["N"] {
+  %x = sdfg.container "x" : !sdfg.array<(8 floordiv (N - 4)) x f32>
+}
+
+// CHECK: sdfg-specialize-invalid.mlir:[[# @LINE - 3]]:3: error: '(8 floordiv (N - 4))' with the given symbol values: floordiv by zero
+
+// -----
+
+sdfg.sdfg @div2 args ["x"] symbols ["N"] {
+  %x = sdfg.container "x" : !sdfg.array<8 x f32>
+  sdfg.state "s" {
+    sdfg.map "m" (%i) = (0) to (8) step (1) {
+      %v = sdfg.read %x[%i mod (N - 4)] : !sdfg.array<8 x f32>
+    }
+  }
+}
+
+// CHECK: sdfg-specialize-invalid.mlir:[[# @LINE - 5]]:7: error: '(d0 mod (N - 4))' with the given symbol values: mod by zero
+
+// -----
+
+sdfg.sdfg @div3 args ["x"] symbols ["N"] {
+  %x = sdfg.container "x" : !sdfg.array<8 x f32>
+  sdfg.state "s" {
+    sdfg.copy %x[0:8 ceildiv (N - 4)] to %x[0:8] : !sdfg.array<8 x f32>, !sdfg.array<8 x f32>
+  }
+}
+
+// CHECK: sdfg-specialize-invalid.mlir:[[# @LINE - 4]]:5: error: '(8 ceildiv (N - 4))' with the given symbol values: ceildiv by zero
