@@ -1,10 +1,14 @@
 """The C++ that `ipu-opt -p sdfg-to-poplar -t poplar-cpp -o DIR` writes for the examples:
 it compiles (-fsyntax-only -Wall -Werror against the bundled emulator headers), has the C ABI,
-no 64-bit types, and lays data and vertices out as the tile plan says (read both from the
-poplar-level IR and from host.cpp, whose runs of vertices and tile mappings are loops over
-constant tables). DIR/program.json describes the C ABI as the SDFG signature does, and
-`poplar-cpp{makefile=true}` adds a Makefile for the real SDK. Also the CLI's behaviour on
-bad input: exit code 1, one line on stderr, no output written."""
+no 64-bit types, and lays data and vertices out as the tile plan (`plan_layouts`) says, read
+both from the poplar-level IR (one `poplar.map_tensor` per tensor and one
+`poplar.add_vertices` per compute set, over runs of tiles, fields sliced by rules) and from
+host.cpp (a table of runs per distinct tile map and `for_each_block` loops over it, followed
+here block by block). Hand-written poplar IR with every slice rule (whole, block, halo,
+partial) and names that are the printer's own (`block`, `vertex`, `TileRun`, ...) prints to
+host code that builds what the IR says and compiles. DIR/program.json describes the C ABI as
+the SDFG signature does, and `poplar-cpp{makefile=true}` adds a Makefile for the real SDK.
+Also the CLI's behaviour on bad input: exit code 1, one line on stderr, no output written."""
 
 from __future__ import annotations
 
@@ -24,15 +28,18 @@ import numpy
 import pytest
 from xdsl.context import Context
 from xdsl.dialects import get_all_dialects
+from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import SSAValue
 
 from ipu_lower.arch import get_arch
 from ipu_lower.cli import ipu_opt_main
 from ipu_lower.dialects import poplar
-from ipu_lower.frontend.frontends import LocatedMlirFrontend
-from ipu_lower.passes.tile_partition import balanced_tile_map
+from ipu_lower.dialects import sdfg as sd
+from ipu_lower.frontend.frontends import LocatedMlirFrontend, SdfgFrontend
+from ipu_lower.passes.sdfg_specialize import SdfgSpecializePass
+from ipu_lower.passes.tile_partition import balanced_tile_map, plan_layouts
 from ipu_lower.registry import DIALECTS
-from ipu_lower.targets.host_tables import MIN_RUN
+from ipu_lower.targets.poplar_cpp import PoplarCppTarget, split_files
 
 REPO = Path(__file__).resolve().parents[1]
 EXAMPLES = REPO / "examples"
@@ -149,8 +156,11 @@ class Layout:
     mappings: dict[str, list[tuple[int, int, int]]] = field(default_factory=dict)
     """container -> [(tile, begin, end)] of the flattened container, in order"""
     vertices: list[Vertex] = field(default_factory=list)
-    tables: list[tuple[str, str, int]] = field(default_factory=list, compare=False)
-    """host.cpp only: (kind "mapping" or "vertices", container or compute set, rows)"""
+    loops: list[tuple[str, str, tuple[tuple[int, int, int], ...]]] = field(
+        default_factory=list, compare=False
+    )
+    """host.cpp only: each for_each_block loop as (kind "mapping" or "vertices", container
+    or compute set, the runs of its table)"""
 
     def view(self, name: str, begin: int | None, end: int | None) -> tuple[str, int, int]:
         size = prod(self.variables[name][1])
@@ -170,21 +180,31 @@ def ir_context() -> Context:
     return ctx
 
 
-def read_ir(text: str) -> Layout:
-    """The layout the `poplar.host_program` of `sdfg-to-poplar` output builds."""
+def parse_ir(text: str) -> ModuleOp:
     module = LocatedMlirFrontend().parse(ir_context(), io.BytesIO(text.encode()), "ir.mlir")
     module.verify()
+    return module
+
+
+def host_program(module: ModuleOp) -> poplar.HostProgramOp:
     programs = [op for op in module.ops if isinstance(op, poplar.HostProgramOp)]
     assert len(programs) == 1
+    return programs[0]
+
+
+def read_ir(text: str) -> Layout:
+    """The layout the `poplar.host_program` of `sdfg-to-poplar` output builds, by the
+    dialect's meaning of its ops: one mapping per block of a `poplar.map_tensor`, one
+    vertex per block of a `poplar.add_vertices`, its fields sliced by their rules."""
     layout = Layout()
     views: dict[SSAValue, tuple[str, int, int]] = {}  # value -> (container, begin, end)
     flat: set[SSAValue] = set()  # values that are 1-D (slices cut the first dimension)
     compute_sets: dict[SSAValue, str] = {}
-    vertices: dict[SSAValue, Vertex] = {}
-    for op in programs[0].build_body.block.ops:
+    for op in host_program(parse_ir(text)).build_body.block.ops:
         if isinstance(op, poplar.AddVariableOp):
-            shape = tuple(op.shape.get_values())
-            layout.variables[op.debug_name.data] = (poplar.POPLAR_TYPES[op.element_type], shape)
+            t = poplar.tensor_type(op.result)
+            shape = t.get_shape()
+            layout.variables[op.debug_name.data] = (poplar.poplar_type_name(t.element_type), shape)
             views[op.result] = layout.view(op.debug_name.data, None, None)
             if len(shape) <= 1:
                 flat.add(op.result)
@@ -199,27 +219,44 @@ def read_ir(text: str) -> Layout:
             )
             assert views[op.result][2] <= end
             flat.add(op.result)
-        elif isinstance(op, poplar.SetTileMappingOp):
-            if op.target in vertices:
-                assert vertices[op.target].tile is None
-                vertices[op.target].tile = op.tile.value.data
-            else:
-                name, begin, end = views[op.target]
-                layout.mappings.setdefault(name, []).append((op.tile.value.data, begin, end))
+        elif isinstance(op, poplar.MapTensorOp):
+            name, base, end = views[op.tensor]
+            for block in op.tile_map.blocks():
+                layout.mappings.setdefault(name, []).append(
+                    (block.tile, base + block.begin, base + block.end)
+                )
+            assert base + op.tile_map.total() == end
         elif isinstance(op, poplar.AddComputeSetOp):
             compute_sets[op.result] = op.debug_name.data
-        elif isinstance(op, poplar.AddVertexOp):
-            vertices[op.result] = Vertex(compute_sets[op.compute_set], op.codelet.data)
-            layout.vertices.append(vertices[op.result])
-        elif isinstance(op, poplar.ConnectOp):
-            vertices[op.vertex].connections.append((op.field.data, *views[op.tensor]))
-        elif isinstance(op, poplar.SetPerfEstimateOp):
-            assert vertices[op.vertex].cycles is None
-            vertices[op.vertex].cycles = op.cycles.value.data
+        elif isinstance(op, poplar.AddVerticesOp):
+            cycles = op.run_cycles()
+            for block in op.tile_map.blocks():
+                vertex = Vertex(compute_sets[op.compute_set], op.codelet.root_reference.data,
+                                block.tile, cycles[block.run])
+                for name, tensor, rule in zip(op.names(), op.tensors, op.rules.data):
+                    container, base, _ = views[tensor]
+                    bounds = rule.slice_of(block)
+                    vertex.connections.append((name, *layout.view(
+                        container, None if bounds is None else base + bounds[0],
+                        None if bounds is None else base + bounds[1],
+                    )))
+                layout.vertices.append(vertex)
     return layout
 
 
-TENSOR_EXPR = r"(\w+)(\.flatten\(\))?(?:\.slice\((\d+), (\d+)\))?"
+def for_each_block(runs: tuple[tuple[int, int, int], ...]):
+    """host.cpp's `for_each_block`, transcribed: (tile, index, run, begin, end) of each
+    block of a table of (first, end, count) runs."""
+    start = index = 0
+    for r, (first, end, count) in enumerate(runs):
+        for tile in range(first, end):
+            begin = start + (tile - first) * count
+            yield {"tile": tile, "index": index, "run": r, "begin": begin, "end": begin + count}
+            index += 1
+        start += (end - first) * count
+
+
+TENSOR_EXPR = r"(\w+)(\.flatten\(\))?(?:\.slice\((\d+), (\d+)\)|\[(\d+)\])?"
 STATEMENTS = {
     "variable": re.compile(
         r'poplar::Tensor (\w+) = graph\.addVariable\(poplar::(\w+), \{([0-9, ]*)\}, "(\w+)"\);'
@@ -230,49 +267,65 @@ STATEMENTS = {
     "connect": re.compile(rf'graph\.connect\((\w+)\["(\w+)"\], {TENSOR_EXPR}\);'),
     "perf": re.compile(r"graph\.setPerfEstimate\((\w+), (\d+)\);"),
 }
-# Anything that looks like building the graph must be one of the statements above.
+# Anything that looks like building the graph must be one of the statements above or a
+# loop over a table of runs.
 GRAPH_CALL = re.compile(
-    r"graph\.(addVariable|setTileMapping|addComputeSet|addVertex|connect|setPerfEstimate)\(|\brow\b"
+    r"graph\.(addVariable|setTileMapping|addComputeSet|addVertex|connect|setPerfEstimate)\("
+    r"|\bblock\.|for_each_block\("
 )
-TABLE_LOOP = re.compile(
-    r"[ ]*static const std::size_t (\w+)\[\]\[(\d+)\] = \{\n(.*?)\n[ ]*\};\n"
-    r"[ ]*for \(const auto &row : \1\) \{\n(.*?)\n[ ]*\}\n",
-    re.S,
+RUN_TABLE = re.compile(r"const TileRun (\w+)\[\] = \{(\{\d+, \d+, \d+\}(?:, \{\d+, \d+, \d+\})*)\};")
+CYCLES_TABLE = re.compile(r"static const std::uint64_t (\w+)\[\] = \{(\d+(?:, \d+)*)\};")
+LOOP_HEAD = re.compile(r"for_each_block\((\w+), \[&\]\(const TileBlock &block\) \{")
+LOOP_END = "});"
+# What a loop body may say about its block, and how the vertex bodies index the cycles.
+BLOCK_FIELD = re.compile(r"\bblock\.(tile|index|run|begin|end)\b")
+SUM = re.compile(r"\b(\d+) ([-+]) (\d+)\b")
+LOOP_MAPPING = re.compile(
+    r"graph\.setTileMapping\(\w+(?:\.flatten\(\))?\.slice\(block\.begin, block\.end\), block\.tile\);"
 )
-ROW = re.compile(r"\{(\d+(?:, \d+)*)\},")
-MAPPING_BODY = re.compile(
-    r"graph\.setTileMapping\((\w+)(?:\.flatten\(\))?\.slice\(row\[1\], row\[2\]\), "
-    r"static_cast<unsigned>\(row\[0\]\)\);"
+LOOP_VERTEX_HEAD = re.compile(r'poplar::VertexRef vertex = graph\.addVertex\((\w+), "\w+"\);')
+LOOP_CONNECT = re.compile(
+    r'graph\.connect\(vertex\["\w+"\], \w+(?:\.flatten\(\))?'
+    r"(?:\.slice\(block\.begin(?: - \d+)?, block\.end(?: \+ \d+)?\)|\[block\.index\])?\);"
 )
-VERTEX_BODY_HEAD = re.compile(
-    r'poplar::VertexRef vertex = graph\.addVertex\((\w+), "\w+"\);\n'
-    r"graph\.setTileMapping\(vertex, static_cast<unsigned>\(row\[0\]\)\);"
-)
-VERTEX_BODY_CONNECT = re.compile(
-    r'graph\.connect\(vertex\["\w+"\], \w+(?:\.flatten\(\))?(?:\.slice\(row\[(\d+)\], row\[(\d+)\]\))?\);'
-)
-VERTEX_BODY_TAIL = "graph.setPerfEstimate(vertex, row[1]);"
+LOOP_PERF = re.compile(r"graph\.setPerfEstimate\(vertex, (?:\d+|\w+\[block\.run\])\);")
 
 
 class HostReader:
-    """Follows the graph-building statements of host.cpp in order; a table loop is
-    followed once per row, with `row[k]` replaced by the row's k-th number."""
+    """Follows the graph-building statements of host.cpp in order; a `for_each_block` loop
+    is followed once per block of its table of runs, with `block.X` replaced by the
+    block's numbers."""
 
-    def __init__(self) -> None:
+    def __init__(self, text: str) -> None:
         self.layout = Layout()
         self.tensors: dict[str, str] = {}  # C++ variable -> container
         self.compute_sets: dict[str, str] = {}  # C++ variable -> debug name
         self.vertices: dict[str, Vertex] = {}  # C++ variable -> the vertex it names now
+        self.cycles: dict[str, list[int]] = {}  # C++ array of per-run cycle estimates
+        self.tables: dict[str, tuple[tuple[int, int, int], ...]] = {}
+        for name, runs in RUN_TABLE.findall(text):
+            assert name not in self.tables, name
+            self.tables[name] = tuple(
+                tuple(int(n) for n in run.split(", ")) for run in re.findall(r"\{([\d, ]+)\}", runs)
+            )
+        # every table at namespace scope is one of those, and all are distinct tile maps
+        assert len(re.findall(r"^const TileRun ", text, re.M)) == len(self.tables)
+        assert len(set(self.tables.values())) == len(self.tables), self.tables
 
-    def tensor(self, var: str, flatten: str | None, begin: str | None, end: str | None):
+    def tensor(self, var: str, flatten, begin, end, element):
         name = self.tensors[var]
-        if begin is not None and not flatten:
+        if (begin is not None or element is not None) and not flatten:
             assert len(self.layout.variables[name][1]) <= 1, f"slice of unflattened {var}"
+        if element is not None:
+            return self.layout.view(name, int(element), int(element) + 1)
         return self.layout.view(name, None if begin is None else int(begin),
                                 None if end is None else int(end))
 
     def statement(self, line: str) -> None:
         line = line.strip()
+        if m := CYCLES_TABLE.fullmatch(line):
+            self.cycles[m[1]] = [int(n) for n in m[2].split(", ")]
+            return
         if not GRAPH_CALL.search(line):
             return
         for kind, pattern in STATEMENTS.items():
@@ -289,13 +342,13 @@ class HostReader:
         elif kind == "compute_set":
             self.compute_sets[m[1]] = m[2]
         elif kind == "mapping" and m[1] in self.vertices:
-            assert m[2] is None and m[3] is None
+            assert m.groups()[1:5] == (None,) * 4
             vertex = self.vertices[m[1]]
             assert vertex.tile is None
-            vertex.tile = int(m[5])
+            vertex.tile = int(m[6])
         elif kind == "mapping":
-            name, begin, end = self.tensor(*m.groups()[:4])
-            self.layout.mappings.setdefault(name, []).append((int(m[5]), begin, end))
+            name, begin, end = self.tensor(*m.groups()[:5])
+            self.layout.mappings.setdefault(name, []).append((int(m[6]), begin, end))
         elif kind == "vertex":
             self.vertices[m[1]] = Vertex(self.compute_sets[m[2]], m[3])
             self.layout.vertices.append(self.vertices[m[1]])
@@ -306,45 +359,45 @@ class HostReader:
             assert vertex.cycles is None
             vertex.cycles = int(m[2])
 
-    def table(self, m: re.Match) -> None:
-        table, columns, rows_text, body = m[1], int(m[2]), m[3], m[4]
-        rows = [tuple(int(n) for n in r.split(", ")) for r in ROW.findall(rows_text)]
-        assert ROW.sub("", rows_text).split() == [], rows_text
-        assert len(rows) >= MIN_RUN and {len(r) for r in rows} == {columns}, table
-        lines = [line.strip() for line in body.splitlines()]
-        # the columns: tile, begin, end of a mapping; tile, cycles, then begin and end of
-        # each sliced field of a vertex
-        if mapping := MAPPING_BODY.fullmatch("\n".join(lines)):
-            assert columns == 3, table
-            self.layout.tables.append(("mapping", self.tensors[mapping[1]], len(rows)))
+    def loop(self, table: str, body: list[str]) -> None:
+        """One `for_each_block(table, ...)` loop: a tensor mapping, or the vertices of a
+        compute set, each statement of a form the printer uses."""
+        runs = self.tables[table]
+        if len(body) == 1:
+            assert LOOP_MAPPING.fullmatch(body[0]), body
+            var = re.match(r"graph\.setTileMapping\((\w+)", body[0])[1]
+            self.layout.loops.append(("mapping", self.tensors[var], runs))
         else:
-            head = VERTEX_BODY_HEAD.fullmatch("\n".join(lines[:2]))
-            assert head and lines[-1] == VERTEX_BODY_TAIL, body
-            slice_columns = []
-            for line in lines[2:-1]:
-                connect = VERTEX_BODY_CONNECT.fullmatch(line)
-                assert connect, line
-                if connect[1] is not None:
-                    slice_columns += [int(connect[1]), int(connect[2])]
-            assert slice_columns == list(range(2, columns)), body
-            self.layout.tables.append(("vertices", self.compute_sets[head[1]], len(rows)))
-        for row in rows:
-            text = re.sub(r"row\[(\d+)\]", lambda k: str(row[int(k[1])]), body)
-            for line in re.sub(r"static_cast<unsigned>\((\d+)\)", r"\1", text).splitlines():
+            head = LOOP_VERTEX_HEAD.fullmatch(body[0])
+            assert head and body[1] == "graph.setTileMapping(vertex, block.tile);", body
+            assert all(LOOP_CONNECT.fullmatch(line) for line in body[2:-1]), body
+            assert LOOP_PERF.fullmatch(body[-1]), body
+            self.layout.loops.append(("vertices", self.compute_sets[head[1]], runs))
+        for block in for_each_block(runs):
+            for line in body:
+                line = BLOCK_FIELD.sub(lambda m, block=block: str(block[m[1]]), line)
+                line = SUM.sub(lambda m: str(int(m[1]) + int(m[3]) * (1 if m[2] == "+" else -1)), line)
+                line = re.sub(r"\b(\w+)\[(\d+)\]", lambda m: str(self.cycles[m[1]][int(m[2])])
+                              if m[1] in self.cycles else m[0], line)
                 self.statement(line)
 
 
 def read_host(text: str) -> Layout:
-    reader = HostReader()
-    pos = 0
-    while pos < len(text):
-        if m := TABLE_LOOP.match(text, pos):
-            reader.table(m)
-            pos = m.end()
+    """The layout host.cpp builds: the statements of its init function, in order."""
+    reader = HostReader(text)
+    lines = iter(text[text.index("graph.addCodelets(codelets_path);"):].splitlines())
+    for line in lines:
+        if head := LOOP_HEAD.fullmatch(line.strip()):
+            indent = line[: len(line) - len(line.lstrip())]
+            body = []
+            for inner in lines:
+                if inner == indent + LOOP_END:
+                    break
+                assert inner.startswith(indent + "  "), inner
+                body.append(inner.strip())
+            reader.loop(head[1], body)
         else:
-            end = text.find("\n", pos) + 1 or len(text)
-            reader.statement(text[pos:end])
-            pos = end
+            reader.statement(line)
     return reader.layout
 
 
@@ -423,22 +476,26 @@ def check_sdk_style(codelets: str, sdk: int, maps: int) -> None:
 
 
 def check_plan(case, layout: Layout, codelets_text: str, where: str) -> None:
-    """`layout` is what balanced_tile_map gives for the example."""
-    name, symbols, arch_name, _ = case
+    """`layout` is what the tile plan (`plan_layouts`) says for the example: each
+    container mapped block by block as its layout says, one vertex per block of the
+    layout of the data a map touches, on the tile that holds that block."""
+    name, symbols, _, _ = case
     info = EXAMPLE_INFO[name]
     values = symbol_values(symbols)
     shape = tuple(values[s] for s in info.shape)
-    expected = list(balanced_tile_map(prod(shape), get_arch(arch_name).tiles, 2).intervals())
+    plan = planned_layouts(case)
+    blocks = {c: [(b.tile, b.begin, b.end) for b in m.blocks()] for c, m in plan.items()}
 
-    assert set(layout.variables) == set(info.arrays) | set(info.scalars), where
+    assert set(layout.variables) == set(info.arrays) | set(info.scalars) == set(plan), where
     for array in info.arrays:
         assert layout.variables[array] == (info.poplar_type, shape), (where, array)
-        assert layout.mappings[array] == expected, (where, array)
+        assert layout.mappings[array] == blocks[array], (where, array)
     for scalar in info.scalars:
         assert layout.variables[scalar] == (info.poplar_type, ()), (where, scalar)
-        assert layout.mappings[scalar] == [(0, 0, 1)], (where, scalar)
+        assert layout.mappings[scalar] == blocks[scalar] == [(0, 0, 1)], (where, scalar)
 
-    # one compute set per map, one vertex per tile that owns elements
+    # one compute set per map, one vertex per block of the layout of its arrays, on the
+    # tile holding that block, connected to the block (arrays) or the whole scalar
     classes = read_codelets(codelets_text)
     compute_sets: dict[str, list[Vertex]] = {}
     for vertex in layout.vertices:
@@ -446,19 +503,45 @@ def check_plan(case, layout: Layout, codelets_text: str, where: str) -> None:
         assert vertex.codelet in classes, (where, vertex.codelet)
         assert isinstance(vertex.cycles, int) and vertex.cycles > 0, (where, vertex)
     assert len(compute_sets) == info.maps, where
-    intervals = {tile: (b, e) for tile, b, e in expected}
     for cs, vertices in compute_sets.items():
-        assert [v.tile for v in vertices] == list(range(len(expected))), (where, cs)
-        for v in vertices:
+        arrays = {t for v in vertices for _, t, _, _ in v.connections if t in info.arrays}
+        (tile_map,) = {plan[a] for a in arrays}  # a map's arrays share one layout
+        assert [v.tile for v in vertices] == [b.tile for b in tile_map.blocks()], (where, cs)
+        for v, block in zip(vertices, tile_map.blocks()):
             fields = classes[v.codelet][1]
             assert [f for f, *_ in v.connections] == list(fields), (where, cs, v)
             for field_name, tensor, b, e in v.connections:
                 direction, is_vector, _ = fields[field_name]
                 if is_vector:
-                    assert (b, e) == intervals[v.tile], (where, cs, v, field_name)
-                    assert layout.variables[tensor][1] == shape
+                    assert (b, e) == (block.begin, block.end), (where, cs, v, field_name)
+                    assert (v.tile, b, e) in layout.mappings[tensor], (where, cs, v, field_name)
                 else:
                     assert layout.variables[tensor][1] == () and direction == "Input"
+                    assert (b, e) == (0, 1)
+
+
+@lru_cache(maxsize=None)
+def planned_layouts(case) -> dict:
+    """container -> tile map, from ipu-tile-partition's planning function on the
+    specialized example."""
+    name, symbols, arch_name, _ = case
+    module = SdfgFrontend().parse(ir_context(), io.BytesIO((EXAMPLES / f"{name}.sdfg").read_bytes()),
+                                  f"{name}.sdfg")
+    SdfgSpecializePass(symbols=symbols).apply(ir_context(), module)
+    (sdfg_op,) = [op for op in module.ops if isinstance(op, sd.SdfgOp)]
+    layouts = plan_layouts(sdfg_op, get_arch(arch_name))
+    # the plan itself: arrays tied by maps share one balanced layout in units of the
+    # vector width (2 elements of 4 bytes), scalars live on tile 0
+    info = EXAMPLE_INFO[name]
+    elements = prod(symbol_values(symbols)[s] for s in info.shape)
+    grain = get_arch(arch_name).vector_width(4)
+    for array in info.arrays:
+        assert layouts[array] == balanced_tile_map(elements, get_arch(arch_name).tiles, grain)
+    return layouts
+
+
+def runs_of(tile_map) -> tuple[tuple[int, int, int], ...]:
+    return tuple((r.first, r.end, r.count) for r in tile_map.runs())
 
 
 def check_layout(case, host_text: str, codelets_text: str, ir_text: str) -> None:
@@ -473,18 +556,36 @@ def check_layout(case, host_text: str, codelets_text: str, ir_text: str) -> None
     check_plan(case, host, codelets_text, "host.cpp")
     assert host == ir
 
-    # runs of same-shaped calls are tables: one per array and one per compute set
-    tiles = len(ir.mappings[info.arrays[0]])
-    if tiles >= MIN_RUN:
-        compute_sets = {v.compute_set for v in ir.vertices}
-        assert Counter(host.tables) == Counter(
-            [("mapping", a, tiles) for a in info.arrays]
-            + [("vertices", cs, tiles) for cs in compute_sets]
-        )
-        assert host_text.count("graph.addVertex(") == info.maps
-    else:
-        assert host.tables == [] and "static const" not in host_text
-        assert host_text.count("graph.addVertex(") == len(ir.vertices)
+    # the IR places tensors and vertices with the plan's tile maps, one op each
+    program = host_program(parse_ir(ir_text))
+    plan = planned_layouts(case)
+    ops = list(program.build_body.block.ops)
+    names = {op.result: op.debug_name.data for op in ops if isinstance(op, poplar.AddVariableOp)}
+    placed = [op for op in ops if isinstance(op, poplar.MapTensorOp)]
+    assert sorted(names[op.tensor] for op in placed) == sorted(plan)
+    for op in placed:
+        assert op.tile_map.runs() == plan[names[op.tensor]].runs()
+    placements = [op for op in ops if isinstance(op, poplar.AddVerticesOp)]
+    assert len(placements) == info.maps
+    for op in placements:
+        rules = [rule.rule_text() for rule in op.rules.data]
+        tensors = [names[t] for t in op.tensors]
+        assert rules == ["block" if t in info.arrays else "whole" for t in tensors]
+        assert op.tile_map.runs() == plan[next(t for t in tensors if t in info.arrays)].runs()
+
+    # host.cpp: one table per distinct tile map, one loop per array and per compute set,
+    # each over its tile map's runs; scalars are mapped directly
+    looped = [op.tile_map for op in placed if names[op.tensor] in info.arrays]
+    looped += [op.tile_map for op in placements]
+    assert len(re.findall(r"^const TileRun \w+\[\] = ", host_text, re.M)) == len(
+        {runs_of(m) for m in looped})
+    assert Counter(host.loops) == Counter(
+        [("mapping", a, runs_of(plan[a])) for a in info.arrays]
+        + [("vertices", cs, runs_of(plan[info.arrays[0]])) for cs in {v.compute_set for v in ir.vertices}]
+    )
+    assert host_text.count("graph.addVertex(") == info.maps
+    assert host_text.count("graph.setTileMapping(") == len(info.arrays) + len(info.scalars) + info.maps
+    assert len(host_text.splitlines()) < 300
 
     # host I/O: every argument (and no transient) is written, the results are read back
     writes = re.findall(r'graph\.createHostWrite\("write_(\w+)", ', host_text)
@@ -900,31 +1001,149 @@ def test_container_names_that_are_standard_macros(tmp_path, capsys):
 
 
 @needs_gxx
-def test_container_names_that_are_host_table_loop_variables(tmp_path, capsys):
+def test_container_names_that_are_the_host_loop_names(tmp_path, capsys):
+    """Containers named like the block loops' own names (the loop variable, the vertex,
+    the structs and the function) are renamed, and the loops still build the plan."""
     import dace
 
     n = dace.symbol("N")
-    sdfg = dace.SDFG("loops")
-    sdfg.add_array("row", [n], dace.float32)
-    sdfg.add_array("vertex", [n], dace.float32)
-    state = sdfg.add_state("main")
+    program = dace.SDFG("loops")
+    for name in ("block", "TileRun", "vertex"):
+        program.add_array(name, [n], dace.float32)
+    state = program.add_state("main")
     state.add_mapped_tasklet(
-        "m", {"i": "0:N"}, {"p": dace.Memlet("row[i]")}, "q = p * 2",
-        {"q": dace.Memlet("vertex[i]")}, external_edges=True,
+        "m", {"i": "0:N"}, {"p": dace.Memlet("block[i]"), "r": dace.Memlet("TileRun[i]")},
+        "q = p * r", {"q": dace.Memlet("vertex[i]")}, external_edges=True,
     )
-    sdfg.validate()
+    program.validate()
     path = tmp_path / "loops.sdfg"
-    sdfg.save(str(path))
+    program.save(str(path))
     out_dir = tmp_path / "out"
-    code, _, err = run_ipu_opt(
-        [path, "-p", "sdfg-to-poplar", "--symbols", "N=6", "-t", "poplar-cpp", "-o", out_dir],
-        capsys,
-    )
+    args = [path, "-p", "sdfg-to-poplar", "--symbols", "N=3000", "--arch", "ipu1"]
+    code, _, err = run_ipu_opt([*args, "-t", "poplar-cpp", "-o", out_dir], capsys)
+    assert (code, err) == (0, "")
+    code, ir_text, err = run_ipu_opt(args, capsys)
     assert (code, err) == (0, "")
     host = (out_dir / "host.cpp").read_text()
-    assert "poplar::Tensor row_1 = " in host and "poplar::Tensor vertex_1 = " in host
-    assert "for (const auto &row : row_1_mapping) {" in host  # the tables are there
-    syntax_check([out_dir / "host.cpp"])
+    for name in ("block", "TileRun", "vertex"):
+        assert f"poplar::Tensor {name}_1 = graph.addVariable(" in host
+    assert "graph.connect(vertex[\"vertex\"], vertex_1.slice(block.begin, block.end));" in host
+    layout = read_host(host)
+    assert layout == read_ir(ir_text)
+    tile_map = balanced_tile_map(3000, get_arch("ipu1").tiles, 2)
+    assert [(t, b, e) for t, b, e in layout.mappings["TileRun"]] == [
+        (b.tile, b.begin, b.end) for b in tile_map.blocks()]
+    assert [v.tile for v in layout.vertices] == [b.tile for b in tile_map.blocks()]
+    syntax_check([out_dir / "host.cpp", out_dir / "codelets.cpp"])
+
+
+# --------------------------------------------------------------------------------------
+# the host printer on hand-written poplar IR: every slice rule, several tile maps
+
+
+HAND_WRITTEN = """
+poplar.codelet @body(%a: memref<f32> input "a", %x: memref<?xf32> input "x", %y: memref<?xf32> inout "y", %p: memref<f32> output "p") {
+  %c0 = arith.constant 0 : index
+  %n = memref.dim %y, %c0 : memref<?xf32>
+  %w = poplar.worker_id
+  %nw = poplar.num_workers
+  %va = memref.load %a[] : memref<f32>
+  scf.for %i = %w to %n step %nw {
+    %e = memref.load %x[%i] : memref<?xf32>
+    %r = arith.mulf %e, %va : f32
+    memref.store %r, %y[%i] : memref<?xf32>
+  }
+  memref.store %va, %p[] : memref<f32>
+}
+poplar.host_program @hand arch "ipu2" args ["a", "x"] : [memref<f32>, memref<10xf32>] build {
+  %a = poplar.add_variable "a" : !poplar.tensor<f32>
+  poplar.map_tensor %a over <3 to 4 x 1> : !poplar.tensor<f32>
+  %x = poplar.add_variable "x" : !poplar.tensor<10xf32>
+  poplar.map_tensor %x over <0 to 2 x 3, 2 to 4 x 2> : !poplar.tensor<10xf32>
+  %y = poplar.add_variable "block" : !poplar.tensor<2x5xf32>
+  poplar.map_tensor %y over <0 to 2 x 3, 2 to 4 x 2> : !poplar.tensor<2x5xf32>
+  %p = poplar.add_variable "vertex" : !poplar.tensor<4xf32>
+  poplar.map_tensor %p over <0 to 4 x 1> : !poplar.tensor<4xf32>
+  %h = poplar.add_variable "TileRun" : !poplar.tensor<2x1x3xf32>
+  poplar.map_tensor %h over <1471 to 1472 x 6> : !poplar.tensor<2x1x3xf32>
+  %g = poplar.add_variable "graph" : !poplar.tensor<10xf32>
+  poplar.map_tensor %g over <5 to 6 x 4, 6 to 7 x 6> : !poplar.tensor<10xf32>
+  %v = poplar.add_variable "for_each_block" : !poplar.tensor<2x4xf32>
+  poplar.map_tensor %v over <5 to 7 x 4> : !poplar.tensor<2x4xf32>
+  %q = poplar.add_variable "tile_map_0" : !poplar.tensor<2xf32>
+  poplar.map_tensor %q over <5 to 7 x 1> : !poplar.tensor<2xf32>
+  %c = poplar.add_variable "body_cycles" : !poplar.tensor<f32>
+  poplar.map_tensor %c over <0 to 1 x 1> : !poplar.tensor<f32>
+  poplar.create_host_write "write_a" to %a : !poplar.tensor<f32>
+  poplar.create_host_write "write_x" to %x : !poplar.tensor<10xf32>
+  %cs = poplar.add_compute_set "TileBlock"
+  poplar.add_vertices %cs @body over <0 to 2 x 3, 2 to 4 x 2> ["a" = %a whole, "x" = %x block, "y" = %y block, "p" = %p partial] cycles [120, 96] : !poplar.tensor<f32>, !poplar.tensor<10xf32>, !poplar.tensor<2x5xf32>, !poplar.tensor<4xf32>
+  %cs2 = poplar.add_compute_set "stencil"
+  poplar.add_vertices %cs2 @body over <5 to 7 x 4> ["p" = %q partial, "y" = %v block, "x" = %g halo<0, 2>, "a" = %c whole] cycles [77] : !poplar.tensor<2xf32>, !poplar.tensor<2x4xf32>, !poplar.tensor<10xf32>, !poplar.tensor<f32>
+  poplar.add_vertices %cs2 @body over <8 to 9 x 1, 10 to 12 x 2> ["a" = %a whole, "x" = %x halo<0, 1>, "y" = %x block, "p" = %p partial] cycles [5, 6] : !poplar.tensor<f32>, !poplar.tensor<10xf32>, !poplar.tensor<10xf32>, !poplar.tensor<4xf32>
+  %p0 = poplar.execute %cs
+  %p1 = poplar.execute %cs2
+  %seq = poplar.sequence(%p0, %p1)
+  poplar.engine %seq
+} run {
+  poplar.write_tensor "write_a" from "a"
+  poplar.write_tensor "write_x" from "x"
+  poplar.run 0
+}
+"""
+
+
+def print_hand_written() -> dict[str, str]:
+    out = io.StringIO()
+    PoplarCppTarget().emit(ir_context(), parse_ir(HAND_WRITTEN), out)
+    return split_files(out.getvalue())
+
+
+def test_hand_written_ir_host_builds_what_the_ir_says():
+    host = print_hand_written()["host.cpp"]
+    layout = read_host(host)
+    assert layout == read_ir(HAND_WRITTEN)
+    # the rules, spelled out for a few vertices: (field, container, begin, end)
+    first_run, second_run = layout.vertices[0], layout.vertices[2]
+    assert (first_run.tile, first_run.cycles, first_run.connections) == (0, 120, [
+        ("a", "a", 0, 1), ("x", "x", 0, 3), ("y", "block", 0, 3), ("p", "vertex", 0, 1)])
+    assert (second_run.tile, second_run.cycles, second_run.connections) == (2, 96, [
+        ("a", "a", 0, 1), ("x", "x", 6, 8), ("y", "block", 6, 8), ("p", "vertex", 2, 3)])
+    stencil = [v for v in layout.vertices if v.compute_set == "stencil"]
+    assert [(v.tile, v.cycles, v.connections) for v in stencil] == [
+        (5, 77, [("p", "tile_map_0", 0, 1), ("y", "for_each_block", 0, 4), ("x", "graph", 0, 6),
+                 ("a", "body_cycles", 0, 1)]),
+        (6, 77, [("p", "tile_map_0", 1, 2), ("y", "for_each_block", 4, 8), ("x", "graph", 4, 10),
+                 ("a", "body_cycles", 0, 1)]),
+        (8, 5, [("a", "a", 0, 1), ("x", "x", 0, 2), ("y", "x", 0, 1), ("p", "vertex", 0, 1)]),
+        (10, 6, [("a", "a", 0, 1), ("x", "x", 1, 4), ("y", "x", 1, 3), ("p", "vertex", 1, 2)]),
+        (11, 6, [("a", "a", 0, 1), ("x", "x", 3, 6), ("y", "x", 3, 5), ("p", "vertex", 2, 3)]),
+    ]
+    assert layout.mappings["TileRun"] == [(1471, 0, 6)]
+    assert layout.mappings["a"] == [(3, 0, 1)]
+    assert layout.mappings["graph"] == [(5, 0, 4), (6, 4, 10)]
+    # one table per distinct tile map of a loop (7; the scalars' maps have none), each
+    # loop over its own table, and a cycles array only where the runs' estimates differ
+    tables = re.findall(r"^const TileRun (\w+)\[\] = (.*);$", host, re.M)
+    assert [runs for _, runs in tables] == [
+        "{{0, 2, 3}, {2, 4, 2}}", "{{0, 4, 1}}", "{{1471, 1472, 6}}", "{{5, 6, 4}, {6, 7, 6}}",
+        "{{5, 7, 4}}", "{{5, 7, 1}}", "{{8, 9, 1}, {10, 12, 2}}"]
+    assert len(layout.loops) == 7 + 3
+    assert re.findall(r"std::uint64_t \w+\[\] = \{(.*)\};", host) == ["120, 96", "5, 6"]
+    assert "graph.setPerfEstimate(vertex, 77);" in host
+    # no generated name is one of the printer's own
+    declared = re.findall(r"poplar::(?:Tensor|ComputeSet) (\w+) = ", host)
+    assert len(declared) == len(set(declared)) == 11
+    for name, _ in tables:
+        assert name not in declared
+
+
+@needs_gxx
+def test_hand_written_ir_compiles(tmp_path):
+    files = print_hand_written()
+    for name in ("host.cpp", "codelets.cpp"):
+        (tmp_path / name).write_text(files[name])
+    syntax_check([tmp_path / "host.cpp", tmp_path / "codelets.cpp"])
 
 
 def test_dace_parse_failure_prints_nothing_on_stdout(tmp_path, capsys):

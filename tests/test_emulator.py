@@ -16,6 +16,7 @@ import ctypes
 import io
 import json
 import os
+import re
 import shutil
 import subprocess
 from concurrent.futures import ThreadPoolExecutor
@@ -496,6 +497,27 @@ class Emitted:
         self.functions["exit"]()
 
 
+def _planned_bytes(name: str) -> dict[int, int]:
+    """tile -> bytes of data ipu-tile-partition's plan puts there."""
+    from ipu_lower.arch import get_arch
+    from ipu_lower.dialects.sdfg import SdfgOp
+    from ipu_lower.frontend.frontends import SdfgFrontend
+    from ipu_lower.passes.sdfg_specialize import SdfgSpecializePass
+    from ipu_lower.passes.tile_partition import plan_layouts
+    from xdsl.context import Context
+
+    example, symbols, arch, _ = EMITTED[name]
+    module = SdfgFrontend().parse(Context(), io.BytesIO((EXAMPLES / f"{example}.sdfg").read_bytes()),
+                                  example)
+    SdfgSpecializePass(symbols=symbols).apply(Context(), module)
+    (sdfg,) = [op for op in module.ops if isinstance(op, SdfgOp)]
+    held: dict[int, int] = {}
+    for tile_map in plan_layouts(sdfg, get_arch(arch)).values():
+        for block in tile_map.blocks():
+            held[block.tile] = held.get(block.tile, 0) + 4 * (block.end - block.begin)
+    return held
+
+
 @pytest.mark.parametrize("name", list(EMITTED))
 def test_emitted_code_runs(build, name):
     emitted = Emitted(build, name)
@@ -520,6 +542,15 @@ def test_emitted_code_runs(build, name):
     assert all(s["vertices_without_estimate"] == 0 for s in report["steps"]
                if s["kind"] == "execute")
     assert report["tiles"] and all(row[1] > 0 for row in report["tiles"])
+    # host.cpp's for_each_block loops map the data as the tile plan says (4-byte elements
+    # in every example), and every vertex works on the blocks of its own tile: the only
+    # exchange is the whole scalars (on tile 0) sent to the vertices on other tiles
+    assert {row[0]: row[1] for row in report["tiles"] if row[1]} == _planned_bytes(name)
+    for s in report["steps"]:
+        if s["kind"] == "execute":
+            part = host.split(f'graph.addComputeSet("{s["name"]}");')[1].split("poplar::program::Execute")[0]
+            whole = re.findall(r'graph\.connect\(vertex\["\w+"\], \w+\);', part)
+            assert s["exchange_bytes"] == 4 * len(whole) * (s["vertices"] - 1), s
 
 
 def test_libraries_keep_their_own_registry_and_report(build):

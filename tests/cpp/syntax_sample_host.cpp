@@ -202,6 +202,25 @@ int main(int argc, char **argv) {
   graph.setTileMapping(v2, 1);
   graph.setPerfEstimate(v2, 1000, 2000);
 
+  // The generated form: a lambda per block of a tile map, slices and tiles computed from
+  // std::size_t / unsigned fields of the block, a cycle estimate per run from an array.
+  static const std::uint64_t cycles[] = {426, 396};
+  poplar::Tensor partials = graph.addVariable(poplar::FLOAT, {2}, "partials");
+  const auto each = [&](unsigned tile, std::size_t index, std::size_t run,
+                        std::size_t begin, std::size_t end) {
+    graph.setTileMapping(m.flatten().slice(begin, end), tile);
+    graph.setTileMapping(partials.slice(index, index + 1), tile);
+    poplar::VertexRef vertex = graph.addVertex(cs, "saxpy_map_0");
+    graph.setTileMapping(vertex, tile);
+    graph.connect(vertex["a"], a);
+    graph.connect(vertex["x"], x.slice(begin, end + 1));
+    graph.connect(vertex["y"], y.slice(begin, end));
+    graph.connect(vertex["p"], partials[index]);
+    graph.setPerfEstimate(vertex, cycles[run]);
+  };
+  each(2, 0, 0, 0, 16);
+  each(3, 1, 1, 16, 32);
+
   // Host handles and FIFOs.
   graph.createHostWrite("x-write", x);
   graph.createHostRead("y-read", y);
