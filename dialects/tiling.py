@@ -140,6 +140,8 @@ class TileMapMixin:
     def verify_runs(self, what: str) -> None:
         if len(self.groups.data) % 3:
             raise VerifyException(f"{what} needs (first, end, count) triples")
+        if not self.groups.data:
+            raise VerifyException(f"{what} needs at least one run")
         previous_end = 0
         for run in self.runs():
             if run.first < previous_end or run.end <= run.first:

@@ -43,27 +43,56 @@ _INDEX_ARITHMETIC = {
 }
 
 
+class VertexCost:
+    """The cost of one codelet body, for any field sizes. Per block, the ops whose cost
+    does not depend on index values are summed once; only the ops that define index
+    values or hold loops are evaluated for each worker."""
+
+    def __init__(self, body: Block):
+        self.body = body
+        self._summaries: dict[Block, tuple[int, list[Operation]]] = {}
+
+    def summary(self, block: Block) -> tuple[int, list[Operation]]:
+        if block not in self._summaries:
+            static, dynamic = 0, []
+            for op in block.ops:
+                if type(op) in _HANDLERS or type(op) in _INDEX_ARITHMETIC:
+                    dynamic.append(op)
+                else:
+                    static += MATH_FUNCTION_INSTRUCTIONS if op.dialect_name() == "math" else 1
+            self._summaries[block] = (static, dynamic)
+        return self._summaries[block]
+
+    def cycles(self, field_sizes: Sequence[int], workers: int) -> int:
+        """Cycles of one vertex whose fields (the block arguments of the body) hold
+        `field_sizes` elements, run by `workers` worker threads."""
+        busiest = max(_Worker(self, field_sizes, w, workers).block(self.body) for w in range(workers))
+        return workers * (VERTEX_OVERHEAD_INSTRUCTIONS + busiest)
+
+
 class _Worker:
     """Counts the instructions one worker executes, knowing the index values it can."""
 
-    def __init__(self, fields: Sequence[SSAValue], sizes: Sequence[int], worker: int, workers: int):
+    def __init__(self, cost: VertexCost, sizes: Sequence[int], worker: int, workers: int):
+        self.cost = cost
         self.known: dict[SSAValue, int] = {}
-        self.sizes = dict(zip(fields, sizes))
+        self.sizes = dict(zip(cost.body.args, sizes))
         self.worker = worker
         self.workers = workers
 
     def block(self, block: Block) -> int:
-        return sum(self.op(op) for op in block.ops)
+        static, dynamic = self.cost.summary(block)
+        return static + sum(self.op(op) for op in dynamic)
 
     def op(self, op: Operation) -> int:
         handler = _HANDLERS.get(type(op))
         if handler is not None:
             return handler(self, op)
-        if type(op) in _INDEX_ARITHMETIC and all(o in self.known for o in op.operands):
+        if all(o in self.known for o in op.operands):
             value = _INDEX_ARITHMETIC[type(op)](*(self.known[o] for o in op.operands))
             if value is not None:
                 self.known[op.results[0]] = value
-        return MATH_FUNCTION_INSTRUCTIONS if op.dialect_name() == "math" else 1
+        return 1
 
     def constant(self, op: arith.ConstantOp) -> int:
         if isinstance(op.value, IntegerAttr):
@@ -119,5 +148,4 @@ keeps them in registers or folds them."""
 def vertex_cycles(body: Block, field_sizes: Sequence[int], workers: int) -> int:
     """Cycles of one vertex whose fields (the block arguments of `body`) hold
     `field_sizes` elements, run by `workers` worker threads."""
-    busiest = max(_Worker(body.args, field_sizes, w, workers).block(body) for w in range(workers))
-    return workers * (VERTEX_OVERHEAD_INSTRUCTIONS + busiest)
+    return VertexCost(body).cycles(field_sizes, workers)

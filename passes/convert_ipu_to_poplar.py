@@ -28,7 +28,7 @@ from xdsl.pattern_rewriter import (
 from xdsl.rewriter import InsertPoint
 
 from ipu_lower.arch import get_arch
-from ipu_lower.cost_model import vertex_cycles
+from ipu_lower.cost_model import VertexCost
 from ipu_lower.diagnostics import error
 from ipu_lower.dialects import ipu, poplar
 
@@ -71,10 +71,8 @@ def plan_placements(graph: ipu.GraphOp) -> dict[ipu.VerticesOp, Placement]:
     for placement in graph.walk():
         if isinstance(placement, ipu.VerticesOp):
             codelet = codelets[placement.codelet.root_reference.data]
-            cycles = [
-                vertex_cycles(codelet.body.block, slice_sizes(placement, r), workers)
-                for r in range(len(placement.tile_map.runs()))
-            ]
+            cost = VertexCost(codelet.body.block)
+            cycles = [cost.cycles(slice_sizes(placement, r), workers) for r in range(len(placement.tile_map.runs()))]
             plans[placement] = Placement(codelet.field_names(), cycles)
     return plans
 

@@ -1,58 +1,131 @@
 // RUN: ipu-opt %s --split-input-file --verify-diagnostics | filecheck %s
 
-// Every verifier of the ipu dialect, one case each: the attribute verifiers of
-// #ipu.tile_map and #ipu.field (reported while parsing, without a location), the op
-// verifiers, the parent traits and the symbol table of ipu.graph. Syntax errors are in
-// ipu-parse-invalid.mlir.
+// Every verifier of the ipu dialect, one case each: the attribute verifiers (reported
+// while parsing, without a location), the op verifiers (the tile map and placement
+// checks of ipu_lower.dialects.tiling, the codelet body checks of
+// ipu_lower.dialects.codelet_body), the parent traits and the symbol table of ipu.graph.
+// Syntax errors are in ipu-parse-invalid.mlir.
 
-// Tile groups must not overlap ...
+// The four errors of a hand-written program (a placement of a missing codelet, a slice
+// outside its variable, a tile map beyond the architecture's tiles, an offset access
+// without a halo) also go through the command line: the case between its BEGIN and END
+// markers is cut out (other lines blanked, so line numbers stay), and ipu-opt reports
+// one located line on stderr, exits 1 and writes nothing.
+// RUN: rm -rf %t && mkdir -p %t
+// RUN: awk '/^\/\/ END missing-codelet/{p=0} {print p ? $0 : ""} /^\/\/ BEGIN missing-codelet/{p=1}' %s > %t/missing-codelet.mlir
+// RUN: not ipu-opt %t/missing-codelet.mlir -p convert-ipu-to-poplar -t poplar-cpp -o %t/missing-codelet 2> %t/missing-codelet.err
+// RUN: filecheck %s --check-prefix=CLI-CODELET --match-full-lines < %t/missing-codelet.err
+// RUN: test ! -e %t/missing-codelet
+// RUN: awk '/^\/\/ END slice-outside/{p=0} {print p ? $0 : ""} /^\/\/ BEGIN slice-outside/{p=1}' %s > %t/slice-outside.mlir
+// RUN: not ipu-opt %t/slice-outside.mlir -p convert-ipu-to-poplar -t poplar-cpp -o %t/slice-outside 2> %t/slice-outside.err
+// RUN: filecheck %s --check-prefix=CLI-SLICE --match-full-lines < %t/slice-outside.err
+// RUN: test ! -e %t/slice-outside
+// RUN: awk '/^\/\/ END too-many-tiles/{p=0} {print p ? $0 : ""} /^\/\/ BEGIN too-many-tiles/{p=1}' %s > %t/too-many-tiles.mlir
+// RUN: not ipu-opt %t/too-many-tiles.mlir -o %t/too-many-tiles.out 2> %t/too-many-tiles.err
+// RUN: filecheck %s --check-prefix=CLI-TILES --match-full-lines < %t/too-many-tiles.err
+// RUN: test ! -e %t/too-many-tiles.out
+// RUN: awk '/^\/\/ END no-halo/{p=0} {print p ? $0 : ""} /^\/\/ BEGIN no-halo/{p=1}' %s > %t/no-halo.mlir
+// RUN: not ipu-opt %t/no-halo.mlir -p ipu-vertex-extraction,convert-ipu-to-poplar -t poplar-cpp -o %t/no-halo 2> %t/no-halo.err
+// RUN: filecheck %s --check-prefix=CLI-HALO --match-full-lines < %t/no-halo.err
+// RUN: test ! -e %t/no-halo
+
+// #ipu.tile_map: runs must not overlap ...
 ipu.graph "g" arch "ipu2" args [] attributes {m = #ipu.tile_map<0 to 4 x 1, 2 to 6 x 1>} {
 ^bb0:
 }
 
-// CHECK: #ipu.tile_map groups must cover increasing, non-empty tile ranges (group 2 to 6 starts before tile 4 or is empty)
+// CHECK: #ipu.tile_map runs must cover increasing, non-empty tile ranges (run 2 to 6 starts before tile 4 or is empty)
 
 // -----
 
-// ... nor be empty.
+// ... nor be empty ...
 ipu.graph "g" arch "ipu2" args [] attributes {m = #ipu.tile_map<4 to 4 x 1>} {
 ^bb0:
 }
 
-// CHECK: #ipu.tile_map groups must cover increasing, non-empty tile ranges (group 4 to 4 starts before tile 0 or is empty)
+// CHECK: #ipu.tile_map runs must cover increasing, non-empty tile ranges (run 4 to 4 starts before tile 0 or is empty)
 
 // -----
 
+// ... nor hold nothing ...
 ipu.graph "g" arch "ipu2" args [] attributes {m = #ipu.tile_map<0 to 4 x 0>} {
 ^bb0:
 }
 
-// CHECK: #ipu.tile_map group holds 0 elements per tile
+// CHECK: #ipu.tile_map run 0 to 4 holds 0 elements per tile
 
 // -----
 
-ipu.graph "g" arch "ipu2" args [] attributes {f = #ipu.field<sideways "x" vector f32>} {
+// ... and there is at least one.
+ipu.graph "g" arch "ipu2" args [] {
+  %x = ipu.variable "x" mapping <> : memref<0xf32>
+}
+
+// CHECK: #ipu.tile_map needs at least one run
+
+// -----
+
+ipu.graph "g" arch "ipu2" args [] attributes {f = #ipu.field<input "a b">} {
 ^bb0:
 }
 
-// CHECK: field direction 'sideways' is not one of input, output, inout
+// CHECK: field name 'a b' is not a C++ identifier
 
 // -----
 
+// Field names are checked in the codelet syntax too.
+ipu.graph "g" arch "ipu2" args [] {
+  ipu.codelet @c(%x: memref<?xf32> input "int") {
+  }
+}
+
+// CHECK: field name 'int' is not a C++ identifier
+
+// -----
+
+// ipu.graph
 ipu.graph "g" arch "ipu9" args [] {
 ^bb0:
 }
 
-// CHECK: ipu-invalid.mlir:42:1: error: unknown IPU architecture 'ipu9' (known: ipu1, ipu2, ipu21)
+// CHECK: ipu-invalid.mlir:[[# @LINE - 4]]:1: error: unknown IPU architecture 'ipu9' (known: ipu1, ipu2, ipu21)
 
 // -----
 
-// ipu1 has tiles 0 to 1215.
+// ipu1 has tiles 0 to 1215: every op with a tile map is checked.
 ipu.graph "g" arch "ipu1" args [] {
   %x = ipu.variable "x" mapping <1215 to 1217 x 1> : memref<2xf32>
 }
 
-// CHECK: ipu-invalid.mlir:51:1: error: variable 'x' is mapped to tile 1216 but ipu1 has 1216 tiles
+// CHECK: ipu-invalid.mlir:[[# @LINE - 4]]:1: error: 'ipu.variable' uses tile 1216 but ipu1 has 1216 tiles
+
+// -----
+
+// BEGIN too-many-tiles
+ipu.graph "g" arch "ipu2" args [] {
+  %x = ipu.variable "x" mapping <0 to 1 x 2000> : memref<2000xf32>
+  ipu.codelet @c(%v: memref<?xf32> inout "x") {
+  }
+  ipu.compute_set "cs" {
+    ipu.vertices @c over <0 to 1000 x 1, 1000 to 2000 x 1> (%x block : memref<2000xf32>)
+  }
+}
+// END too-many-tiles
+
+// CHECK: ipu-invalid.mlir:[[# @LINE - 10]]:1: error: 'ipu.vertices' uses tile 1999 but ipu2 has 1472 tiles
+// CLI-TILES: ipu-opt: {{.*}}too-many-tiles.mlir:[[# @LINE - 11]]:1: error: 'ipu.vertices' uses tile 1999 but ipu2 has 1472 tiles
+// CLI-TILES-EMPTY:
+
+// -----
+
+ipu.graph "g" arch "ipu2" args [] {
+  %x = ipu.variable "x" mapping <0 to 1 x 8> : memref<8xf32>
+  ipu.tiled_map "m" over <0 to 1470 x 1, 1470 to 1473 x 1> ins() outs() {
+    ipu.yield
+  }
+}
+
+// CHECK: ipu-invalid.mlir:[[# @LINE - 7]]:1: error: 'ipu.tiled_map' uses tile 1472 but ipu2 has 1472 tiles
 
 // -----
 
@@ -60,54 +133,52 @@ ipu.graph "g" arch "ipu2" args ["x", "y"] {
   %x = ipu.variable "x" mapping <0 to 1 x 2> : memref<2xf32>
 }
 
-// CHECK: ipu-invalid.mlir:59:1: error: argument 'y' has no ipu.variable
+// CHECK: ipu-invalid.mlir:[[# @LINE - 4]]:1: error: argument 'y' has no ipu.variable
 
 // -----
 
 // Two codelets with one name.
 ipu.graph "g" arch "ipu2" args [] {
-  ipu.codelet @c fields [#ipu.field<inout "x" vector f32>] {
-  ^bb0(%a: f32):
-    ipu.yield %a : f32
+  ipu.codelet @c(%x: memref<?xf32> inout "x") {
   }
-  ipu.codelet @c fields [#ipu.field<inout "x" vector f32>] {
-  ^bb0(%a: f32):
-    ipu.yield %a : f32
+  ipu.codelet @c(%x: memref<?xf32> inout "x") {
   }
 }
 
-// CHECK: ipu-invalid.mlir:68:1: error: Redefinition of symbol "c"
+// CHECK: ipu-invalid.mlir:[[# @LINE - 7]]:1: error: Redefinition of symbol "c"
 
 // -----
 
+// ipu.variable
 ipu.graph "g" arch "ipu2" args [] {
   %x = ipu.variable "x" mapping <0 to 2 x 3> : memref<2x2xf32>
 }
 
-// CHECK: ipu-invalid.mlir:84:3: error: tile map of 'x' covers 6 elements but the tensor has 4
+// CHECK: ipu-invalid.mlir:[[# @LINE - 3]]:3: error: tile map of 'x' covers 6 elements but the tensor has 4
+
+// -----
+
+ipu.graph "g" arch "ipu2" args [] {
+  %x = ipu.variable "x" mapping <0 to 2 x 3> : memref<?xf32>
+}
+
+// CHECK: ipu-invalid.mlir:[[# @LINE - 3]]:3: error: variable 'x' must have a static shape
 
 // -----
 
 %x = ipu.variable "x" mapping <0 to 2 x 2> : memref<4xf32>
 
-// CHECK: ipu-invalid.mlir:91:1: error: 'ipu.variable' expects parent op 'ipu.graph'
+// CHECK: ipu-invalid.mlir:[[# @LINE - 2]]:1: error: 'ipu.variable' expects parent op 'ipu.graph'
 
 // -----
 
-// Host transfers, copies, tiled maps and vertices take ipu.variable results only.
+// Host transfers, copies, tiled maps and placements take ipu.variable results only.
 ipu.graph "g" arch "ipu2" args [] {
   %m = memref.alloc() : memref<4xf32>
   ipu.from_host %m : memref<4xf32>
 }
 
-// CHECK: ipu-invalid.mlir:100:3: error: operand must be the result of an ipu.variable
-
-// -----
-
-%x = memref.alloc() : memref<4xf32>
-ipu.from_host %x : memref<4xf32>
-
-// CHECK: ipu-invalid.mlir:108:1: error: 'ipu.from_host' expects parent op 'ipu.graph'
+// CHECK: ipu-invalid.mlir:[[# @LINE - 3]]:3: error: operand must be the result of an ipu.variable
 
 // -----
 
@@ -116,24 +187,64 @@ ipu.graph "g" arch "ipu2" args [] {
   ipu.to_host %m : memref<4xf32>
 }
 
-// CHECK: ipu-invalid.mlir:116:3: error: operand must be the result of an ipu.variable
+// CHECK: ipu-invalid.mlir:[[# @LINE - 3]]:3: error: operand must be the result of an ipu.variable
+
+// -----
+
+// Only the graph's arguments have host data ...
+ipu.graph "g" arch "ipu2" args ["x"] {
+  %x = ipu.variable "x" mapping <0 to 1 x 4> : memref<4xf32>
+  %t = ipu.variable "t" mapping <0 to 1 x 4> : memref<4xf32>
+  ipu.from_host %t : memref<4xf32>
+}
+
+// CHECK: ipu-invalid.mlir:[[# @LINE - 3]]:3: error: 't' is not an argument of the graph: it has no host data to transfer
+
+// -----
+
+ipu.graph "g" arch "ipu2" args ["x"] {
+  %x = ipu.variable "x" mapping <0 to 1 x 4> : memref<4xf32>
+  %t = ipu.variable "t" mapping <0 to 1 x 4> : memref<4xf32>
+  ipu.to_host %t : memref<4xf32>
+}
+
+// CHECK: ipu-invalid.mlir:[[# @LINE - 3]]:3: error: 't' is not an argument of the graph: it has no host data to transfer
+
+// -----
+
+// ... and scalar arguments are passed by value: they cannot be copied back.
+ipu.graph "g" arch "ipu2" args ["a"] {
+  %a = ipu.variable "a" mapping <0 to 1 x 1> : memref<f32>
+  ipu.from_host %a : memref<f32>
+  ipu.to_host %a : memref<f32>
+}
+
+// CHECK: ipu-invalid.mlir:[[# @LINE - 3]]:3: error: cannot copy scalar 'a' back to the host: scalars are passed by value
+
+// -----
+
+%x = memref.alloc() : memref<4xf32>
+ipu.from_host %x : memref<4xf32>
+
+// CHECK: ipu-invalid.mlir:[[# @LINE - 2]]:1: error: 'ipu.from_host' expects parent op 'ipu.graph'
 
 // -----
 
 %x = memref.alloc() : memref<4xf32>
 ipu.to_host %x : memref<4xf32>
 
-// CHECK: ipu-invalid.mlir:124:1: error: 'ipu.to_host' expects parent op 'ipu.graph'
+// CHECK: ipu-invalid.mlir:[[# @LINE - 2]]:1: error: 'ipu.to_host' expects parent op 'ipu.graph'
 
 // -----
 
+// ipu.copy
 ipu.graph "g" arch "ipu2" args [] {
   %m = memref.alloc() : memref<4xf32>
   %y = ipu.variable "y" mapping <0 to 1 x 4> : memref<4xf32>
   ipu.copy %m[0:4] to %y[0:4] : memref<4xf32>, memref<4xf32>
 }
 
-// CHECK: ipu-invalid.mlir:133:3: error: operand must be the result of an ipu.variable
+// CHECK: ipu-invalid.mlir:[[# @LINE - 3]]:3: error: operand must be the result of an ipu.variable
 
 // -----
 
@@ -143,7 +254,7 @@ ipu.graph "g" arch "ipu2" args [] {
   ipu.copy %x[2:2] to %y[0:0] : memref<4xf32>, memref<4xf32>
 }
 
-// CHECK: ipu-invalid.mlir:143:3: error: copy range [2:2] of 'x' is empty or out of bounds
+// CHECK: ipu-invalid.mlir:[[# @LINE - 3]]:3: error: copy range [2:2] of 'x' is empty or out of bounds
 
 // -----
 
@@ -153,7 +264,7 @@ ipu.graph "g" arch "ipu2" args [] {
   ipu.copy %x[0:4] to %y[1:5] : memref<4xf32>, memref<4xf32>
 }
 
-// CHECK: ipu-invalid.mlir:153:3: error: copy range [1:5] of 'y' is empty or out of bounds
+// CHECK: ipu-invalid.mlir:[[# @LINE - 3]]:3: error: copy range [1:5] of 'y' is empty or out of bounds
 
 // -----
 
@@ -163,7 +274,7 @@ ipu.graph "g" arch "ipu2" args [] {
   ipu.copy %x[0:4] to %y[1:3] : memref<4xf32>, memref<4xf32>
 }
 
-// CHECK: ipu-invalid.mlir:163:3: error: copy source and destination ranges differ in length
+// CHECK: ipu-invalid.mlir:[[# @LINE - 3]]:3: error: copy source and destination ranges differ in length
 
 // -----
 
@@ -173,362 +284,585 @@ ipu.graph "g" arch "ipu2" args [] {
   ipu.copy %x[0:4] to %y[0:4] : memref<4xf32>, memref<4xi32>
 }
 
-// CHECK: ipu-invalid.mlir:173:3: error: copy between tensors of different element types
+// CHECK: ipu-invalid.mlir:[[# @LINE - 3]]:3: error: copy between tensors of different element types
 
 // -----
 
 %x = memref.alloc() : memref<4xf32>
 ipu.copy %x[0:4] to %x[0:4] : memref<4xf32>, memref<4xf32>
 
-// CHECK: ipu-invalid.mlir:181:1: error: 'ipu.copy' expects parent op 'ipu.graph'
+// CHECK: ipu-invalid.mlir:[[# @LINE - 2]]:1: error: 'ipu.copy' expects parent op 'ipu.graph'
 
 // -----
 
+// ipu.tiled_map: one slice rule per operand (only the generic form can get it wrong).
 ipu.graph "g" arch "ipu2" args [] {
-  %m = memref.alloc() : memref<4xf32>
-  ipu.tiled_map "m" over #ipu.tile_map<0 to 2 x 2> ins(%m : memref<4xf32>) outs() {
-  ^bb0(%a: f32):
-    ipu.yield
-  }
+  %x = ipu.variable "x" mapping <0 to 1 x 4> : memref<4xf32>
+  "ipu.tiled_map"(%x) <{label = "m", tile_map = #ipu.tile_map<0 to 1 x 4>, in_rules = [], out_rules = [], operandSegmentSizes = array<i32: 0, 1>}> ({
+    %c = arith.constant 1.0 : f32
+    ipu.yield %c : f32
+  }) : (memref<4xf32>) -> ()
 }
 
-// CHECK: ipu-invalid.mlir:189:3: error: operand must be the result of an ipu.variable
+// CHECK: ipu-invalid.mlir:[[# @LINE - 6]]:3: error: tiled map 'm' needs one slice rule per operand
 
 // -----
 
-// Non-scalar operands are laid out like the iterations.
 ipu.graph "g" arch "ipu2" args [] {
-  %x = ipu.variable "x" mapping <0 to 2 x 2> : memref<4xf32>
+  %x = ipu.variable "x" mapping <0 to 1 x 4> : memref<4xf32>
   %y = ipu.variable "y" mapping <0 to 1 x 4> : memref<4xf32>
-  ipu.tiled_map "m" over #ipu.tile_map<0 to 2 x 2> ins(%x : memref<4xf32>) outs(%y : memref<4xf32>) {
-  ^bb0(%a: f32):
-    ipu.yield %a : f32
+  ipu.tiled_map "m" over <0 to 1 x 4> ins(%x partial : memref<4xf32>) outs(%y block : memref<4xf32>) {
+  ^bb0(%v: memref<4xf32>):
+    %e = ipu.access %v[0] : memref<4xf32>
+    ipu.yield %e : f32
   }
 }
 
-// CHECK: ipu-invalid.mlir:203:3: error: 'y' is not laid out like the iterations of 'm': #ipu.tile_map<0 to 1 x 4> vs #ipu.tile_map<0 to 2 x 2>
+// CHECK: ipu-invalid.mlir:[[# @LINE - 7]]:3: error: tiled map 'm' cannot connect 'x' partial
 
 // -----
 
-// A rank-0 tensor is read whole by every iteration, but only one iteration may write it.
+// Only a scalar may be read whole: an array is read around the point.
 ipu.graph "g" arch "ipu2" args [] {
-  %x = ipu.variable "x" mapping <0 to 2 x 2> : memref<4xf32>
+  %x = ipu.variable "x" mapping <0 to 1 x 4> : memref<4xf32>
+  %y = ipu.variable "y" mapping <0 to 1 x 4> : memref<4xf32>
+  ipu.tiled_map "m" over <0 to 1 x 4> ins(%x whole : memref<4xf32>) outs(%y block : memref<4xf32>) {
+  ^bb0(%v: memref<4xf32>):
+    %e = ipu.access %v[0] : memref<4xf32>
+    ipu.yield %e : f32
+  }
+}
+
+// CHECK: ipu-invalid.mlir:[[# @LINE - 7]]:3: error: tiled map 'm' reads array 'x' whole; only scalars may be
+
+// -----
+
+ipu.graph "g" arch "ipu2" args [] {
   %s = ipu.variable "s" mapping <0 to 1 x 1> : memref<f32>
-  ipu.tiled_map "m" over #ipu.tile_map<0 to 2 x 2> ins(%x : memref<4xf32>) outs(%s : memref<f32>) {
-  ^bb0(%a: f32):
-    ipu.yield %a : f32
-  }
-}
-
-// CHECK: ipu-invalid.mlir:217:3: error: 'm' writes scalar 's' from every iteration
-
-// -----
-
-ipu.graph "g" arch "ipu2" args [] {
-  %x = ipu.variable "x" mapping <0 to 2 x 2> : memref<4xf32>
-  ipu.tiled_map "m" over #ipu.tile_map<0 to 2 x 2> ins(%x : memref<4xf32>) outs(%x : memref<4xf32>) {
-  ^bb0(%a: i32):
-    %c = arith.constant 0.0 : f32
+  ipu.tiled_map "m" over <0 to 2 x 1> ins() outs(%s whole : memref<f32>) {
+    %c = arith.constant 1.0 : f32
     ipu.yield %c : f32
   }
 }
 
-// CHECK: ipu-invalid.mlir:229:3: error: body of 'm' takes ['i32'], expected ['f32']
+// CHECK: ipu-invalid.mlir:[[# @LINE - 6]]:3: error: 'm' writes scalar 's' from every point
 
 // -----
 
 ipu.graph "g" arch "ipu2" args [] {
-  %x = ipu.variable "x" mapping <0 to 2 x 2> : memref<4xf32>
-  ipu.tiled_map "m" over #ipu.tile_map<0 to 2 x 2> ins(%x : memref<4xf32>) outs(%x : memref<4xf32>) {
-  ^bb0(%a: f32):
-    %c = arith.addf %a, %a : f32
+  %y = ipu.variable "y" mapping <0 to 1 x 6> : memref<6xf32>
+  ipu.tiled_map "m" over <0 to 1 x 4> ins() outs(%y halo<0, 2> : memref<6xf32>) {
+    %c = arith.constant 1.0 : f32
+    ipu.yield %c : f32
   }
 }
 
-// CHECK: ipu-invalid.mlir:242:3: error: body of 'm' must end with ipu.yield
+// CHECK: ipu-invalid.mlir:[[# @LINE - 6]]:3: error: tiled map 'm' writes 'y' with a halo; outputs are written at the point
 
 // -----
 
 ipu.graph "g" arch "ipu2" args [] {
-  %x = ipu.variable "x" mapping <0 to 2 x 2> : memref<4xf32>
-  ipu.tiled_map "m" over #ipu.tile_map<0 to 2 x 2> ins(%x : memref<4xf32>) outs(%x : memref<4xf32>) {
-  ^bb0(%a: f32):
-    ipu.yield
+  %x = ipu.variable "x" mapping <0 to 1 x 6> : memref<6xf32>
+  ipu.tiled_map "m" over <0 to 1 x 4> ins(%x halo<0, 2> : memref<6xf32>) outs(%x block : memref<6xf32>) {
+  ^bb0(%v: memref<6xf32>):
+    %e = ipu.access %v[2] : memref<6xf32>
+    ipu.yield %e : f32
   }
 }
 
-// CHECK: ipu-invalid.mlir:254:3: error: body of 'm' yields [], expected ['f32']
+// CHECK: ipu-invalid.mlir:[[# @LINE - 7]]:3: error: tiled map 'm' reads 'x' with a halo and writes it: a vertex would read what its neighbour writes
 
 // -----
 
-ipu.tiled_map "m" over #ipu.tile_map<0 to 1 x 4> ins() outs() {
+// A halo past the end of the input. (A halo before element 0 is the same check.)
+ipu.graph "g" arch "ipu2" args [] {
+  %x = ipu.variable "x" mapping <0 to 2 x 3> : memref<6xf32>
+  %y = ipu.variable "y" mapping <0 to 2 x 3> : memref<6xf32>
+  ipu.tiled_map "m" over <0 to 2 x 3> ins(%x halo<0, 1> : memref<6xf32>) outs(%y block : memref<6xf32>) {
+  ^bb0(%v: memref<6xf32>):
+    %e = ipu.access %v[1] : memref<6xf32>
+    ipu.yield %e : f32
+  }
+}
+
+// CHECK: ipu-invalid.mlir:[[# @LINE - 7]]:3: error: the halo<0, 1> slice [3:7] of 'x' on tile 1 is outside its 6 elements
+
+// -----
+
+ipu.graph "g" arch "ipu2" args [] {
+  %x = ipu.variable "x" mapping <0 to 2 x 3> : memref<6xf32>
+  %y = ipu.variable "y" mapping <0 to 2 x 3> : memref<6xf32>
+  ipu.tiled_map "m" over <0 to 2 x 3> ins(%x halo<1, 0> : memref<6xf32>) outs(%y block : memref<6xf32>) {
+  ^bb0(%v: memref<6xf32>):
+    %e = ipu.access %v[-1] : memref<6xf32>
+    ipu.yield %e : f32
+  }
+}
+
+// CHECK: ipu-invalid.mlir:[[# @LINE - 7]]:3: error: the halo<1, 0> slice [-1:3] of 'x' on tile 0 is outside its 6 elements
+
+// -----
+
+ipu.graph "g" arch "ipu2" args [] {
+  %x = ipu.variable "x" mapping <0 to 1 x 4> : memref<4xf32>
+  %y = ipu.variable "y" mapping <0 to 1 x 4> : memref<4xi32>
+  ipu.tiled_map "m" over <0 to 1 x 4> ins(%x block : memref<4xf32>) outs(%y block : memref<4xi32>) {
+  ^bb0(%v: memref<4xi32>):
+    %c = arith.constant 1 : i32
+    ipu.yield %c : i32
+  }
+}
+
+// CHECK: ipu-invalid.mlir:[[# @LINE - 7]]:3: error: body of tiled map 'm' must take its inputs, in order
+
+// -----
+
+ipu.graph "g" arch "ipu2" args [] {
+  %x = ipu.variable "x" mapping <0 to 1 x 4> : memref<4xf32>
+  %y = ipu.variable "y" mapping <0 to 1 x 4> : memref<4xi32>
+  ipu.tiled_map "m" over <0 to 1 x 4> ins(%x block : memref<4xf32>) outs(%y block : memref<4xi32>) {
+  ^bb0(%v: memref<4xf32>):
+    %e = ipu.access %v[0] : memref<4xf32>
+    ipu.yield %e : f32
+  }
+}
+
+// CHECK: ipu-invalid.mlir:[[# @LINE - 7]]:3: error: body of tiled map 'm' yields ['f32'], expected ['i32']
+
+// -----
+
+// A body must end with ipu.yield (the generic check of single-block regions says so first).
+ipu.graph "g" arch "ipu2" args [] {
+  %y = ipu.variable "y" mapping <0 to 1 x 4> : memref<4xf32>
+  ipu.tiled_map "m" over <0 to 1 x 4> ins() outs(%y block : memref<4xf32>) {
+    %c = arith.constant 1.0 : f32
+  }
+}
+
+// CHECK: ipu-invalid.mlir:[[# @LINE - 4]]:5: error: Operation arith.constant terminates block in single-block region but is not a terminator
+
+// -----
+
+%x = memref.alloc() : memref<4xf32>
+ipu.tiled_map "m" over <0 to 1 x 4> ins() outs() {
   ipu.yield
 }
 
-// CHECK: ipu-invalid.mlir:264:1: error: 'ipu.tiled_map' expects parent op 'ipu.graph'
+// CHECK: ipu-invalid.mlir:[[# @LINE - 4]]:1: error: 'ipu.tiled_map' expects parent op 'ipu.graph'
+
+// -----
+
+// ipu.access and ipu.yield
+ipu.graph "g" arch "ipu2" args [] {
+  %x = ipu.variable "x" mapping <0 to 1 x 4> : memref<4xf32>
+  %y = ipu.variable "y" mapping <0 to 1 x 4> : memref<4xf32>
+  ipu.tiled_map "m" over <0 to 1 x 4> ins(%x block : memref<4xf32>) outs(%y block : memref<4xf32>) {
+  ^bb0(%v: memref<4xf32>):
+    %e = "ipu.access"(%v) <{offset = array<i64: 0>}> : (memref<4xf32>) -> i32
+    %f = arith.sitofp %e : i32 to f32
+    ipu.yield %f : f32
+  }
+}
+
+// CHECK: ipu-invalid.mlir:[[# @LINE - 6]]:5: error: ipu.access yields i32, not the element type f32
 
 // -----
 
 ipu.graph "g" arch "ipu2" args [] {
-  ipu.codelet @c fields [#ipu.field<input "a" vector f32>, #ipu.field<output "a" vector f32>] {
-  ^bb0(%a: f32):
-    ipu.yield %a : f32
+  %x = ipu.variable "x" mapping <0 to 1 x 4> : memref<2x2xf32>
+  %y = ipu.variable "y" mapping <0 to 1 x 4> : memref<4xf32>
+  ipu.tiled_map "m" over <0 to 1 x 4> ins(%x block : memref<2x2xf32>) outs(%y block : memref<4xf32>) {
+  ^bb0(%v: memref<2x2xf32>):
+    %e = ipu.access %v[0] : memref<2x2xf32>
+    ipu.yield %e : f32
   }
 }
 
-// CHECK: ipu-invalid.mlir:273:3: error: codelet 'c' repeats a field name
+// CHECK: ipu-invalid.mlir:[[# @LINE - 5]]:5: error: ipu.access of a rank-2 input needs 2 offsets
 
 // -----
 
 ipu.graph "g" arch "ipu2" args [] {
-  ipu.codelet @c fields [#ipu.field<input "a" vector f32>, #ipu.field<output "b" scalar f32>] {
-  ^bb0(%a: f32):
-    ipu.yield %a : f32
+  %y = ipu.variable "y" mapping <0 to 1 x 4> : memref<4xf32>
+  ipu.tiled_map "m" over <0 to 1 x 4> ins() outs(%y block : memref<4xf32>) {
+    %m = memref.alloc() : memref<4xf32>
+    %e = ipu.access %m[0] : memref<4xf32>
+    ipu.yield %e : f32
   }
 }
 
-// CHECK: ipu-invalid.mlir:284:3: error: codelet 'c' has vector inputs but no vector output
+// CHECK: ipu-invalid.mlir:[[# @LINE - 5]]:5: error: ipu.access must read a block argument of its ipu.tiled_map
 
 // -----
 
-// An inout field is an argument and a yielded value.
+// BEGIN no-halo
 ipu.graph "g" arch "ipu2" args [] {
-  ipu.codelet @c fields [#ipu.field<input "a" vector f32>, #ipu.field<inout "b" vector f32>] {
-  ^bb0(%a: f32):
-    ipu.yield %a : f32
+  %x = ipu.variable "x" mapping <0 to 2 x 5> : memref<10xf32>
+  %y = ipu.variable "y" mapping <0 to 2 x 5> : memref<10xf32>
+  ipu.tiled_map "m" over <0 to 2 x 5> ins(%x block : memref<10xf32>) outs(%y block : memref<10xf32>) {
+  ^bb0(%v: memref<10xf32>):
+    %l = ipu.access %v[-1] : memref<10xf32>
+    ipu.yield %l : f32
+  }
+}
+// END no-halo
+
+// CHECK: ipu-invalid.mlir:[[# @LINE - 6]]:5: error: access at offset -1 of 'x', which is connected block without a halo
+// CLI-HALO: ipu-opt: {{.*}}no-halo.mlir:[[# @LINE - 7]]:5: error: access at offset -1 of 'x', which is connected block without a halo
+// CLI-HALO-EMPTY:
+
+// -----
+
+// A rank-2 offset is flattened: [1, -1] is 1 * 3 - 1 = 2 elements on.
+ipu.graph "g" arch "ipu2" args [] {
+  %x = ipu.variable "x" mapping <0 to 1 x 9> : memref<3x3xf32>
+  %y = ipu.variable "y" mapping <0 to 1 x 6> : memref<6xf32>
+  ipu.tiled_map "m" over <0 to 1 x 6> ins(%x halo<0, 1> : memref<3x3xf32>) outs(%y block : memref<6xf32>) {
+  ^bb0(%v: memref<3x3xf32>):
+    %e = ipu.access %v[1, -1] : memref<3x3xf32>
+    ipu.yield %e : f32
   }
 }
 
-// CHECK: ipu-invalid.mlir:296:3: error: body of 'c' takes ['f32'], expected ['f32', 'f32']
+// CHECK: ipu-invalid.mlir:[[# @LINE - 5]]:5: error: access at offset 2 of 'x' is outside its halo <0, 1>
 
 // -----
 
 ipu.graph "g" arch "ipu2" args [] {
-  ipu.codelet @c fields [#ipu.field<input "a" vector f32>, #ipu.field<output "b" vector i32>] {
-  ^bb0(%a: f32):
-    ipu.yield %a : f32
+  %x = ipu.variable "x" mapping <0 to 1 x 6> : memref<6xf32>
+  %y = ipu.variable "y" mapping <0 to 1 x 4> : memref<4xf32>
+  ipu.tiled_map "m" over <0 to 1 x 4> ins(%x halo<0, 2> : memref<6xf32>) outs(%y block : memref<4xf32>) {
+  ^bb0(%v: memref<6xf32>):
+    %e = ipu.access %v[-1] : memref<6xf32>
+    ipu.yield %e : f32
   }
 }
 
-// CHECK: ipu-invalid.mlir:307:3: error: body of 'c' yields ['f32'], expected ['i32']
+// CHECK: ipu-invalid.mlir:[[# @LINE - 5]]:5: error: access at offset -1 of 'x' is outside its halo <0, 2>
 
 // -----
 
 ipu.graph "g" arch "ipu2" args [] {
-  ipu.codelet @c fields [#ipu.field<input "a" vector f32>, #ipu.field<output "b" vector f32>] {
-  ^bb0(%a: f32):
-    %b = arith.addf %a, %a : f32
+  %x = ipu.variable "x" mapping <0 to 1 x 4> : memref<4xf32>
+  %e = ipu.access %x[0] : memref<4xf32>
+}
+
+// CHECK: ipu-invalid.mlir:[[# @LINE - 3]]:3: error: 'ipu.access' expects parent op 'ipu.tiled_map'
+
+// -----
+
+ipu.graph "g" arch "ipu2" args [] {
+  ipu.yield
+}
+
+// CHECK: ipu-invalid.mlir:[[# @LINE - 3]]:3: error: 'ipu.yield' expects parent op 'ipu.tiled_map'
+
+// -----
+
+// ipu.codelet: names, fields, and what its body may do.
+ipu.graph "g" arch "ipu2" args [] {
+  ipu.codelet @int(%x: memref<?xf32> input "x") {
   }
 }
 
-// CHECK: ipu-invalid.mlir:318:3: error: body of 'c' must end with ipu.yield
+// CHECK: ipu-invalid.mlir:[[# @LINE - 4]]:3: error: codelet name 'int' is not a C++ identifier
 
 // -----
 
-ipu.codelet @c fields [#ipu.field<output "b" scalar f32>] {
-  %b = arith.constant 1.0 : f32
-  ipu.yield %b : f32
+ipu.graph "g" arch "ipu2" args [] {
+  ipu.codelet @c(%x: memref<?xf32> input "x", %y: memref<?xf32> output "x") {
+  }
 }
 
-// CHECK: ipu-invalid.mlir:328:1: error: 'ipu.codelet' expects parent op 'ipu.graph'
+// CHECK: ipu-invalid.mlir:[[# @LINE - 4]]:3: error: codelet 'c' repeats a field name
 
 // -----
 
+ipu.graph "g" arch "ipu2" args [] {
+  "ipu.codelet"() <{sym_name = "c", fields = [#ipu.field<input "x">]}> ({
+  ^bb0(%x: memref<?xf32>, %y: memref<?xf32>):
+  }) : () -> ()
+}
+
+// CHECK: ipu-invalid.mlir:[[# @LINE - 5]]:3: error: codelet 'c' has 1 fields but 2 block arguments
+
+// -----
+
+ipu.graph "g" arch "ipu2" args [] {
+  ipu.codelet @c(%x: f32 input "x") {
+  }
+}
+
+// CHECK: ipu-invalid.mlir:[[# @LINE - 4]]:3: error: field 'x' of codelet 'c': f32 is not a memref
+
+// -----
+
+ipu.graph "g" arch "ipu2" args [] {
+  ipu.codelet @c(%x: memref<4xf32> input "x") {
+  }
+}
+
+// CHECK: ipu-invalid.mlir:[[# @LINE - 4]]:3: error: field 'x' of codelet 'c': memref<4xf32> is neither a scalar (memref<T>) nor a vector (memref<?xT>) field
+
+// -----
+
+ipu.graph "g" arch "ipu2" args [] {
+  ipu.codelet @c(%x: memref<?xf64> input "x") {
+  }
+}
+
+// CHECK: ipu-invalid.mlir:[[# @LINE - 4]]:3: error: field 'x' of codelet 'c': memref<?xf64> has an element type the IPU does not support
+
+// -----
+
+ipu.graph "g" arch "ipu2" args [] {
+  ipu.codelet @c(%x: memref<?xf32> input "x") {
+    %m = memref.alloca() : memref<4xf32>
+  }
+}
+
+// CHECK: ipu-invalid.mlir:[[# @LINE - 5]]:3: error: 'memref.alloca' is not allowed in codelet 'c'
+
+// -----
+
+ipu.graph "g" arch "ipu2" args [] {
+  ipu.codelet @c(%x: memref<?xf32> input "x") {
+    %m = arith.constant 1.0 : f64
+  }
+}
+
+// CHECK: ipu-invalid.mlir:[[# @LINE - 5]]:3: error: 'arith.constant' in codelet 'c' computes a f64
+
+// -----
+
+ipu.graph "g" arch "ipu2" args [] {
+  ipu.codelet @c(%x: memref<?xf32> input "x") {
+    %c0 = arith.constant 0 : index
+    %one = arith.constant 1.0 : f32
+    memref.store %one, %x[%c0] : memref<?xf32>
+  }
+}
+
+// CHECK: ipu-invalid.mlir:[[# @LINE - 7]]:3: error: codelet 'c' stores to its input field 'x'
+
+// -----
+
+ipu.graph "g" arch "ipu2" args [] {
+  ipu.codelet @c(%x: memref<f32> output "x") {
+    %e = memref.load %x[] : memref<f32>
+  }
+}
+
+// CHECK: ipu-invalid.mlir:[[# @LINE - 5]]:3: error: codelet 'c' reads its output field 'x' (make it inout)
+
+// -----
+
+// Loads and stores inside loops are checked too.
+ipu.graph "g" arch "ipu2" args [] {
+  ipu.codelet @c(%x: memref<?xf32> input "x") {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %n = memref.dim %x, %c0 : memref<?xf32>
+    scf.for %i = %c0 to %n step %c1 {
+      %e = memref.load %x[%i] : memref<?xf32>
+      memref.store %e, %x[%i] : memref<?xf32>
+    }
+  }
+}
+
+// CHECK: ipu-invalid.mlir:[[# @LINE - 11]]:3: error: codelet 'c' stores to its input field 'x'
+
+// -----
+
+ipu.codelet @c(%x: memref<?xf32> input "x") {
+}
+
+// CHECK: ipu-invalid.mlir:[[# @LINE - 3]]:1: error: 'ipu.codelet' expects parent op 'ipu.graph'
+
+// -----
+
+ipu.graph "g" arch "ipu2" args [] {
+  %w = ipu.worker_id
+}
+
+// CHECK: ipu-invalid.mlir:[[# @LINE - 3]]:3: error: 'ipu.worker_id' expects ancestor op 'ipu.codelet'
+
+// -----
+
+ipu.graph "g" arch "ipu2" args [] {
+  %w = ipu.num_workers
+}
+
+// CHECK: ipu-invalid.mlir:[[# @LINE - 3]]:3: error: 'ipu.num_workers' expects ancestor op 'ipu.codelet'
+
+// -----
+
+// ipu.compute_set
 ipu.compute_set "cs" {
 ^bb0:
 }
 
-// CHECK: ipu-invalid.mlir:337:1: error: 'ipu.compute_set' expects parent op 'ipu.graph'
+// CHECK: ipu-invalid.mlir:[[# @LINE - 4]]:1: error: 'ipu.compute_set' expects parent op 'ipu.graph'
 
 // -----
 
+// ipu.vertices
+// BEGIN missing-codelet
 ipu.graph "g" arch "ipu2" args [] {
+  %x = ipu.variable "x" mapping <0 to 2 x 5> : memref<10xf32>
   ipu.compute_set "cs" {
-    ipu.yield
+    ipu.vertices @missing over <0 to 2 x 5> (%x block : memref<10xf32>)
   }
 }
+// END missing-codelet
 
-// CHECK: ipu-invalid.mlir:347:5: error: ipu.yield must end an ipu.tiled_map or ipu.codelet body
-
-// -----
-
-ipu.graph "g" arch "ipu2" args [] {
-  %x = ipu.variable "x" mapping <0 to 2 x 2> : memref<4xf32>
-  ipu.compute_set "cs" {
-    ipu.vertex @nope tile 0 (%x[0:2]) : memref<4xf32>
-  }
-}
-
-// CHECK: ipu-invalid.mlir:358:5: error: vertex refers to unknown codelet @nope
+// CHECK: ipu-invalid.mlir:[[# @LINE - 5]]:5: error: ipu.vertices places unknown codelet @missing
+// CLI-CODELET: ipu-opt: {{.*}}missing-codelet.mlir:[[# @LINE - 6]]:5: error: ipu.vertices places unknown codelet @missing
+// CLI-CODELET-EMPTY:
 
 // -----
 
 ipu.graph "g" arch "ipu2" args [] {
-  %x = ipu.variable "x" mapping <0 to 2 x 2> : memref<4xf32>
-  ipu.codelet @c fields [#ipu.field<inout "x" vector f32>] {
-  ^bb0(%a: f32):
-    ipu.yield %a : f32
+  %x = ipu.variable "x" mapping <0 to 2 x 5> : memref<10xf32>
+  ipu.codelet @c(%v: memref<?xf32> inout "x", %w: memref<?xf32> inout "y") {
   }
   ipu.compute_set "cs" {
-    ipu.vertex @c tile 0 (%x[0:2], %x[0:2]) : memref<4xf32>, memref<4xf32>
+    ipu.vertices @c over <0 to 2 x 5> (%x block : memref<10xf32>)
   }
 }
 
-// CHECK: ipu-invalid.mlir:373:5: error: codelet @c has 1 fields but the vertex on tile 0 connects 2 tensors
+// CHECK: ipu-invalid.mlir:[[# @LINE - 4]]:5: error: codelet @c has 2 fields but ipu.vertices connects 1 tensors with 1 slice rules
 
 // -----
 
-// The custom form pairs operands and slices; the generic form can give too many bounds.
 ipu.graph "g" arch "ipu2" args [] {
-  %x = ipu.variable "x" mapping <0 to 2 x 2> : memref<4xf32>
-  ipu.codelet @c fields [#ipu.field<inout "x" vector f32>] {
-  ^bb0(%a: f32):
-    ipu.yield %a : f32
+  %x = ipu.variable "x" mapping <0 to 2 x 5> : memref<10xf32>
+  ipu.codelet @c(%v: memref<?xf32> inout "x") {
   }
   ipu.compute_set "cs" {
-    "ipu.vertex"(%x) <{codelet = @c, tile = 0 : i64, slices = array<i64: 0, 2, 0, 2>}> : (memref<4xf32>) -> ()
+    "ipu.vertices"(%x) <{codelet = @c, tile_map = #ipu.tile_map<0 to 2 x 5>, rules = []}> : (memref<10xf32>) -> ()
   }
 }
 
-// CHECK: ipu-invalid.mlir:389:5: error: vertex on tile 0 has 1 tensors but 4 slice bounds
+// CHECK: ipu-invalid.mlir:[[# @LINE - 4]]:5: error: codelet @c has 1 fields but ipu.vertices connects 1 tensors with 0 slice rules
 
 // -----
 
 ipu.graph "g" arch "ipu2" args [] {
-  %x = ipu.variable "x" mapping <0 to 2 x 2> : memref<4xf32>
-  ipu.codelet @c fields [#ipu.field<inout "x" vector f32>] {
-  ^bb0(%a: f32):
-    ipu.yield %a : f32
+  %x = ipu.variable "x" mapping <0 to 2 x 5> : memref<10xi32>
+  ipu.codelet @c(%v: memref<?xf32> inout "x") {
   }
   ipu.compute_set "cs" {
-    ipu.vertex @c tile 0 (%x[2:1]) : memref<4xf32>
+    ipu.vertices @c over <0 to 2 x 5> (%x block : memref<10xi32>)
   }
 }
 
-// CHECK: ipu-invalid.mlir:404:5: error: slice [2:1] of 'x' is empty or out of bounds
+// CHECK: ipu-invalid.mlir:[[# @LINE - 4]]:5: error: 'x' connected to field 'x' of @c has element type i32, the field f32
 
 // -----
 
-// A tensor that is not rank 0 needs a slice; without one it is the empty slice [0:0].
 ipu.graph "g" arch "ipu2" args [] {
-  %x = ipu.variable "x" mapping <0 to 2 x 2> : memref<4xf32>
-  ipu.codelet @c fields [#ipu.field<inout "x" vector f32>] {
-  ^bb0(%a: f32):
-    ipu.yield %a : f32
+  %x = ipu.variable "x" mapping <0 to 2 x 5> : memref<10xf32>
+  ipu.codelet @c(%v: memref<?xf32> inout "x") {
   }
   ipu.compute_set "cs" {
-    ipu.vertex @c tile 0 (%x) : memref<4xf32>
+    ipu.vertices @c over <0 to 10 x 1> (%x partial : memref<10xf32>)
   }
 }
 
-// CHECK: ipu-invalid.mlir:420:5: error: slice [0:0] of 'x' is empty or out of bounds
+// CHECK: ipu-invalid.mlir:[[# @LINE - 4]]:5: error: 'x' connected to field 'x' of @c: a partial slice is one element, the field is a vector
 
 // -----
 
 ipu.graph "g" arch "ipu2" args [] {
-  %x = ipu.variable "x" mapping <0 to 2 x 2> : memref<4xf32>
-  ipu.codelet @c fields [#ipu.field<inout "x" vector f32>] {
-  ^bb0(%a: f32):
-    ipu.yield %a : f32
+  %x = ipu.variable "x" mapping <0 to 2 x 5> : memref<10xf32>
+  ipu.codelet @c(%v: memref<f32> inout "x") {
   }
   ipu.compute_set "cs" {
-    ipu.vertex @c tile 1 (%x[0:2]) : memref<4xf32>
+    ipu.vertices @c over <0 to 2 x 5> (%x block : memref<10xf32>)
   }
 }
 
-// CHECK: ipu-invalid.mlir:435:5: error: slice [0:2] of 'x' is not held by tile 1
+// CHECK: ipu-invalid.mlir:[[# @LINE - 4]]:5: error: 'x' connected to field 'x' of @c: a block slice needs a vector field, the field is a scalar
 
 // -----
 
-// A slice across two tiles is held by none.
 ipu.graph "g" arch "ipu2" args [] {
-  %x = ipu.variable "x" mapping <0 to 2 x 2> : memref<4xf32>
-  ipu.codelet @c fields [#ipu.field<inout "x" vector f32>] {
-  ^bb0(%a: f32):
-    ipu.yield %a : f32
+  %x = ipu.variable "x" mapping <0 to 1 x 12> : memref<12xf32>
+  ipu.codelet @c(%v: memref<f32> input "x") {
   }
   ipu.compute_set "cs" {
-    ipu.vertex @c tile 0 (%x[1:3]) : memref<4xf32>
+    ipu.vertices @c over <0 to 2 x 5> (%x halo<0, 2> : memref<12xf32>)
   }
 }
 
-// CHECK: ipu-invalid.mlir:451:5: error: slice [1:3] of 'x' is not held by tile 0
+// CHECK: ipu-invalid.mlir:[[# @LINE - 4]]:5: error: 'x' connected to field 'x' of @c: a halo<0, 2> slice needs a vector field, the field is a scalar
 
 // -----
 
 ipu.graph "g" arch "ipu2" args [] {
-  ipu.codelet @c fields [#ipu.field<inout "x" vector f32>] {
-  ^bb0(%a: f32):
-    ipu.yield %a : f32
-  }
-  %m = memref.alloc() : memref<4xf32>
-  ipu.compute_set "cs" {
-    ipu.vertex @c tile 0 (%m[0:2]) : memref<4xf32>
-  }
-}
-
-// CHECK: ipu-invalid.mlir:466:5: error: operand must be the result of an ipu.variable
-
-// -----
-
-ipu.graph "g" arch "ipu2" args [] {
-  %x = ipu.variable "x" mapping <0 to 2 x 2> : memref<4xf32>
-  ipu.codelet @c fields [#ipu.field<inout "x" vector f32>] {
-  ^bb0(%a: f32):
-    ipu.yield %a : f32
-  }
-  ipu.vertex @c tile 0 (%x[0:2]) : memref<4xf32>
-}
-
-// CHECK: ipu-invalid.mlir:480:3: error: 'ipu.vertex' expects parent op 'ipu.compute_set'
-
-// -----
-
-"ipu.graph"() <{sym_name = "g", arch = "ipu2", args = []}> ({
-  %x = ipu.variable "x" mapping <0 to 2 x 2> : memref<4xf32>
-  ipu.codelet @c fields [#ipu.field<inout "x" vector f32>] {
-  ^bb0(%a: f32):
-    ipu.yield %a : f32
+  %x = ipu.variable "x" mapping <0 to 2 x 5> : memref<10xf32>
+  ipu.codelet @c(%v: memref<f32> input "x") {
   }
   ipu.compute_set "cs" {
-    "ipu.vertex"(%x) <{codelet = @c, tile = 0 : i64, slices = array<i64: 0, 2, 4>}> : (memref<4xf32>) -> ()
+    ipu.vertices @c over <0 to 2 x 5> (%x whole : memref<10xf32>)
   }
-}) : () -> ()
+}
 
-// CHECK: error: vertex on tile 0 has 1 tensors but 3 slice bounds
+// CHECK: ipu-invalid.mlir:[[# @LINE - 4]]:5: error: 'x' connected to field 'x' of @c: a whole tensor of 10 elements needs a vector field
 
 // -----
 
+// BEGIN slice-outside
 ipu.graph "g" arch "ipu2" args [] {
-  %s = ipu.variable "s" mapping <0 to 1 x 1> : memref<f32>
-  %x = ipu.variable "x" mapping <0 to 2 x 2> : memref<4xf32>
-  ipu.codelet @c fields [#ipu.field<input "s" scalar f32>, #ipu.field<output "x" vector f32>] {
-  ^bb0(%a: f32):
-    ipu.yield %a : f32
+  %x = ipu.variable "x" mapping <0 to 2 x 5> : memref<10xf32>
+  ipu.codelet @c(%v: memref<?xf32> inout "x") {
   }
   ipu.compute_set "cs" {
-    "ipu.vertex"(%s, %x) <{codelet = @c, tile = 0 : i64, slices = array<i64: 5, 9, 0, 2>}> : (memref<f32>, memref<4xf32>) -> ()
+    ipu.vertices @c over <0 to 2 x 4, 2 to 3 x 3> (%x block : memref<10xf32>)
+  }
+}
+// END slice-outside
+
+// CHECK: ipu-invalid.mlir:[[# @LINE - 5]]:5: error: the block slice [8:11] of 'x' on tile 2 is outside its 10 elements
+// CLI-SLICE: ipu-opt: {{.*}}slice-outside.mlir:[[# @LINE - 6]]:5: error: the block slice [8:11] of 'x' on tile 2 is outside its 10 elements
+// CLI-SLICE-EMPTY:
+
+// -----
+
+// One partial result per vertex: three vertices need three elements.
+ipu.graph "g" arch "ipu2" args [] {
+  %x = ipu.variable "x" mapping <0 to 3 x 2> : memref<6xf32>
+  %p = ipu.variable "p" mapping <0 to 2 x 1> : memref<2xf32>
+  ipu.codelet @c(%v: memref<?xf32> input "x", %s: memref<f32> output "p") {
+  }
+  ipu.compute_set "cs" {
+    ipu.vertices @c over <0 to 3 x 2> (%x block, %p partial : memref<6xf32>, memref<2xf32>)
   }
 }
 
-// CHECK: error: scalar 's' is connected whole: its slice must be (0, 0)
+// CHECK: ipu-invalid.mlir:[[# @LINE - 4]]:5: error: the partial slice [2:3] of 'p' on tile 2 is outside its 2 elements
 
 // -----
 
 ipu.graph "g" arch "ipu2" args [] {
-  %x = ipu.variable "x" mapping <0 to 2 x 2> : memref<?xf32>
+  %m = memref.alloc() : memref<10xf32>
+  ipu.codelet @c(%v: memref<?xf32> inout "x") {
+  }
+  ipu.compute_set "cs" {
+    ipu.vertices @c over <0 to 2 x 5> (%m block : memref<10xf32>)
+  }
 }
 
-// CHECK: error: variable 'x' must have a static shape
+// CHECK: ipu-invalid.mlir:[[# @LINE - 4]]:5: error: operand must be the result of an ipu.variable
 
 // -----
 
 ipu.graph "g" arch "ipu2" args [] {
-  %x = ipu.variable "x" mapping <0 to 2 x 2> : memref<4xf32>
-  ipu.codelet @c fields [#ipu.field<inout "__x" vector f32>] {
-  ^bb0(%a: f32):
-    ipu.yield %a : f32
+  %x = ipu.variable "x" mapping <0 to 2 x 5> : memref<10xf32>
+  ipu.codelet @c(%v: memref<?xf32> inout "x") {
   }
+  ipu.vertices @c over <0 to 2 x 5> (%x block : memref<10xf32>)
 }
 
-// CHECK: field name '__x' is not a C++ identifier
+// CHECK: ipu-invalid.mlir:[[# @LINE - 3]]:3: error: 'ipu.vertices' expects parent op 'ipu.compute_set'

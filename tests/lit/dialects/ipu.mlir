@@ -2,156 +2,210 @@
 // RUN: ipu-opt %s --print-op-generic | ipu-opt | filecheck %s
 // RUN: ipu-opt %s --print-op-generic | filecheck %s --check-prefix=GENERIC
 
-// Round trip of the ipu dialect, in its custom and in the generic form.
+// Round trip of the ipu dialect, in its custom and in its generic form: every op, and
+// the attributes #ipu.tile_map, #ipu.slice and #ipu.field (as properties in the generic
+// form, and standalone in an attribute dictionary).
 
-// Before vertex extraction: variables with one- and several-group tile maps (a map may
-// skip tiles), host transfers, copies, and tiled maps with a rank-0 input read whole
-// (a broadcast), a tensor that is both read and written (an inout), and no operands.
+// Before vertex extraction: variables over tile maps of one or several runs (a map may
+// skip tiles), host transfers, copies between tensors of different shapes, and tiled
+// maps. The first reads a scalar whole, an input with a halo at two offsets, a rank-2
+// input at the point, and writes that input back (an inout); the second reads nothing
+// and writes a scalar from its single point.
 
-ipu.graph "tiled" arch "ipu2" args ["a", "x", "y"] attributes {note = 1 : i32} {
+ipu.graph "tiled" arch "ipu2" args ["a", "x", "y"] attributes {m = #ipu.tile_map<0 to 2 x 3, 5 to 6 x 4>, s = #ipu.slice<halo<1, 2>>, b = #ipu.slice<block>, f = #ipu.field<inout "y">} {
   %a = ipu.variable "a" mapping <0 to 1 x 1> : memref<f32>
-  %x = ipu.variable "x" mapping <0 to 2 x 3, 2 to 4 x 2> : memref<10xf32>
+  %x = ipu.variable "x" mapping <0 to 2 x 3, 2 to 4 x 2, 4 to 5 x 3> : memref<13xf32>
   %y = ipu.variable "y" mapping <0 to 2 x 3, 2 to 4 x 2> : memref<2x5xf32>
   %t = ipu.variable "t" mapping <0 to 2 x 3, 2 to 4 x 2> {tmp} : memref<10xf32>
   %z = ipu.variable "z" mapping <0 to 1 x 2, 3 to 5 x 3, 7 to 8 x 1> : memref<9xf16>
-  %n = ipu.variable "n" mapping <1471 to 1472 x 1> : memref<i32>
+  %k = ipu.variable "k" mapping <1471 to 1472 x 1> : memref<i32>
   ipu.from_host %a : memref<f32>
-  ipu.from_host %x {first} : memref<10xf32>
-  ipu.from_host %y : memref<2x5xf32>
-  ipu.tiled_map "axpy" over #ipu.tile_map<0 to 2 x 3, 2 to 4 x 2> ins(%a, %x, %y : memref<f32>, memref<10xf32>, memref<2x5xf32>) outs(%y, %t : memref<2x5xf32>, memref<10xf32>) {
-  ^bb0(%va: f32, %vx: f32, %vy: f32):
-    %m = arith.mulf %va, %vx : f32
-    %s = arith.addf %m, %vy : f32
-    ipu.yield %s, %m : f32, f32
+  ipu.from_host %x {first} : memref<13xf32>
+  ipu.tiled_map "stencil" over <0 to 2 x 3, 2 to 3 x 2> ins(%a whole, %x halo<0, 3>, %y block : memref<f32>, memref<13xf32>, memref<2x5xf32>) outs(%y block, %t block : memref<2x5xf32>, memref<10xf32>) {
+  ^bb0(%va: memref<f32>, %vx: memref<13xf32>, %vy: memref<2x5xf32>):
+    %s = ipu.access %va[] : memref<f32>
+    %l = ipu.access %vx[1] : memref<13xf32>
+    %r = ipu.access %vx[3] {note} : memref<13xf32>
+    %c = ipu.access %vy[0, 0] : memref<2x5xf32>
+    %m = arith.mulf %s, %l : f32
+    %n = arith.addf %m, %r : f32
+    ipu.yield %n, %c : f32, f32
   }
-  ipu.tiled_map "nothing" over #ipu.tile_map<0 to 1 x 1> ins() outs() {
-    ipu.yield
+  ipu.tiled_map "count" over <1471 to 1472 x 1> ins() outs(%k whole : memref<i32>) attributes {note} {
+    %one = arith.constant 1 : i32
+    ipu.yield %one : i32
   }
-  ipu.copy %t[0:10] to %x[0:10] : memref<10xf32>, memref<10xf32>
+  ipu.copy %t[0:10] to %x[3:13] : memref<10xf32>, memref<13xf32>
   ipu.copy %t[2:4] to %y[6:8] {note} : memref<10xf32>, memref<2x5xf32>
   ipu.to_host %y : memref<2x5xf32>
-  ipu.to_host %a {last} : memref<f32>
+  ipu.to_host %x {last} : memref<13xf32>
 }
 
-// CHECK-LABEL: ipu.graph "tiled" arch "ipu2" args ["a", "x", "y"] attributes {note = 1 : i32} {
-// CHECK-NEXT:    [[A:%.*]] = ipu.variable "a" mapping <0 to 1 x 1> : memref<f32>
-// CHECK-NEXT:    [[X:%.*]] = ipu.variable "x" mapping <0 to 2 x 3, 2 to 4 x 2> : memref<10xf32>
-// CHECK-NEXT:    [[Y:%.*]] = ipu.variable "y" mapping <0 to 2 x 3, 2 to 4 x 2> : memref<2x5xf32>
-// CHECK-NEXT:    [[T:%.*]] = ipu.variable "t" mapping <0 to 2 x 3, 2 to 4 x 2> {tmp} : memref<10xf32>
-// CHECK-NEXT:    %{{.*}} = ipu.variable "z" mapping <0 to 1 x 2, 3 to 5 x 3, 7 to 8 x 1> : memref<9xf16>
-// CHECK-NEXT:    %{{.*}} = ipu.variable "n" mapping <1471 to 1472 x 1> : memref<i32>
-// CHECK-NEXT:    ipu.from_host [[A]] : memref<f32>
-// CHECK-NEXT:    ipu.from_host [[X]] {first} : memref<10xf32>
-// CHECK-NEXT:    ipu.from_host [[Y]] : memref<2x5xf32>
-// CHECK-NEXT:    ipu.tiled_map "axpy" over #ipu.tile_map<0 to 2 x 3, 2 to 4 x 2> ins([[A]], [[X]], [[Y]] : memref<f32>, memref<10xf32>, memref<2x5xf32>) outs([[Y]], [[T]] : memref<2x5xf32>, memref<10xf32>) {
-// CHECK-NEXT:    ^{{.*}}([[VA:%.*]]: f32, [[VX:%.*]]: f32, [[VY:%.*]]: f32):
-// CHECK-NEXT:      [[M:%.*]] = arith.mulf [[VA]], [[VX]] : f32
-// CHECK-NEXT:      [[S:%.*]] = arith.addf [[M]], [[VY]] : f32
-// CHECK-NEXT:      ipu.yield [[S]], [[M]] : f32, f32
+// CHECK-LABEL: ipu.graph "tiled" arch "ipu2" args ["a", "x", "y"] attributes {m = #ipu.tile_map<0 to 2 x 3, 5 to 6 x 4>, s = #ipu.slice<halo<1, 2>>, b = #ipu.slice<block>, f = #ipu.field<inout "y">} {
+// CHECK-NEXT:    %a = ipu.variable "a" mapping <0 to 1 x 1> : memref<f32>
+// CHECK-NEXT:    %x = ipu.variable "x" mapping <0 to 2 x 3, 2 to 4 x 2, 4 to 5 x 3> : memref<13xf32>
+// CHECK-NEXT:    %y = ipu.variable "y" mapping <0 to 2 x 3, 2 to 4 x 2> : memref<2x5xf32>
+// CHECK-NEXT:    %t = ipu.variable "t" mapping <0 to 2 x 3, 2 to 4 x 2> {tmp} : memref<10xf32>
+// CHECK-NEXT:    %z = ipu.variable "z" mapping <0 to 1 x 2, 3 to 5 x 3, 7 to 8 x 1> : memref<9xf16>
+// CHECK-NEXT:    %k = ipu.variable "k" mapping <1471 to 1472 x 1> : memref<i32>
+// CHECK-NEXT:    ipu.from_host %a : memref<f32>
+// CHECK-NEXT:    ipu.from_host %x {first} : memref<13xf32>
+// CHECK-NEXT:    ipu.tiled_map "stencil" over <0 to 2 x 3, 2 to 3 x 2> ins(%a whole, %x halo<0, 3>, %y block : memref<f32>, memref<13xf32>, memref<2x5xf32>) outs(%y block, %t block : memref<2x5xf32>, memref<10xf32>) {
+// CHECK-NEXT:    ^bb0(%va: memref<f32>, %vx: memref<13xf32>, %vy: memref<2x5xf32>):
+// CHECK-NEXT:      %s = ipu.access %va[] : memref<f32>
+// CHECK-NEXT:      %l = ipu.access %vx[1] : memref<13xf32>
+// CHECK-NEXT:      %r = ipu.access %vx[3] {note} : memref<13xf32>
+// CHECK-NEXT:      %c = ipu.access %vy[0, 0] : memref<2x5xf32>
+// CHECK-NEXT:      %m = arith.mulf %s, %l : f32
+// CHECK-NEXT:      %n = arith.addf %m, %r : f32
+// CHECK-NEXT:      ipu.yield %n, %c : f32, f32
 // CHECK-NEXT:    }
-// CHECK-NEXT:    ipu.tiled_map "nothing" over #ipu.tile_map<0 to 1 x 1> ins() outs() {
-// CHECK-NEXT:      ipu.yield
+// CHECK-NEXT:    ipu.tiled_map "count" over <1471 to 1472 x 1> ins() outs(%k whole : memref<i32>) attributes {note} {
+// CHECK-NEXT:      %one = arith.constant 1 : i32
+// CHECK-NEXT:      ipu.yield %one : i32
 // CHECK-NEXT:    }
-// CHECK-NEXT:    ipu.copy [[T]][0:10] to [[X]][0:10] : memref<10xf32>, memref<10xf32>
-// CHECK-NEXT:    ipu.copy [[T]][2:4] to [[Y]][6:8] {note} : memref<10xf32>, memref<2x5xf32>
-// CHECK-NEXT:    ipu.to_host [[Y]] : memref<2x5xf32>
-// CHECK-NEXT:    ipu.to_host [[A]] {last} : memref<f32>
+// CHECK-NEXT:    ipu.copy %t[0:10] to %x[3:13] : memref<10xf32>, memref<13xf32>
+// CHECK-NEXT:    ipu.copy %t[2:4] to %y[6:8] {note} : memref<10xf32>, memref<2x5xf32>
+// CHECK-NEXT:    ipu.to_host %y : memref<2x5xf32>
+// CHECK-NEXT:    ipu.to_host %x {last} : memref<13xf32>
 // CHECK-NEXT:  }
 
 // GENERIC-LABEL: "ipu.graph"() <{sym_name = "tiled", arch = "ipu2", args = ["a", "x", "y"]}> ({
-// GENERIC-NEXT:    %{{.*}} = "ipu.variable"() <{var_name = "a", tile_map = #ipu.tile_map<0 to 1 x 1>}> : () -> memref<f32>
-// GENERIC-NEXT:    %{{.*}} = "ipu.variable"() <{var_name = "x", tile_map = #ipu.tile_map<0 to 2 x 3, 2 to 4 x 2>}> : () -> memref<10xf32>
-// GENERIC:         "ipu.from_host"(%{{.*}}) : (memref<f32>) -> ()
-// GENERIC:         "ipu.tiled_map"(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}) <{label = "axpy", tile_map = #ipu.tile_map<0 to 2 x 3, 2 to 4 x 2>, operandSegmentSizes = array<i32: 3, 2>}> ({
-// GENERIC:           "ipu.yield"(%{{.*}}, %{{.*}}) : (f32, f32) -> ()
-// GENERIC-NEXT:    }) : (memref<f32>, memref<10xf32>, memref<2x5xf32>, memref<2x5xf32>, memref<10xf32>) -> ()
-// GENERIC-NEXT:    "ipu.tiled_map"() <{label = "nothing", tile_map = #ipu.tile_map<0 to 1 x 1>, operandSegmentSizes = array<i32: 0, 0>}> ({
-// GENERIC-NEXT:      "ipu.yield"() : () -> ()
-// GENERIC-NEXT:    }) : () -> ()
-// GENERIC-NEXT:    "ipu.copy"(%{{.*}}, %{{.*}}) <{source_begin = 0 : i64, source_end = 10 : i64, destination_begin = 0 : i64, destination_end = 10 : i64}> : (memref<10xf32>, memref<10xf32>) -> ()
-// GENERIC-NEXT:    "ipu.copy"(%{{.*}}, %{{.*}}) <{source_begin = 2 : i64, source_end = 4 : i64, destination_begin = 6 : i64, destination_end = 8 : i64}> {note} : (memref<10xf32>, memref<2x5xf32>) -> ()
-// GENERIC-NEXT:    "ipu.to_host"(%{{.*}}) : (memref<2x5xf32>) -> ()
-// GENERIC-NEXT:    "ipu.to_host"(%{{.*}}) {last} : (memref<f32>) -> ()
-// GENERIC-NEXT:  }) {note = 1 : i32} : () -> ()
+// GENERIC-NEXT:    %a = "ipu.variable"() <{var_name = "a", tile_map = #ipu.tile_map<0 to 1 x 1>}> : () -> memref<f32>
+// GENERIC-NEXT:    %x = "ipu.variable"() <{var_name = "x", tile_map = #ipu.tile_map<0 to 2 x 3, 2 to 4 x 2, 4 to 5 x 3>}> : () -> memref<13xf32>
+// GENERIC-NEXT:    %y = "ipu.variable"() <{var_name = "y", tile_map = #ipu.tile_map<0 to 2 x 3, 2 to 4 x 2>}> : () -> memref<2x5xf32>
+// GENERIC-NEXT:    %t = "ipu.variable"() <{var_name = "t", tile_map = #ipu.tile_map<0 to 2 x 3, 2 to 4 x 2>}> {tmp} : () -> memref<10xf32>
+// GENERIC:         "ipu.from_host"(%a) : (memref<f32>) -> ()
+// GENERIC-NEXT:    "ipu.from_host"(%x) {first} : (memref<13xf32>) -> ()
+// GENERIC-NEXT:    "ipu.tiled_map"(%a, %x, %y, %y, %t) <{label = "stencil", tile_map = #ipu.tile_map<0 to 2 x 3, 2 to 3 x 2>, in_rules = [#ipu.slice<whole>, #ipu.slice<halo<0, 3>>, #ipu.slice<block>], out_rules = [#ipu.slice<block>, #ipu.slice<block>], operandSegmentSizes = array<i32: 3, 2>}> ({
+// GENERIC-NEXT:    ^bb0(%va: memref<f32>, %vx: memref<13xf32>, %vy: memref<2x5xf32>):
+// GENERIC-NEXT:      %s = "ipu.access"(%va) <{offset = array<i64>}> : (memref<f32>) -> f32
+// GENERIC-NEXT:      %l = "ipu.access"(%vx) <{offset = array<i64: 1>}> : (memref<13xf32>) -> f32
+// GENERIC-NEXT:      %r = "ipu.access"(%vx) <{offset = array<i64: 3>}> {note} : (memref<13xf32>) -> f32
+// GENERIC-NEXT:      %c = "ipu.access"(%vy) <{offset = array<i64: 0, 0>}> : (memref<2x5xf32>) -> f32
+// GENERIC:           "ipu.yield"(%n, %c) : (f32, f32) -> ()
+// GENERIC-NEXT:    }) : (memref<f32>, memref<13xf32>, memref<2x5xf32>, memref<2x5xf32>, memref<10xf32>) -> ()
+// GENERIC-NEXT:    "ipu.tiled_map"(%k) <{label = "count", tile_map = #ipu.tile_map<1471 to 1472 x 1>, in_rules = [], out_rules = [#ipu.slice<whole>], operandSegmentSizes = array<i32: 0, 1>}> ({
+// GENERIC:         }) {note} : (memref<i32>) -> ()
+// GENERIC-NEXT:    "ipu.copy"(%t, %x) <{source_begin = 0 : i64, source_end = 10 : i64, destination_begin = 3 : i64, destination_end = 13 : i64}> : (memref<10xf32>, memref<13xf32>) -> ()
+// GENERIC-NEXT:    "ipu.copy"(%t, %y) <{source_begin = 2 : i64, source_end = 4 : i64, destination_begin = 6 : i64, destination_end = 8 : i64}> {note} : (memref<10xf32>, memref<2x5xf32>) -> ()
+// GENERIC-NEXT:    "ipu.to_host"(%y) : (memref<2x5xf32>) -> ()
+// GENERIC-NEXT:    "ipu.to_host"(%x) {last} : (memref<13xf32>) -> ()
+// GENERIC-NEXT:  }) {m = #ipu.tile_map<0 to 2 x 3, 5 to 6 x 4>, s = #ipu.slice<halo<1, 2>>, b = #ipu.slice<block>, f = #ipu.field<inout "y">} : () -> ()
 
-// After vertex extraction: codelets with fields of every direction, scalar and vector,
-// compute sets of vertices whose vector fields take slices and whose scalar fields take
-// rank-0 tensors whole, and an empty compute set.
+// After vertex extraction: a codelet with scalar and vector fields of every direction
+// whose body uses every kind of allowed op (arith, math, memref.dim/load/store,
+// scf.for with a carried value, scf.if, the worker ops); codelets without fields or
+// without ops; placements with every slice rule, over several runs, one with
+// attributes; a placement with no operands and an empty compute set (`{}`: one empty
+// block, as in MLIR).
 
 ipu.graph "vertices" arch "ipu1" args ["a", "x"] {
   %a = ipu.variable "a" mapping <0 to 1 x 1> : memref<f32>
   %x = ipu.variable "x" mapping <0 to 2 x 3, 2 to 4 x 2> : memref<10xf32>
   %y = ipu.variable "y" mapping <0 to 2 x 3, 2 to 4 x 2> : memref<2x5xf32>
-  %t = ipu.variable "t" mapping <0 to 2 x 3, 2 to 4 x 2> : memref<10xf32>
-  %k = ipu.variable "k" mapping <3 to 4 x 1> : memref<i32>
-  ipu.codelet @axpy fields [#ipu.field<input "a" scalar f32>, #ipu.field<input "x" vector f32>, #ipu.field<inout "y" vector f32>, #ipu.field<output "t" vector f32>] {
-  ^bb0(%va: f32, %vx: f32, %vy: f32):
-    %m = arith.mulf %va, %vx : f32
-    %s = arith.addf %m, %vy : f32
-    ipu.yield %s, %m : f32, f32
+  %p = ipu.variable "p" mapping <0 to 4 x 1> : memref<4xf32>
+  ipu.codelet @body(%sa: memref<f32> input "a", %sx: memref<?xf32> input "x", %sy: memref<?xf32> inout "y", %sp: memref<f32> output "p") attributes {note} {
+    %c0 = arith.constant 0 : index
+    %n = memref.dim %sx, %c0 : memref<?xf32>
+    %w = ipu.worker_id
+    %nw = ipu.num_workers
+    %va = memref.load %sa[] : memref<f32>
+    %zero = arith.constant 0.000000e+00 : f32
+    %sum = scf.for %i = %w to %n step %nw iter_args(%acc = %zero) -> (f32) {
+      %e = memref.load %sx[%i] : memref<?xf32>
+      %r = math.sqrt %e : f32
+      %big = arith.cmpf ogt, %r, %va : f32
+      %v = scf.if %big -> (f32) {
+        scf.yield %r : f32
+      } else {
+        scf.yield %va : f32
+      }
+      memref.store %v, %sy[%i] : memref<?xf32>
+      %next = arith.addf %acc, %v : f32
+      scf.yield %next : f32
+    }
+    memref.store %sum, %sp[] : memref<f32>
   }
-  ipu.codelet @count fields [#ipu.field<inout "k" scalar i32>, #ipu.field<output "h" scalar f16>] attributes {note} {
-  ^bb0(%vk: i32):
-    %one = arith.constant 1 : i32
-    %n = arith.addi %vk, %one : i32
-    %h = arith.constant 5.000000e-01 : f16
-    ipu.yield %n, %h : i32, f16
+  ipu.codelet @idle() {
+    %w = ipu.worker_id
   }
-  ipu.codelet @fill fields [#ipu.field<output "o" vector i1>] {
-    %b = arith.constant true
-    ipu.yield %b : i1
+  ipu.codelet @nop(%sx: memref<?xf16> input "x") {
   }
   ipu.compute_set "cs" {
-    ipu.vertex @axpy tile 0 (%a, %x[0:3], %y[0:3], %t[0:3]) : memref<f32>, memref<10xf32>, memref<2x5xf32>, memref<10xf32>
-    ipu.vertex @axpy tile 3 (%a, %x[8:10], %y[8:10], %t[8:10]) : memref<f32>, memref<10xf32>, memref<2x5xf32>, memref<10xf32>
-    ipu.vertex @axpy tile 1 (%a, %x[3:5], %y[4:6], %t[5:6]) : memref<f32>, memref<10xf32>, memref<2x5xf32>, memref<10xf32>
+    ipu.vertices @body over <0 to 2 x 3, 2 to 4 x 2> (%a whole, %x block, %y block, %p partial : memref<f32>, memref<10xf32>, memref<2x5xf32>, memref<4xf32>)
+    ipu.vertices @body over <1000 to 1001 x 5> (%a whole, %x halo<0, 5>, %y block, %p partial : memref<f32>, memref<10xf32>, memref<2x5xf32>, memref<4xf32>) {note}
   }
-  ipu.compute_set "empty" attributes {k} {
-  ^bb0:
+  ipu.compute_set "idle" attributes {k} {
+    ipu.vertices @idle over <3 to 4 x 1> ()
+  }
+  ipu.compute_set "none" {
   }
 }
 
 // CHECK-LABEL: ipu.graph "vertices" arch "ipu1" args ["a", "x"] {
-// CHECK-NEXT:    [[A:%.*]] = ipu.variable "a" mapping <0 to 1 x 1> : memref<f32>
-// CHECK-NEXT:    [[X:%.*]] = ipu.variable "x" mapping <0 to 2 x 3, 2 to 4 x 2> : memref<10xf32>
-// CHECK-NEXT:    [[Y:%.*]] = ipu.variable "y" mapping <0 to 2 x 3, 2 to 4 x 2> : memref<2x5xf32>
-// CHECK-NEXT:    [[T:%.*]] = ipu.variable "t" mapping <0 to 2 x 3, 2 to 4 x 2> : memref<10xf32>
-// CHECK-NEXT:    %{{.*}} = ipu.variable "k" mapping <3 to 4 x 1> : memref<i32>
-// CHECK-NEXT:    ipu.codelet @axpy fields [#ipu.field<input "a" scalar f32>, #ipu.field<input "x" vector f32>, #ipu.field<inout "y" vector f32>, #ipu.field<output "t" vector f32>] {
-// CHECK-NEXT:    ^{{.*}}([[VA:%.*]]: f32, [[VX:%.*]]: f32, [[VY:%.*]]: f32):
-// CHECK-NEXT:      [[M:%.*]] = arith.mulf [[VA]], [[VX]] : f32
-// CHECK-NEXT:      [[S:%.*]] = arith.addf [[M]], [[VY]] : f32
-// CHECK-NEXT:      ipu.yield [[S]], [[M]] : f32, f32
+// CHECK-NEXT:    %a = ipu.variable "a" mapping <0 to 1 x 1> : memref<f32>
+// CHECK-NEXT:    %x = ipu.variable "x" mapping <0 to 2 x 3, 2 to 4 x 2> : memref<10xf32>
+// CHECK-NEXT:    %y = ipu.variable "y" mapping <0 to 2 x 3, 2 to 4 x 2> : memref<2x5xf32>
+// CHECK-NEXT:    %p = ipu.variable "p" mapping <0 to 4 x 1> : memref<4xf32>
+// CHECK-NEXT:    ipu.codelet @body(%sa: memref<f32> input "a", %sx: memref<?xf32> input "x", %sy: memref<?xf32> inout "y", %sp: memref<f32> output "p") attributes {note} {
+// CHECK-NEXT:      %c0 = arith.constant 0 : index
+// CHECK-NEXT:      %n = memref.dim %sx, %c0 : memref<?xf32>
+// CHECK-NEXT:      %w = ipu.worker_id
+// CHECK-NEXT:      %nw = ipu.num_workers
+// CHECK-NEXT:      %va = memref.load %sa[] : memref<f32>
+// CHECK-NEXT:      %zero = arith.constant 0.000000e+00 : f32
+// CHECK-NEXT:      %sum = scf.for %i = %w to %n step %nw iter_args(%acc = %zero) -> (f32) {
+// CHECK-NEXT:        %e = memref.load %sx[%i] : memref<?xf32>
+// CHECK-NEXT:        %r = math.sqrt %e : f32
+// CHECK-NEXT:        %big = arith.cmpf ogt, %r, %va : f32
+// CHECK-NEXT:        %v = scf.if %big -> (f32) {
+// CHECK-NEXT:          scf.yield %r : f32
+// CHECK-NEXT:        } else {
+// CHECK-NEXT:          scf.yield %va : f32
+// CHECK-NEXT:        }
+// CHECK-NEXT:        memref.store %v, %sy[%i] : memref<?xf32>
+// CHECK-NEXT:        %next = arith.addf %acc, %v : f32
+// CHECK-NEXT:        scf.yield %next : f32
+// CHECK-NEXT:      }
+// CHECK-NEXT:      memref.store %sum, %sp[] : memref<f32>
 // CHECK-NEXT:    }
-// CHECK-NEXT:    ipu.codelet @count fields [#ipu.field<inout "k" scalar i32>, #ipu.field<output "h" scalar f16>] attributes {note} {
-// CHECK-NEXT:    ^{{.*}}([[VK:%.*]]: i32):
-// CHECK-NEXT:      [[ONE:%.*]] = arith.constant 1 : i32
-// CHECK-NEXT:      [[N:%.*]] = arith.addi [[VK]], [[ONE]] : i32
-// CHECK-NEXT:      [[H:%.*]] = arith.constant 5.000000e-01 : f16
-// CHECK-NEXT:      ipu.yield [[N]], [[H]] : i32, f16
+// CHECK-NEXT:    ipu.codelet @idle() {
+// CHECK-NEXT:      %w = ipu.worker_id
 // CHECK-NEXT:    }
-// CHECK-NEXT:    ipu.codelet @fill fields [#ipu.field<output "o" vector i1>] {
-// CHECK-NEXT:      [[B:%.*]] = arith.constant true
-// CHECK-NEXT:      ipu.yield [[B]] : i1
+// CHECK-NEXT:    ipu.codelet @nop(%sx: memref<?xf16> input "x") {
 // CHECK-NEXT:    }
 // CHECK-NEXT:    ipu.compute_set "cs" {
-// CHECK-NEXT:      ipu.vertex @axpy tile 0 ([[A]], [[X]][0:3], [[Y]][0:3], [[T]][0:3]) : memref<f32>, memref<10xf32>, memref<2x5xf32>, memref<10xf32>
-// CHECK-NEXT:      ipu.vertex @axpy tile 3 ([[A]], [[X]][8:10], [[Y]][8:10], [[T]][8:10]) : memref<f32>, memref<10xf32>, memref<2x5xf32>, memref<10xf32>
-// CHECK-NEXT:      ipu.vertex @axpy tile 1 ([[A]], [[X]][3:5], [[Y]][4:6], [[T]][5:6]) : memref<f32>, memref<10xf32>, memref<2x5xf32>, memref<10xf32>
+// CHECK-NEXT:      ipu.vertices @body over <0 to 2 x 3, 2 to 4 x 2> (%a whole, %x block, %y block, %p partial : memref<f32>, memref<10xf32>, memref<2x5xf32>, memref<4xf32>)
+// CHECK-NEXT:      ipu.vertices @body over <1000 to 1001 x 5> (%a whole, %x halo<0, 5>, %y block, %p partial : memref<f32>, memref<10xf32>, memref<2x5xf32>, memref<4xf32>) {note}
 // CHECK-NEXT:    }
-// CHECK-NEXT:    ipu.compute_set "empty" attributes {k} {
-// CHECK-NEXT:    ^{{.*}}:
+// CHECK-NEXT:    ipu.compute_set "idle" attributes {k} {
+// CHECK-NEXT:      ipu.vertices @idle over <3 to 4 x 1> ()
+// CHECK-NEXT:    }
+// CHECK-NEXT:    ipu.compute_set "none" {
 // CHECK-NEXT:    }
 // CHECK-NEXT:  }
 
 // GENERIC-LABEL: "ipu.graph"() <{sym_name = "vertices", arch = "ipu1", args = ["a", "x"]}> ({
-// GENERIC:         "ipu.codelet"() <{sym_name = "axpy", fields = [#ipu.field<input "a" scalar f32>, #ipu.field<input "x" vector f32>, #ipu.field<inout "y" vector f32>, #ipu.field<output "t" vector f32>]}> ({
-// GENERIC:           "ipu.yield"(%{{.*}}, %{{.*}}) : (f32, f32) -> ()
-// GENERIC-NEXT:    }) : () -> ()
-// GENERIC-NEXT:    "ipu.codelet"() <{sym_name = "count", fields = [#ipu.field<inout "k" scalar i32>, #ipu.field<output "h" scalar f16>]}> ({
+// GENERIC:         "ipu.codelet"() <{sym_name = "body", fields = [#ipu.field<input "a">, #ipu.field<input "x">, #ipu.field<inout "y">, #ipu.field<output "p">]}> ({
+// GENERIC-NEXT:    ^bb0(%sa: memref<f32>, %sx: memref<?xf32>, %sy: memref<?xf32>, %sp: memref<f32>):
+// GENERIC:           %w = "ipu.worker_id"() : () -> index
+// GENERIC-NEXT:      %nw = "ipu.num_workers"() : () -> index
 // GENERIC:         }) {note} : () -> ()
-// GENERIC:         "ipu.compute_set"() <{label = "cs"}> ({
-// GENERIC-NEXT:      "ipu.vertex"(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}) <{codelet = @axpy, tile = 0 : i64, slices = array<i64: 0, 0, 0, 3, 0, 3, 0, 3>}> : (memref<f32>, memref<10xf32>, memref<2x5xf32>, memref<10xf32>) -> ()
-// GENERIC:         "ipu.compute_set"() <{label = "empty"}> ({
-// GENERIC-NEXT:    ^{{.*}}:
+// GENERIC-NEXT:    "ipu.codelet"() <{sym_name = "idle", fields = []}> ({
+// GENERIC-NEXT:      %w = "ipu.worker_id"() : () -> index
+// GENERIC-NEXT:    }) : () -> ()
+// GENERIC-NEXT:    "ipu.codelet"() <{sym_name = "nop", fields = [#ipu.field<input "x">]}> ({
+// GENERIC-NEXT:    ^bb0(%sx: memref<?xf16>):
+// GENERIC-NEXT:    }) : () -> ()
+// GENERIC-NEXT:    "ipu.compute_set"() <{label = "cs"}> ({
+// GENERIC-NEXT:      "ipu.vertices"(%a, %x, %y, %p) <{codelet = @body, tile_map = #ipu.tile_map<0 to 2 x 3, 2 to 4 x 2>, rules = [#ipu.slice<whole>, #ipu.slice<block>, #ipu.slice<block>, #ipu.slice<partial>]}> : (memref<f32>, memref<10xf32>, memref<2x5xf32>, memref<4xf32>) -> ()
+// GENERIC-NEXT:      "ipu.vertices"(%a, %x, %y, %p) <{codelet = @body, tile_map = #ipu.tile_map<1000 to 1001 x 5>, rules = [#ipu.slice<whole>, #ipu.slice<halo<0, 5>>, #ipu.slice<block>, #ipu.slice<partial>]}> {note} : (memref<f32>, memref<10xf32>, memref<2x5xf32>, memref<4xf32>) -> ()
+// GENERIC-NEXT:    }) : () -> ()
+// GENERIC-NEXT:    "ipu.compute_set"() <{label = "idle"}> ({
+// GENERIC-NEXT:      "ipu.vertices"() <{codelet = @idle, tile_map = #ipu.tile_map<3 to 4 x 1>, rules = []}> : () -> ()
 // GENERIC-NEXT:    }) {k} : () -> ()
+// GENERIC-NEXT:    "ipu.compute_set"() <{label = "none"}> ({
+// GENERIC-NEXT:    ^bb0:
+// GENERIC-NEXT:    }) : () -> ()
+// GENERIC-NEXT:  }) : () -> ()
