@@ -34,6 +34,11 @@ _ALLOWED_DIALECTS = ("arith", "math")
 _ALLOWED_OPS = (memref.LoadOp, memref.StoreOp, memref.DimOp, scf.ForOp, scf.IfOp, scf.YieldOp)
 
 
+def count(n: int, noun: str) -> str:
+    """`1 field`, `2 fields`."""
+    return f"{n} {noun}{'' if n == 1 else 's'}"
+
+
 def field_type_problem(t: Attribute) -> str | None:
     """Why `t` cannot be the type of a field, or None."""
     if not isinstance(t, MemRefType):
@@ -58,7 +63,9 @@ def verify_codelet_body(
     name: str, block: Block, directions: Sequence[str], field_names: Sequence[str], worker_ops: tuple[type, ...]
 ) -> None:
     if len(block.args) != len(directions):
-        raise VerifyException(f"codelet '{name}' has {len(directions)} fields but {len(block.args)} block arguments")
+        raise VerifyException(
+            f"codelet '{name}' has {count(len(directions), 'field')} but {count(len(block.args), 'block argument')}"
+        )
     for arg, field in zip(block.args, field_names):
         if problem := field_type_problem(arg.type):
             raise VerifyException(f"field '{field}' of codelet '{name}': {problem}")

@@ -21,12 +21,13 @@ from collections.abc import Sequence
 from math import prod
 from typing import ClassVar
 
-from ipu_lower.dialects.codelet_body import CodeletOpMixin, FieldMixin, WorkerOpMixin
+from ipu_lower.dialects.codelet_body import CodeletOpMixin, FieldMixin, WorkerOpMixin, count
 from ipu_lower.dialects.syntax import parse_body, print_body
 from ipu_lower.dialects.tiling import (
     SliceRuleMixin,
     TileMapMixin,
     check_slices_inside,
+    check_tiles_exist,
     verify_placement,
 )
 from xdsl.dialects.builtin import (
@@ -71,6 +72,7 @@ from xdsl.traits import (
 from xdsl.utils.exceptions import VerifyException
 
 from ipu_lower.arch import ARCHS
+from ipu_lower.element_types import on_ipu
 
 
 def num_elements(t: Attribute) -> int:
@@ -165,13 +167,6 @@ class GraphOp(IRDLOperation):
     def verify_(self) -> None:
         if self.arch.data not in ARCHS:
             raise VerifyException(f"unknown IPU architecture '{self.arch.data}' (known: {', '.join(ARCHS)})")
-        tiles = ARCHS[self.arch.data].tiles
-        for op in self.walk():
-            tile_map = op.properties.get("tile_map")
-            if isinstance(tile_map, TileMapAttr) and tile_map.last_tile() >= tiles:
-                raise VerifyException(
-                    f"'{op.name}' uses tile {tile_map.last_tile()} but {self.arch.data} has {tiles} tiles"
-                )
         variables = self.variables()
         for arg in self.args.data:
             if arg.data not in variables:
@@ -196,12 +191,25 @@ class VariableOp(IRDLOperation):
     def verify_(self) -> None:
         if DYNAMIC_INDEX in self.result.type.get_shape():  # type: ignore[union-attr]
             raise VerifyException(f"variable '{self.var_name.data}' must have a static shape")
+        _check_tiles(self, self.tile_map)
         elements = num_elements(self.result.type)
         if self.tile_map.total() != elements:
             raise VerifyException(
                 f"tile map of '{self.var_name.data}' covers {self.tile_map.total()} "
                 f"elements but the tensor has {elements}"
             )
+
+
+def graph_of(op: Operation) -> GraphOp | None:
+    parent = op.parent_op()
+    while parent is not None and not isinstance(parent, GraphOp):
+        parent = parent.parent_op()
+    return parent
+
+
+def _check_tiles(op: Operation, tile_map: TileMapAttr) -> None:
+    if (graph := graph_of(op)) is not None:
+        check_tiles_exist(tile_map, graph.arch.data)
 
 
 def variable_of(value: SSAValue) -> VariableOp:
@@ -357,7 +365,7 @@ def parse_ruled_operands(parser: Parser, rule_type: type[SliceRuleMixin]) -> tup
     types = parser.parse_comma_separated_list(parser.Delimiter.NONE, parser.parse_type)
     parser.parse_punctuation(")")
     if len(items) != len(types):
-        parser.raise_error(f"{len(items)} operands but {len(types)} types")
+        parser.raise_error(f"{count(len(items), 'operand')} but {count(len(types), 'type')}")
     return [parser.resolve_operand(o, t) for (o, _), t in zip(items, types)], [r for _, r in items]
 
 
@@ -414,6 +422,7 @@ class TiledMapOp(IRDLOperation):
 
     def verify_(self) -> None:
         label = self.label.data
+        _check_tiles(self, self.tile_map)
         if len(self.in_rules.data) != len(self.ins) or len(self.out_rules.data) != len(self.outs):
             raise VerifyException(f"tiled map '{label}' needs one slice rule per operand")
         for value, rule in (*zip(self.ins, self.in_rules.data), *zip(self.outs, self.out_rules.data)):
@@ -425,7 +434,7 @@ class TiledMapOp(IRDLOperation):
         for value, rule in zip(self.outs, self.out_rules.data):
             name = variable_of(value).var_name.data
             if rule.is_whole and self.tile_map.total() > 1:
-                raise VerifyException(f"'{label}' writes scalar '{name}' from every point")
+                raise VerifyException(f"tiled map '{label}' writes scalar '{name}' from every point")
             if rule.kind.data == "halo":
                 raise VerifyException(f"tiled map '{label}' writes '{name}' with a halo; outputs are written at the point")
             if any(v == value and r.kind.data == "halo" for v, r in zip(self.ins, self.in_rules.data)):
@@ -441,9 +450,13 @@ class TiledMapOp(IRDLOperation):
         block = self.body.block
         if [a.type for a in block.args] != [v.type for v in self.ins]:
             raise VerifyException(f"body of tiled map '{label}' must take its inputs, in order")
+        for op in block.walk():
+            if not (op.dialect_name() in ("arith", "math") or isinstance(op, AccessOp | YieldOp)):
+                raise VerifyException(f"'{op.name}' is not allowed in tiled map '{label}' (only arith, math, ipu.access)")
+            if any(not on_ipu(r.type) for r in op.results):
+                raise VerifyException(f"'{op.name}' in tiled map '{label}' computes a {op.results[0].type}")
         term = block.last_op
-        if not isinstance(term, YieldOp):
-            raise VerifyException(f"body of tiled map '{label}' must end with ipu.yield")
+        assert isinstance(term, YieldOp)  # the terminator traits of the body ops see to it
         expected = [v.type.element_type for v in self.outs]  # type: ignore[union-attr]
         if [v.type for v in term.values] != expected:
             raise VerifyException(
@@ -640,11 +653,10 @@ class ComputeSetOp(IRDLOperation):
 def codelet_named(op: Operation, name: str) -> CodeletOp | None:
     """The `ipu.codelet` called `name` in the graph of `op` (a direct scan: cheaper than
     the generic symbol lookup, which matters for programs of hundreds of placements)."""
-    while op is not None and not isinstance(op, GraphOp):
-        op = op.parent_op()  # type: ignore[assignment]
-    if op is None:
+    graph = graph_of(op)
+    if graph is None:
         return None
-    return next((c for c in op.body.block.ops if isinstance(c, CodeletOp) and c.sym_name.data == name), None)
+    return next((c for c in graph.body.block.ops if isinstance(c, CodeletOp) and c.sym_name.data == name), None)
 
 
 @irdl_op_definition
@@ -673,14 +685,15 @@ class VerticesOp(IRDLOperation):
         )
 
     def verify_(self) -> None:
+        _check_tiles(self, self.tile_map)
         codelet = codelet_named(self, self.codelet.root_reference.data)
         if codelet is None:
             raise VerifyException(f"ipu.vertices places unknown codelet {self.codelet}")
         fields = codelet.field_names()
         if len(fields) != len(self.tensors) or len(self.rules.data) != len(self.tensors):
             raise VerifyException(
-                f"codelet {self.codelet} has {len(fields)} fields but ipu.vertices connects "
-                f"{len(self.tensors)} tensors with {len(self.rules.data)} slice rules"
+                f"codelet {self.codelet} has {count(len(fields), 'field')} but ipu.vertices connects "
+                f"{count(len(self.tensors), 'tensor')} with {count(len(self.rules.data), 'slice rule')}"
             )
         names = [variable_of(v).var_name.data for v in self.tensors]
         verify_placement(

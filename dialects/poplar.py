@@ -17,11 +17,13 @@ from collections.abc import Sequence
 from math import prod
 from typing import ClassVar
 
-from ipu_lower.dialects.codelet_body import CodeletOpMixin, FieldMixin, WorkerOpMixin
+from ipu_lower.dialects.codelet_body import CodeletOpMixin, FieldMixin, WorkerOpMixin, count
+from ipu_lower.dialects.syntax import parse_body, print_body
 from ipu_lower.dialects.tiling import (
     SliceRuleMixin,
     TileMapMixin,
     check_slices_inside,
+    check_tiles_exist,
     verify_placement,
 )
 from xdsl.dialects.builtin import (
@@ -186,11 +188,6 @@ class HostProgramOp(IRDLOperation):
     run_body = region_def("single_block")
     traits = traits_def(IsolatedFromAbove(), NoTerminator())
 
-    assembly_format = (
-        "$sym_name `arch` $arch `args` $arguments `:` $argument_types attr-dict-with-keyword "
-        "`build` $build_body `run` $run_body"
-    )
-
     def __init__(self, name: str, arch: str, arguments: Sequence[tuple[str, MemRefType]], build: Region, run: Region):
         super().__init__(
             properties={
@@ -205,6 +202,45 @@ class HostProgramOp(IRDLOperation):
     def argument_list(self) -> list[tuple[str, MemRefType]]:
         return [(n.data, t) for n, t in zip(self.arguments.data, self.argument_types.data)]
 
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_symbol_name(self.sym_name)
+        printer.print_string(" arch ")
+        printer.print_attribute(self.arch)
+        printer.print_string(" args ")
+        printer.print_attribute(self.arguments)
+        printer.print_string(" : ")
+        printer.print_attribute(self.argument_types)
+        printer.print_op_attributes(self.attributes, print_keyword=True)
+        printer.print_string(" build ")
+        print_body(printer, self.build_body)
+        printer.print_string(" run ")
+        print_body(printer, self.run_body)
+
+    @classmethod
+    def parse(cls, parser: Parser) -> HostProgramOp:
+        name = parser.parse_symbol_name().data
+        parser.parse_keyword("arch")
+        arch = parser.parse_str_literal()
+        parser.parse_keyword("args")
+        names = parser.parse_comma_separated_list(parser.Delimiter.SQUARE, parser.parse_str_literal)
+        parser.parse_punctuation(":")
+        types = parser.parse_comma_separated_list(parser.Delimiter.SQUARE, parser.parse_type)
+        attrs = parser.parse_optional_attr_dict_with_keyword()
+        parser.parse_keyword("build")
+        build = parse_body(parser)
+        parser.parse_keyword("run")
+        return cls.build(  # the verifier checks that names and types agree
+            properties={
+                "sym_name": StringAttr(name),
+                "arch": StringAttr(arch),
+                "arguments": ArrayAttr([StringAttr(n) for n in names]),
+                "argument_types": ArrayAttr(types),
+            },
+            attributes=attrs.data if attrs else {},
+            regions=[build, parse_body(parser)],
+        )
+
     def verify_(self) -> None:
         if self.arch.data not in ARCHS:
             raise VerifyException(f"unknown IPU architecture '{self.arch.data}' (known: {', '.join(ARCHS)})")
@@ -214,13 +250,6 @@ class HostProgramOp(IRDLOperation):
             check_poplar_type(t.element_type, f"argument '{name}'")
         if not isinstance(self.build_body.block.last_op, EngineOp):
             raise VerifyException("the build region must end with poplar.engine")
-        tiles = ARCHS[self.arch.data].tiles
-        for op in self.build_body.block.ops:
-            tile_map = op.properties.get("tile_map")
-            if isinstance(tile_map, TileMapAttr) and tile_map.last_tile() >= tiles:
-                raise VerifyException(
-                    f"'{op.name}' uses tile {tile_map.last_tile()} but {self.arch.data} has {tiles} tiles"
-                )
 
 
 def _in_region(op: Operation, which: str) -> None:
@@ -235,6 +264,11 @@ class BuildOp(IRDLOperation):
 
     def verify_(self) -> None:
         _in_region(self, "build")
+
+    def check_tiles(self, tile_map: TileMapAttr) -> None:
+        program = self.parent_op()
+        if isinstance(program, HostProgramOp):
+            check_tiles_exist(tile_map, program.arch.data)
 
 
 @irdl_op_definition
@@ -265,6 +299,7 @@ class MapTensorOp(BuildOp):
 
     def verify_(self) -> None:
         super().verify_()
+        self.check_tiles(self.tile_map)
         elements = tensor_type(self.tensor).num_elements()
         if self.tile_map.total() != elements:
             raise VerifyException(f"tile map covers {self.tile_map.total()} elements but the tensor has {elements}")
@@ -407,6 +442,7 @@ class AddVerticesOp(BuildOp):
 
     def verify_(self) -> None:
         super().verify_()
+        self.check_tiles(self.tile_map)
         codelet = codelet_named(self, self.codelet.root_reference.data)
         if codelet is None:
             raise VerifyException(f"poplar.add_vertices adds vertices of unknown codelet {self.codelet}")
@@ -486,7 +522,7 @@ class AddVerticesOp(BuildOp):
         if parser.parse_optional_punctuation(":"):
             types = parser.parse_comma_separated_list(parser.Delimiter.NONE, parser.parse_type)
         if len(types) != len(connections):
-            parser.raise_error(f"{len(connections)} connections but {len(types)} types")
+            parser.raise_error(f"{count(len(connections), 'connection')} but {count(len(types), 'type')}")
         op = cls(
             parser.resolve_operand(compute_set, ComputeSetType()),
             codelet.root_reference.data,

@@ -24,6 +24,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
+from ipu_lower.arch import ARCHS
 from ipu_lower.dialects.codelet_body import is_vector_field
 from xdsl.dialects.builtin import ArrayAttr, IntAttr, StringAttr
 from xdsl.ir import Attribute
@@ -248,6 +249,14 @@ class SliceRuleMixin:
 
     def print_parameters(self, printer: Printer) -> None:
         printer.print_string(f"<{self.rule_text()}>")
+
+
+def check_tiles_exist(tile_map: TileMapMixin, arch: str) -> None:
+    """The map uses tiles that the architecture `arch` has (unknown archs are left to
+    the op that names them)."""
+    tiles = ARCHS[arch].tiles if arch in ARCHS else None
+    if tiles is not None and tile_map.last_tile() >= tiles:
+        raise VerifyException(f"uses tile {tile_map.last_tile()} but {arch} has {tiles} tiles")
 
 
 def check_slices_inside(

@@ -136,7 +136,7 @@ class _BodyBuilder:
                     shift = rule.halo[0] + inner.flat_offset()
                     index = point
                     if shift:
-                        offset = self.add(_index(shift), loop_body).results[0]
+                        offset = self.add(_index(shift), self.prologue).results[0]
                         index = self.add(arith.AddiOp(point, offset), loop_body).results[0]
                     load = self.add(memref.LoadOp.get(self.fields[field], [index]), loop_body)
                 values[inner.result] = load.results[0]

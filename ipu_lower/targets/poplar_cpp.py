@@ -65,7 +65,8 @@ class PoplarCppTarget(Target):
         codelets = [op for op in module.ops if isinstance(op, poplar.CodeletOp)]
         for op in module.ops:
             if not isinstance(op, poplar.HostProgramOp | poplar.CodeletOp):
-                raise error(op, f"'{op.name}' is not a poplar op; lower the module with sdfg-to-poplar first")
+                first = "convert-ipu-to-poplar" if op.dialect_name() == "ipu" else "sdfg-to-poplar"
+                raise error(op, f"'{op.name}' is not a poplar op; lower the module with {first} first")
         if len(programs) != 1:
             raise IpuLowerError(
                 f"error: poplar-cpp needs exactly one poplar.host_program, found {len(programs)}"

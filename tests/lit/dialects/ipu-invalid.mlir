@@ -97,7 +97,7 @@ ipu.graph "g" arch "ipu1" args [] {
   %x = ipu.variable "x" mapping <1215 to 1217 x 1> : memref<2xf32>
 }
 
-// CHECK: ipu-invalid.mlir:[[# @LINE - 4]]:1: error: 'ipu.variable' uses tile 1216 but ipu1 has 1216 tiles
+// CHECK: ipu-invalid.mlir:[[# @LINE - 3]]:3: error: uses tile 1216 but ipu1 has 1216 tiles
 
 // -----
 
@@ -112,8 +112,8 @@ ipu.graph "g" arch "ipu2" args [] {
 }
 // END too-many-tiles
 
-// CHECK: ipu-invalid.mlir:[[# @LINE - 10]]:1: error: 'ipu.vertices' uses tile 1999 but ipu2 has 1472 tiles
-// CLI-TILES: ipu-opt: {{.*}}too-many-tiles.mlir:[[# @LINE - 11]]:1: error: 'ipu.vertices' uses tile 1999 but ipu2 has 1472 tiles
+// CHECK: ipu-invalid.mlir:[[# @LINE - 5]]:5: error: uses tile 1999 but ipu2 has 1472 tiles
+// CLI-TILES: ipu-opt: {{.*}}too-many-tiles.mlir:[[# @LINE - 6]]:5: error: uses tile 1999 but ipu2 has 1472 tiles
 // CLI-TILES-EMPTY:
 
 // -----
@@ -125,7 +125,7 @@ ipu.graph "g" arch "ipu2" args [] {
   }
 }
 
-// CHECK: ipu-invalid.mlir:[[# @LINE - 7]]:1: error: 'ipu.tiled_map' uses tile 1472 but ipu2 has 1472 tiles
+// CHECK: ipu-invalid.mlir:[[# @LINE - 5]]:3: error: uses tile 1472 but ipu2 has 1472 tiles
 
 // -----
 
@@ -345,7 +345,35 @@ ipu.graph "g" arch "ipu2" args [] {
   }
 }
 
-// CHECK: ipu-invalid.mlir:[[# @LINE - 6]]:3: error: 'm' writes scalar 's' from every point
+// CHECK: ipu-invalid.mlir:[[# @LINE - 6]]:3: error: tiled map 'm' writes scalar 's' from every point
+
+// -----
+
+// A tiled map's body is point-wise arithmetic on its accesses: nothing else ...
+ipu.graph "g" arch "ipu2" args [] {
+  %y = ipu.variable "y" mapping <0 to 1 x 4> : memref<4xf32>
+  ipu.tiled_map "m" over <0 to 1 x 4> ins() outs(%y block : memref<4xf32>) {
+    %buffer = memref.alloc() : memref<4xf32>
+    %c = arith.constant 1.0 : f32
+    ipu.yield %c : f32
+  }
+}
+
+// CHECK: ipu-invalid.mlir:[[# @LINE - 7]]:3: error: 'memref.alloc' is not allowed in tiled map 'm' (only arith, math, ipu.access)
+
+// -----
+
+// ... and no 64-bit arithmetic, which the IPU lacks.
+ipu.graph "g" arch "ipu2" args [] {
+  %y = ipu.variable "y" mapping <0 to 1 x 4> : memref<4xf32>
+  ipu.tiled_map "m" over <0 to 1 x 4> ins() outs(%y block : memref<4xf32>) {
+    %wide = arith.constant 1.0 : f64
+    %c = arith.truncf %wide : f64 to f32
+    ipu.yield %c : f32
+  }
+}
+
+// CHECK: ipu-invalid.mlir:[[# @LINE - 7]]:3: error: 'arith.constant' in tiled map 'm' computes a f64
 
 // -----
 
@@ -584,7 +612,7 @@ ipu.graph "g" arch "ipu2" args [] {
   }) : () -> ()
 }
 
-// CHECK: ipu-invalid.mlir:[[# @LINE - 5]]:3: error: codelet 'c' has 1 fields but 2 block arguments
+// CHECK: ipu-invalid.mlir:[[# @LINE - 5]]:3: error: codelet 'c' has 1 field but 2 block arguments
 
 // -----
 
@@ -731,7 +759,7 @@ ipu.graph "g" arch "ipu2" args [] {
   }
 }
 
-// CHECK: ipu-invalid.mlir:[[# @LINE - 4]]:5: error: codelet @c has 2 fields but ipu.vertices connects 1 tensors with 1 slice rules
+// CHECK: ipu-invalid.mlir:[[# @LINE - 4]]:5: error: codelet @c has 2 fields but ipu.vertices connects 1 tensor with 1 slice rule
 
 // -----
 
@@ -744,7 +772,7 @@ ipu.graph "g" arch "ipu2" args [] {
   }
 }
 
-// CHECK: ipu-invalid.mlir:[[# @LINE - 4]]:5: error: codelet @c has 1 fields but ipu.vertices connects 1 tensors with 0 slice rules
+// CHECK: ipu-invalid.mlir:[[# @LINE - 4]]:5: error: codelet @c has 1 field but ipu.vertices connects 1 tensor with 0 slice rules
 
 // -----
 

@@ -215,7 +215,7 @@ ipu.graph "g" arch "ipu2" args [] {
 // CHECK:      ipu-parse-invalid.mlir:[[# @LINE - 6]]:79
 // CHECK-NEXT: ipu.tiled_map "m" over <0 to 2 x 2> ins(%x block, %x block : memref<4xf32>) outs() {
 // CHECK-NEXT: ^^^^
-// CHECK-NEXT: 2 operands but 1 types
+// CHECK-NEXT: 2 operands but 1 type
 
 // -----
 
@@ -294,7 +294,7 @@ ipu.graph "g" arch "ipu2" args [] {
 // CHECK:      ipu-parse-invalid.mlir:[[# @LINE - 3]]:3
 // CHECK-NEXT: }
 // CHECK-NEXT: ^
-// CHECK-NEXT: 1 operands but 2 types
+// CHECK-NEXT: 1 operand but 2 types
 
 // -----
 

@@ -31,7 +31,6 @@ poplar.host_program @scalars arch "ipu1" args ["n", "h"] : [memref<i32>, memref<
 // CHECK-NEXT:   %p = poplar.sequence()
 // CHECK-NEXT:   poplar.engine %p
 // CHECK-NEXT: } run {
-// CHECK-NEXT: ^bb0:
 // CHECK-NEXT: }
 // CHECK-NEXT: poplar.host_program @scalars arch "ipu1" args ["n", "h"] : [memref<i32>, memref<3xf16>] attributes {note = 1 : i32} build {
 // CHECK-NEXT:   %n = poplar.add_variable "n" : !poplar.tensor<i32>

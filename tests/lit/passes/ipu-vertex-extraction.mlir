@@ -51,9 +51,9 @@ ipu.graph "g" arch "ipu2" args ["a", "x", "y"] {
 // CHECK-NEXT:     [[NW:%.*]] = ipu.num_workers
 // CHECK-NEXT:     [[S:%.*]] = memref.load [[FA]][] : memref<f32>
 // CHECK-NEXT:     [[S2:%.*]] = arith.mulf [[S]], [[S]] : f32
+// CHECK-NEXT:     [[TWO:%.*]] = arith.constant 2 : index
 // CHECK-NEXT:     scf.for [[I:%.*]] = [[W]] to [[N]] step [[NW]] {
 // CHECK-NEXT:       [[X0:%.*]] = memref.load [[FX]][[[I]]] : memref<?xf32>
-// CHECK-NEXT:       [[TWO:%.*]] = arith.constant 2 : index
 // CHECK-NEXT:       [[I2:%.*]] = arith.addi [[I]], [[TWO]] : index
 // CHECK-NEXT:       [[X2:%.*]] = memref.load [[FX]][[[I2]]] : memref<?xf32>
 // CHECK-NEXT:       [[Y0:%.*]] = memref.load [[FY]][[[I]]] : memref<?xf32>

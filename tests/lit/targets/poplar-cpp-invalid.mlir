@@ -13,7 +13,7 @@ ipu.graph "g" arch "ipu2" args [] {
   %x = ipu.variable "x" mapping <0 to 1 x 2> : memref<2xf32>
 }
 
-// CHECK: poplar-cpp-invalid.mlir:[[# @LINE - 4]]:1: error: 'ipu.graph' is not a poplar op; lower the module with sdfg-to-poplar first
+// CHECK: poplar-cpp-invalid.mlir:[[# @LINE - 4]]:1: error: 'ipu.graph' is not a poplar op; lower the module with convert-ipu-to-poplar first
 
 // -----
 
