@@ -86,6 +86,7 @@ class TileMapAttr(TileMapMixin, ParametrizedAttribute):
 
     name = "ipu.tile_map"
     groups: ArrayAttr[IntAttr]
+    first_element: IntAttr
 
 
 @irdl_attr_definition
@@ -193,10 +194,10 @@ class VariableOp(IRDLOperation):
             raise VerifyException(f"variable '{self.var_name.data}' must have a static shape")
         _check_tiles(self, self.tile_map)
         elements = num_elements(self.result.type)
-        if self.tile_map.total() != elements:
+        if (self.tile_map.start, self.tile_map.end()) != (0, elements):
             raise VerifyException(
-                f"tile map of '{self.var_name.data}' covers {self.tile_map.total()} "
-                f"elements but the tensor has {elements}"
+                f"tile map of '{self.var_name.data}' covers elements [{self.tile_map.start}:{self.tile_map.end()}] "
+                f"but the tensor has {elements}"
             )
 
 
@@ -483,7 +484,7 @@ class TiledMapOp(IRDLOperation):
     def parse(cls, parser: Parser) -> TiledMapOp:
         label = parser.parse_str_literal()
         parser.parse_keyword("over")
-        tile_map = TileMapAttr.new((TileMapAttr.parse_runs(parser),))
+        tile_map = TileMapAttr.new(TileMapAttr.parse_runs(parser))
         parser.parse_keyword("ins")
         ins = parse_ruled_operands(parser, SliceAttr)
         parser.parse_keyword("outs")
@@ -718,7 +719,7 @@ class VerticesOp(IRDLOperation):
         if not isinstance(codelet, SymbolRefAttr):
             parser.raise_error("expected a codelet symbol")
         parser.parse_keyword("over")
-        tile_map = TileMapAttr.new((TileMapAttr.parse_runs(parser),))
+        tile_map = TileMapAttr.new(TileMapAttr.parse_runs(parser))
         values, rules = parse_ruled_operands(parser, SliceAttr)
         op = cls(codelet.root_reference.data, tile_map, list(zip(values, rules)))
         op.attributes.update(parser.parse_optional_attr_dict())

@@ -149,6 +149,7 @@ class TileMapAttr(TileMapMixin, ParametrizedAttribute):
 
     name = "poplar.tile_map"
     groups: ArrayAttr[IntAttr]
+    first_element: IntAttr
 
 
 @irdl_attr_definition
@@ -301,8 +302,10 @@ class MapTensorOp(BuildOp):
         super().verify_()
         self.check_tiles(self.tile_map)
         elements = tensor_type(self.tensor).num_elements()
-        if self.tile_map.total() != elements:
-            raise VerifyException(f"tile map covers {self.tile_map.total()} elements but the tensor has {elements}")
+        if (self.tile_map.start, self.tile_map.end()) != (0, elements):
+            raise VerifyException(
+                f"tile map covers elements [{self.tile_map.start}:{self.tile_map.end()}] but the tensor has {elements}"
+            )
 
     def print(self, printer: Printer) -> None:
         printer.print_string(" ")
@@ -316,7 +319,7 @@ class MapTensorOp(BuildOp):
     def parse(cls, parser: Parser) -> MapTensorOp:
         tensor = parser.parse_unresolved_operand()
         parser.parse_keyword("over")
-        tile_map = TileMapAttr.new((TileMapAttr.parse_runs(parser),))
+        tile_map = TileMapAttr.new(TileMapAttr.parse_runs(parser))
         attrs = parser.parse_optional_attr_dict()
         parser.parse_punctuation(":")
         op = cls(parser.resolve_operand(tensor, parser.parse_type()), tile_map)
@@ -504,7 +507,7 @@ class AddVerticesOp(BuildOp):
         if not isinstance(codelet, SymbolRefAttr):
             parser.raise_error("expected a codelet symbol")
         parser.parse_keyword("over")
-        tile_map = TileMapAttr.new((TileMapAttr.parse_runs(parser),))
+        tile_map = TileMapAttr.new(TileMapAttr.parse_runs(parser))
 
         def parse_connection():
             name = parser.parse_str_literal()

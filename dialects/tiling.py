@@ -3,7 +3,8 @@
 A tile map is a short list of runs: `0 to 1424 x 68, 1424 to 1472 x 66` says that tiles
 0..1423 hold 68 consecutive row-major elements each (tile 0 elements [0, 68), tile 1
 [68, 136), ...) and tiles 1424..1471 hold 66 each, continuing where the previous run
-stopped. The same runs place the vertices of a compute set: block k of the map is the
+stopped. A map of work may start after element 0 (`from 1: ...`), e.g. a stencil over
+the interior points of an array, whose first vertex reads element 0 as its halo. The same runs place the vertices of a compute set: block k of the map is the
 work of the k-th vertex. Both the IR and the printed host code stay the size of the
 run list, never of the tile count.
 
@@ -63,24 +64,33 @@ class Block:
 
 
 class TileMapMixin:
-    """A tile map attribute: its flat (first, end, count) triples, queries, checks and
-    syntax. A dialect declares `name` and `groups: ArrayAttr[IntAttr]`."""
+    """A tile map attribute: its flat (first, end, count) triples and the element its
+    first block starts at (`from 1: 0 to 4 x 2` places elements [1, 9); 0 unless given),
+    with queries, checks and syntax. A dialect declares `name`, `groups:
+    ArrayAttr[IntAttr]` and `first_element: IntAttr`."""
 
     name: str
     groups: ArrayAttr[IntAttr]
+    first_element: IntAttr
 
-    def __init__(self, runs: Sequence[TileRun | tuple[int, int, int]]):
-        super().__init__(self.flat(runs))  # type: ignore[call-arg]
+    def __init__(self, runs: Sequence[TileRun | tuple[int, int, int]], start: int = 0):
+        super().__init__(self.flat(runs), IntAttr(start))  # type: ignore[call-arg]
 
     def verify(self) -> None:
         self.verify_runs(f"#{self.name}")
+        if self.start < 0:
+            raise VerifyException(f"#{self.name} starts at element {self.start}")
 
     @classmethod
     def parse_parameters(cls, parser: AttrParser) -> Sequence[Attribute]:
-        return (cls.parse_runs(parser),)
+        return cls.parse_runs(parser)
 
     def print_parameters(self, printer: Printer) -> None:
         printer.print_string(self.runs_text())
+
+    @property
+    def start(self) -> int:
+        return self.first_element.data
 
     @staticmethod
     def flat(runs: Sequence[TileRun | tuple[int, int, int]]) -> ArrayAttr[IntAttr]:
@@ -92,14 +102,19 @@ class TileMapMixin:
 
     def run_starts(self) -> list[int]:
         """The first element of each run."""
-        starts, offset = [], 0
+        starts, offset = [], self.start
         for run in self.runs():
             starts.append(offset)
             offset += run.elements
         return starts
 
     def total(self) -> int:
+        """How many elements the blocks cover."""
         return sum(r.elements for r in self.runs())
+
+    def end(self) -> int:
+        """The element after the last block."""
+        return self.start + self.total()
 
     def num_blocks(self) -> int:
         return sum(r.tiles for r in self.runs())
@@ -112,14 +127,14 @@ class TileMapMixin:
 
     def first_block(self) -> Block | None:
         runs = self.runs()
-        return Block(runs[0].first, 0, 0, 0, runs[0].count) if runs else None
+        return Block(runs[0].first, 0, 0, self.start, self.start + runs[0].count) if runs else None
 
     def last_block(self) -> Block | None:
         runs = self.runs()
         if not runs:
             return None
-        total, last = self.total(), runs[-1]
-        return Block(last.end - 1, self.num_blocks() - 1, len(runs) - 1, total - last.count, total)
+        end, last = self.end(), runs[-1]
+        return Block(last.end - 1, self.num_blocks() - 1, len(runs) - 1, end - last.count, end)
 
     def blocks(self) -> Iterator[Block]:
         """Every block, in element order (proportional to the tile count: for tests and
@@ -155,7 +170,9 @@ class TileMapMixin:
             previous_end = run.end
 
     @classmethod
-    def parse_runs(cls, parser: AttrParser) -> ArrayAttr[IntAttr]:
+    def parse_runs(cls, parser: AttrParser) -> tuple[ArrayAttr[IntAttr], IntAttr]:
+        """`<[from N:] first to end x count, ...>`: the parameters of a tile map."""
+
         def parse_run() -> tuple[int, int, int]:
             first = parser.parse_integer(allow_negative=False, allow_boolean=False)
             parser.parse_keyword("to")
@@ -163,10 +180,20 @@ class TileMapMixin:
             parser.parse_keyword("x")
             return first, end, parser.parse_integer(allow_negative=False, allow_boolean=False)
 
-        return cls.flat(parser.parse_comma_separated_list(parser.Delimiter.ANGLE, parse_run))
+        parser.parse_punctuation("<")
+        start = 0
+        if parser.parse_optional_keyword("from"):
+            start = parser.parse_integer(allow_negative=False, allow_boolean=False)
+            parser.parse_punctuation(":")
+        runs = [] if parser.parse_optional_punctuation(">") else None
+        if runs is None:  # an empty map parses, for the verifier to name the problem
+            runs = parser.parse_comma_separated_list(parser.Delimiter.NONE, parse_run)
+            parser.parse_punctuation(">")
+        return cls.flat(runs), IntAttr(start)
 
     def runs_text(self) -> str:
-        return "<" + ", ".join(f"{r.first} to {r.end} x {r.count}" for r in self.runs()) + ">"
+        start = f"from {self.start}: " if self.start else ""
+        return "<" + start + ", ".join(f"{r.first} to {r.end} x {r.count}" for r in self.runs()) + ">"
 
 
 SLICE_KINDS = ("whole", "block", "halo", "partial")

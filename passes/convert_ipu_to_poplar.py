@@ -78,7 +78,7 @@ def plan_placements(graph: ipu.GraphOp) -> dict[ipu.VerticesOp, Placement]:
 
 
 def _poplar_map(tile_map: ipu.TileMapAttr) -> poplar.TileMapAttr:
-    return poplar.TileMapAttr(tile_map.runs())
+    return poplar.TileMapAttr(tile_map.runs(), tile_map.start)
 
 
 def _poplar_rule(rule: ipu.SliceAttr) -> poplar.SliceAttr:

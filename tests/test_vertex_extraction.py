@@ -674,7 +674,7 @@ def test_check_slices_inside():
 
 def test_checks_the_text_syntax_cannot_reach():
     with pytest.raises(VerifyException, match=r"needs \(first, end, count\) triples"):
-        ipu.TileMapAttr.new((ArrayAttr([IntAttr(0), IntAttr(1), IntAttr(2), IntAttr(3)]),))
+        ipu.TileMapAttr.new((ArrayAttr([IntAttr(0), IntAttr(1), IntAttr(2), IntAttr(3)]), IntAttr(0)))
     with pytest.raises(VerifyException, match="unknown slice rule 'diagonal'"):
         ipu.SliceAttr("diagonal")
     with pytest.raises(VerifyException, match="halo widths must not be negative"):

@@ -63,9 +63,10 @@ struct TileBlock {
   std::size_t index, run, begin, end;
 };
 
-// Calls f with each block of a tile map, computed from its run.
-template <std::size_t N, class F> void for_each_block(const TileRun (&runs)[N], F f) {
-  std::size_t start = 0, index = 0;
+// Calls f with each block of a tile map whose first block starts at element `start`,
+// computed from its run.
+template <std::size_t N, class F> void for_each_block(const TileRun (&runs)[N], F f, std::size_t start = 0) {
+  std::size_t index = 0;
   for (std::size_t r = 0; r < N; ++r) {
     for (unsigned tile = runs[r].first; tile < runs[r].end; ++tile, ++index) {
       const std::size_t begin = start + (tile - runs[r].first) * runs[r].count;
@@ -77,11 +78,11 @@ template <std::size_t N, class F> void for_each_block(const TileRun (&runs)[N], 
 
 
 class HostContext(PrintContext):
-    """The print context of host.cpp: also the name of each tile map's table of runs."""
+    """The print context of host.cpp: also the name of the table of each list of runs."""
 
     def __init__(self, output: IO[str]):
         super().__init__(output, HOST_RESERVED)
-        self.tile_maps: dict[poplar.TileMapAttr, str] = {}
+        self.tile_maps: dict[tuple, str] = {}
 
 
 def host_type(t) -> str:
@@ -113,11 +114,22 @@ def _add_variable(ctx: PrintContext, op: poplar.AddVariableOp) -> None:
     )
 
 
+def _for_each_block(ctx: HostContext, tile_map: poplar.TileMapAttr):
+    """A loop over the blocks of a tile map, the body a lambda of `block`."""
+    start = f", {tile_map.start}" if tile_map.start else ""
+    return ctx.descend(f"for_each_block({ctx.tile_maps[_runs(tile_map)]}, [&](const TileBlock &block)", f"}}{start});")
+
+
+def _runs(tile_map: poplar.TileMapAttr) -> tuple:
+    """A table of runs serves every tile map with those runs, whatever its start."""
+    return tuple(tile_map.runs())
+
+
 def _map_tensor(ctx: HostContext, op: poplar.MapTensorOp) -> None:
     if not poplar.tensor_type(op.tensor).get_shape():
         ctx.line(f"graph.setTileMapping({ctx[op.tensor]}, {op.tile_map.runs()[0].first});")
         return
-    with ctx.descend(f"for_each_block({ctx.tile_maps[op.tile_map]}, [&](const TileBlock &block)", "});"):
+    with _for_each_block(ctx, op.tile_map):
         ctx.line(f"graph.setTileMapping({_flat(ctx, op.tensor)}.slice(block.begin, block.end), block.tile);")
 
 
@@ -146,7 +158,7 @@ def _add_vertices(ctx: HostContext, op: poplar.AddVerticesOp) -> None:
         estimate = ctx.names.fresh(f"{codelet}_cycles")
         ctx.line(f"static const std::uint64_t {estimate}[] = {{{', '.join(map(str, cycles))}}};")
         estimate += "[block.run]"
-    with ctx.descend(f"for_each_block({ctx.tile_maps[op.tile_map]}, [&](const TileBlock &block)", "});"):
+    with _for_each_block(ctx, op.tile_map):
         ctx.line(f"poplar::VertexRef vertex = graph.addVertex({ctx[op.compute_set]}, {cpp_string(codelet)});")
         ctx.line("graph.setTileMapping(vertex, block.tile);")
         for name, tensor, rule in zip(op.names(), op.tensors, op.rules.data):
@@ -204,12 +216,12 @@ def _print_tile_map_tables(ctx: HostContext, program: poplar.HostProgramOp) -> N
     """One table of runs per distinct tile map the build region loops over."""
     for op in program.build_body.block.ops:
         tile_map = op.properties.get("tile_map")
-        if not isinstance(tile_map, poplar.TileMapAttr) or tile_map in ctx.tile_maps:
+        if not isinstance(tile_map, poplar.TileMapAttr) or _runs(tile_map) in ctx.tile_maps:
             continue
         if isinstance(op, poplar.MapTensorOp) and not poplar.tensor_type(op.tensor).get_shape():
             continue  # a scalar is mapped directly
         name = ctx.names.fresh(f"tile_map_{len(ctx.tile_maps)}")
-        ctx.tile_maps[tile_map] = name
+        ctx.tile_maps[_runs(tile_map)] = name
         runs = ", ".join(f"{{{r.first}, {r.end}, {r.count}}}" for r in tile_map.runs())
         ctx.line(f"const TileRun {name}[] = {{{runs}}};")
 

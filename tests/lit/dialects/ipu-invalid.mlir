@@ -154,7 +154,7 @@ ipu.graph "g" arch "ipu2" args [] {
   %x = ipu.variable "x" mapping <0 to 2 x 3> : memref<2x2xf32>
 }
 
-// CHECK: ipu-invalid.mlir:[[# @LINE - 3]]:3: error: tile map of 'x' covers 6 elements but the tensor has 4
+// CHECK: ipu-invalid.mlir:[[# @LINE - 3]]:3: error: tile map of 'x' covers elements [0:6] but the tensor has 4
 
 // -----
 
@@ -894,3 +894,27 @@ ipu.graph "g" arch "ipu2" args [] {
 }
 
 // CHECK: ipu-invalid.mlir:[[# @LINE - 3]]:3: error: 'ipu.vertices' expects parent op 'ipu.compute_set'
+
+// -----
+
+// A variable's layout covers all its elements, from element 0.
+ipu.graph "g" arch "ipu2" args [] {
+  %x = ipu.variable "x" mapping <from 1: 0 to 1 x 4> : memref<4xf32>
+}
+
+// CHECK: ipu-invalid.mlir:[[# @LINE - 3]]:3: error: tile map of 'x' covers elements [1:5] but the tensor has 4
+
+// -----
+
+// A map of work whose halo reaches before element 0.
+ipu.graph "g" arch "ipu2" args [] {
+  %x = ipu.variable "x" mapping <0 to 1 x 4> : memref<4xf32>
+  %y = ipu.variable "y" mapping <0 to 1 x 4> : memref<4xf32>
+  ipu.tiled_map "m" over <from 1: 0 to 1 x 3> ins(%x halo<2, 0> : memref<4xf32>) outs(%y block : memref<4xf32>) {
+  ^bb0(%vx: memref<4xf32>):
+    %v = ipu.access %vx[-2] : memref<4xf32>
+    ipu.yield %v : f32
+  }
+}
+
+// CHECK: ipu-invalid.mlir:[[# @LINE - 7]]:3: error: the halo<2, 0> slice [-1:4] of 'x' on tile 0 is outside its 4 elements

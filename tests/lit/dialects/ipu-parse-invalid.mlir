@@ -47,7 +47,7 @@ ipu.graph "g" arch "ipu2" args [] {
 // CHECK:      ipu-parse-invalid.mlir:[[# @LINE - 3]]:33
 // CHECK-NEXT: %x = ipu.variable "x" mapping #ipu.tile_map<0 to 4 x 1> : memref<4xf32>
 // CHECK-NEXT: ^^^^^^^^^^^^^
-// CHECK-NEXT: '<' expected
+// CHECK-NEXT: Expected '<'
 
 // -----
 
@@ -60,7 +60,7 @@ ipu.graph "g" arch "ipu2" args [] {
 // CHECK:      ipu-parse-invalid.mlir:[[# @LINE - 5]]:26
 // CHECK-NEXT: ipu.tiled_map "m" over #ipu.tile_map<0 to 1 x 1> ins() outs() {
 // CHECK-NEXT: ^^^^^^^^^^^^^
-// CHECK-NEXT: '<' expected
+// CHECK-NEXT: Expected '<'
 
 // -----
 

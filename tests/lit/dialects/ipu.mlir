@@ -209,3 +209,20 @@ ipu.graph "vertices" arch "ipu1" args ["a", "x"] {
 // GENERIC-NEXT:    ^bb0:
 // GENERIC-NEXT:    }) : () -> ()
 // GENERIC-NEXT:  }) : () -> ()
+
+// A map of work may start after element 0: its blocks are [1, 4), [4, 7) and [7, 9).
+ipu.graph "interior" arch "ipu2" args [] {
+  %x = ipu.variable "x" mapping <0 to 2 x 5> : memref<10xf32>
+  %y = ipu.variable "y" mapping <0 to 2 x 5> : memref<10xf32>
+  ipu.tiled_map "m" over <from 1: 0 to 2 x 3, 2 to 3 x 2> ins(%x halo<1, 1> : memref<10xf32>) outs(%y block : memref<10xf32>) {
+  ^bb0(%vx: memref<10xf32>):
+    %l = ipu.access %vx[-1] : memref<10xf32>
+    %r = ipu.access %vx[1] : memref<10xf32>
+    %s = arith.addf %l, %r : f32
+    ipu.yield %s : f32
+  }
+}
+
+// CHECK:      ipu.graph "interior" arch "ipu2" args [] {
+// CHECK:        ipu.tiled_map "m" over <from 1: 0 to 2 x 3, 2 to 3 x 2> ins(%{{.*}} halo<1, 1> : memref<10xf32>) outs(%{{.*}} block : memref<10xf32>) {
+// GENERIC:      "ipu.tiled_map"(%{{.*}}, %{{.*}}) <{label = "m", tile_map = #ipu.tile_map<from 1: 0 to 2 x 3, 2 to 3 x 2>,

@@ -246,7 +246,7 @@ poplar.host_program @p arch "ipu2" args [] : [] build {
 ^bb0:
 }
 
-// CHECK: poplar-invalid.mlir:[[# @LINE - 7]]:3: error: tile map covers 4 elements but the tensor has 6
+// CHECK: poplar-invalid.mlir:[[# @LINE - 7]]:3: error: tile map covers elements [0:4] but the tensor has 6
 
 // -----
 
