@@ -207,23 +207,6 @@ class IndexExpr:
         """c when the expression is `d<position> + c` for a constant c, else None."""
         return (self - IndexExpr.dim(position)).constant_value()
 
-    def linear_in_dims(self) -> tuple[dict[int, IndexExpr], IndexExpr] | None:
-        """(coefficient of each dimension, remainder) when the expression is a sum of
-        dimensions times dimension-free factors plus a dimension-free rest."""
-        coefficients: dict[int, IndexExpr] = {}
-        rest: dict[Monomial, int] = {}
-        for mono, coeff in self.terms:
-            dims = [a for a in mono if a[0] == "d"]
-            nested = [a for a in mono if a[0] not in ("d", "s") and (a[1].dims() or a[2].dims())]
-            if nested or len(dims) > 1:
-                return None
-            if not dims:
-                rest[mono] = coeff
-                continue
-            factor = IndexExpr._of({tuple(a for a in mono if a is not dims[0]): coeff})
-            coefficients[dims[0][1]] = coefficients.get(dims[0][1], IndexExpr.constant(0)) + factor
-        return coefficients, IndexExpr._of(rest)
-
     # -- substitution and evaluation -------------------------------------------------
 
     def substitute(

@@ -370,12 +370,6 @@ def parse_ruled_operands(parser: Parser, rule_type: type[SliceRuleMixin]) -> tup
     return [parser.resolve_operand(o, t) for (o, _), t in zip(items, types)], [r for _, r in items]
 
 
-def _check_element_type(value: SSAValue, expected: Attribute, what: str) -> None:
-    actual = value.type.element_type  # type: ignore[union-attr]
-    if actual != expected:
-        raise VerifyException(f"{what} has element type {actual}, expected {expected}")
-
-
 # -- the point-wise form -----------------------------------------------------------------
 
 

@@ -119,9 +119,6 @@ class TileMapMixin:
     def num_blocks(self) -> int:
         return sum(r.tiles for r in self.runs())
 
-    def max_per_tile(self) -> int:
-        return max((r.count for r in self.runs()), default=0)
-
     def last_tile(self) -> int:
         return max((r.end - 1 for r in self.runs()), default=-1)
 

@@ -1,7 +1,7 @@
 """Tests for the index expressions of the `sdfg` dialect (ipu_lower.dialects.index_expr)
 and for their construction from DaCe's sympy objects (ipu_lower.frontend.symbolic):
 canonical form, arithmetic and folding, substitution and evaluation, the queries passes
-use (dim_offset, linear_in_dims), the text form and its limits."""
+use (dim_offset), the text form and its limits."""
 
 from __future__ import annotations
 
@@ -251,7 +251,7 @@ def test_magnitude_is_bounded():
 
 
 # --------------------------------------------------------------------------------------
-# dim_offset and linear_in_dims
+# dim_offset
 
 
 @pytest.mark.parametrize(
@@ -269,25 +269,6 @@ def test_magnitude_is_bounded():
 )
 def test_dim_offset(built, position, offset):
     assert built.dim_offset(position) == offset
-
-
-def test_linear_in_dims():
-    coefficients, rest = (d0 * N + 2 * d1 * M + M + 3).linear_in_dims()
-    assert coefficients == {0: N, 1: 2 * M} and rest == M + 3
-    assert (d0 + 2 * d0).linear_in_dims() == ({0: C(3)}, C(0))
-    assert (N * M).linear_in_dims() == ({}, N * M)
-    assert (N.floordiv(2) * d0).linear_in_dims() == ({0: N.floordiv(2)}, C(0))
-    # products of dimensions and dimensions inside atoms are not linear
-    assert (d0 * d1).linear_in_dims() is None
-    assert (d0 * d0).linear_in_dims() is None
-    assert (d0.floordiv(2) + 1).linear_in_dims() is None
-    assert (N.min(d1) + d0).linear_in_dims() is None
-
-
-def test_linear_in_dims_of_a_flattened_index():
-    """`A[i * N + j]`: strides per dimension, which is what a manual flattening needs."""
-    coefficients, rest = parse("d0 * N + d1").linear_in_dims()
-    assert coefficients == {0: N, 1: C(1)} and rest == C(0)
 
 
 # --------------------------------------------------------------------------------------
