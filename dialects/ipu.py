@@ -22,7 +22,7 @@ from math import prod
 from typing import ClassVar
 
 from ipu_lower.dialects.codelet_body import CodeletOpMixin, FieldMixin, WorkerOpMixin, count
-from ipu_lower.dialects.syntax import parse_body, print_body
+from ipu_lower.dialects.syntax import LabelledBodyMixin, parse_body, print_body
 from ipu_lower.dialects.tiling import (
     SliceRuleMixin,
     TileMapMixin,
@@ -617,7 +617,7 @@ class NumWorkersOp(WorkerOpMixin, IRDLOperation):
 
 
 @irdl_op_definition
-class ComputeSetOp(IRDLOperation):
+class ComputeSetOp(LabelledBodyMixin, IRDLOperation):
     """A compute phase: all its vertices run in parallel, then the tiles synchronise."""
 
     name = "ipu.compute_set"
@@ -625,24 +625,6 @@ class ComputeSetOp(IRDLOperation):
     body = region_def("single_block")
     traits = traits_def(NoTerminator(), HasParent(GraphOp))
 
-    def __init__(self, label: str, body: Region | None = None):
-        super().__init__(properties={"label": StringAttr(label)}, regions=[body or Region(Block())])
-
-    def print(self, printer: Printer) -> None:
-        printer.print_string(" ")
-        printer.print_attribute(self.label)
-        printer.print_op_attributes(self.attributes, print_keyword=True)
-        printer.print_string(" ")
-        print_body(printer, self.body)
-
-    @classmethod
-    def parse(cls, parser: Parser) -> ComputeSetOp:
-        label = parser.parse_str_literal()
-        attrs = parser.parse_optional_attr_dict_with_keyword()
-        op = cls(label, parse_body(parser))
-        if attrs:
-            op.attributes.update(attrs.data)
-        return op
 
 
 def codelet_named(op: Operation, name: str) -> CodeletOp | None:

@@ -18,7 +18,7 @@ import re
 from collections.abc import Iterator, Sequence
 
 from ipu_lower.dialects.index_expr import IndexExpr, check_symbol_name, parse_index_expr
-from ipu_lower.dialects.syntax import parse_body, print_body
+from ipu_lower.dialects.syntax import LabelledBodyMixin, parse_body, print_body
 from xdsl.dialects.builtin import ArrayAttr, IndexType, StringAttr, UnitAttr
 from xdsl.ir import (
     Attribute,
@@ -374,7 +374,7 @@ def container_name(value: SSAValue) -> str:
 
 
 @irdl_op_definition
-class StateOp(IRDLOperation):
+class StateOp(LabelledBodyMixin, IRDLOperation):
     """A DaCe state: its dataflow, maps and tasklets in a valid execution order."""
 
     name = "sdfg.state"
@@ -382,24 +382,6 @@ class StateOp(IRDLOperation):
     body = region_def("single_block")
     traits = traits_def(NoTerminator(), HasParent(SdfgOp))
 
-    def __init__(self, label: str, body: Region | None = None):
-        super().__init__(properties={"label": StringAttr(label)}, regions=[body or Region(Block())])
-
-    def print(self, printer: Printer) -> None:
-        printer.print_string(" ")
-        printer.print_attribute(self.label)
-        printer.print_op_attributes(self.attributes, print_keyword=True)
-        printer.print_string(" ")
-        print_body(printer, self.body)
-
-    @classmethod
-    def parse(cls, parser: Parser) -> StateOp:
-        label = parser.parse_str_literal()
-        attrs = parser.parse_optional_attr_dict_with_keyword()
-        op = cls(label, parse_body(parser))
-        if attrs:
-            op.attributes.update(attrs.data)
-        return op
 
 
 @irdl_op_definition

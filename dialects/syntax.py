@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from xdsl.dialects.builtin import StringAttr
 from xdsl.ir import Block, Region
 from xdsl.parser import Parser
 from xdsl.printer import Printer
@@ -18,3 +19,27 @@ def parse_body(parser: Parser) -> Region:
     if not body.blocks:
         body.add_block(Block())
     return body
+
+
+class LabelledBodyMixin:
+    """An op written `"label" attributes {...} { body }`: a `label` property and a
+    single-block `body` without terminator (sdfg.state, ipu.compute_set)."""
+
+    def __init__(self, label: str, body: Region | None = None):
+        super().__init__(properties={"label": StringAttr(label)}, regions=[body or Region(Block())])  # type: ignore[call-arg]
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_attribute(self.label)  # type: ignore[attr-defined]
+        printer.print_op_attributes(self.attributes, print_keyword=True)  # type: ignore[attr-defined]
+        printer.print_string(" ")
+        print_body(printer, self.body)  # type: ignore[attr-defined]
+
+    @classmethod
+    def parse(cls, parser: Parser):
+        label = parser.parse_str_literal()
+        attrs = parser.parse_optional_attr_dict_with_keyword()
+        op = cls(label, parse_body(parser))
+        if attrs:
+            op.attributes.update(attrs.data)
+        return op
