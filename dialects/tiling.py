@@ -119,6 +119,10 @@ class TileMapMixin:
     def num_blocks(self) -> int:
         return sum(r.tiles for r in self.runs())
 
+    def max_per_tile(self) -> int:
+        """The most elements any tile holds (the busiest tile's share of the work)."""
+        return max((r.count for r in self.runs()), default=0)
+
     def last_tile(self) -> int:
         return max((r.end - 1 for r in self.runs()), default=-1)
 
