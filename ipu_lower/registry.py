@@ -11,7 +11,9 @@ from ipu_lower.dialects.poplar import POPLAR
 from ipu_lower.dialects.sdfg import SDFG
 from ipu_lower.passes.convert_ipu_to_poplar import ConvertIpuToPoplarPass
 from ipu_lower.passes.demote_f64 import IpuDemoteF64Pass
+from ipu_lower.passes.sdfg_fuse_maps import SdfgFuseMapsPass
 from ipu_lower.passes.sdfg_specialize import SdfgSpecializePass
+from ipu_lower.passes.sdfg_write_in_place import SdfgWriteInPlacePass
 from ipu_lower.passes.tile_partition import IpuTilePartitionPass
 from ipu_lower.passes.vertex_extraction import IpuVertexExtractionPass
 from ipu_lower.pipelines import SdfgToPoplarPass
@@ -21,6 +23,8 @@ DIALECTS: tuple[Dialect, ...] = (SDFG, IPU, POPLAR)
 PASSES: tuple[type[ModulePass], ...] = (
     IpuDemoteF64Pass,
     SdfgSpecializePass,
+    SdfgFuseMapsPass,
+    SdfgWriteInPlacePass,
     IpuTilePartitionPass,
     IpuVertexExtractionPass,
     ConvertIpuToPoplarPass,

@@ -1,0 +1,288 @@
+"""sdfg-fuse-maps: fuse chains of elementwise maps of a state into one map, then drop
+the transients nothing reads any more.
+
+Planning comes first, as plain data. Each top-level op of a state is summarized as a
+`Step` (the containers it reads and writes, and for a map whose body is memlets and
+tasklets only, its iteration space and the containers it accesses away from the
+iteration point); `plan_fusion` then decides, in one pass over the steps, which maps
+fuse into which earlier map (`can_fuse` states the rule). A map C fuses into an earlier
+map P when both have the same iteration space, every container through which they
+interact (P writes and C reads or writes it, or P reads and C writes it) is accessed at
+the iteration point only, and no op between them writes what C touches or reads what
+C writes, so that C can move up next to P. Maps writing scalars are never fused.
+
+The fused map is P's body followed by C's, C's parameters replaced by P's; a read in
+the C part of a container written at the point earlier in the fused body takes the
+written value instead (store-to-load forwarding). Then every transient that nothing
+reads any more loses its writes, with the tasklets and reads that only fed them, and
+is erased (`dead_transients`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from xdsl.context import Context
+from xdsl.dialects.builtin import ModuleOp
+from xdsl.ir import BlockArgument, Operation, OpResult, SSAValue
+from xdsl.passes import ModulePass
+from xdsl.pattern_rewriter import (
+    GreedyRewritePatternApplier,
+    PatternRewriter,
+    PatternRewriteWalker,
+    RewritePattern,
+    op_type_rewrite_pattern,
+)
+from xdsl.rewriter import InsertPoint
+
+from ipu_lower.dialects import sdfg as sd
+from ipu_lower.dialects.index_expr import IndexExpr
+from ipu_lower.passes.tile_partition import point_offsets
+
+Space = tuple[tuple[IndexExpr, IndexExpr, IndexExpr], ...]
+
+
+# -- what ops touch ------------------------------------------------------------------------
+
+
+def at_point(op: sd.ReadOp | sd.WriteOp, params: Sequence[SSAValue]) -> bool:
+    """Whether `op` accesses exactly the iteration point: `x[i, j]` in a map over (i, j)."""
+    rank = op.container.type.rank  # type: ignore[union-attr]
+    return 0 < rank == len(params) and point_offsets(op, tuple(params)) == [0] * rank
+
+
+def accesses(op: Operation) -> tuple[set[str], set[str]]:
+    """The containers `op` (and the ops nested in it) reads and writes. A container used
+    by any other kind of op counts as both read and written."""
+    reads: set[str] = set()
+    writes: set[str] = set()
+    for inner in op.walk():
+        if isinstance(inner, sd.ReadOp):
+            reads.add(sd.container_name(inner.container))
+        elif isinstance(inner, sd.WriteOp):
+            writes.add(sd.container_name(inner.container))
+        elif isinstance(inner, sd.CopyOp):
+            reads.add(sd.container_name(inner.source))
+            writes.add(sd.container_name(inner.destination))
+        else:
+            for value in inner.operands:
+                if isinstance(value.owner, sd.ContainerOp):
+                    reads.add(sd.container_name(value))
+                    writes.add(sd.container_name(value))
+    return reads, writes
+
+
+def is_flat_map(op: Operation) -> bool:
+    """A map whose body is memlets and tasklets only and uses no value from outside it
+    other than containers, so that it can move within its state."""
+    if not isinstance(op, sd.MapOp):
+        return False
+    if any(not isinstance(inner, sd.ReadOp | sd.WriteOp | sd.TaskletOp) for inner in op.body.block.ops):
+        return False
+    return all(
+        isinstance(value.owner, sd.ContainerOp) or _defined_in(value, op)
+        for inner in op.walk()
+        if inner is not op
+        for value in inner.operands
+    )
+
+
+def _defined_in(value: SSAValue, op: Operation) -> bool:
+    if isinstance(value, OpResult):
+        return op.is_ancestor(value.op)
+    assert isinstance(value, BlockArgument)
+    parent = value.block.parent_op()
+    return parent is not None and op.is_ancestor(parent)
+
+
+# -- planning ------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Step:
+    """One top-level op of a state, as fusion sees it: the containers it reads and
+    writes; for a map that may fuse, its iteration space (else None) and the containers
+    it accesses somewhere other than at the iteration point."""
+
+    reads: frozenset[str]
+    writes: frozenset[str]
+    space: Space | None = None
+    off_point: frozenset[str] = field(default_factory=frozenset)
+
+    def touches(self) -> frozenset[str]:
+        return self.reads | self.writes
+
+
+def summarize(op: Operation) -> Step:
+    """The `Step` of a top-level op of a state."""
+    reads, writes = accesses(op)
+    if not is_flat_map(op):
+        return Step(frozenset(reads), frozenset(writes))
+    assert isinstance(op, sd.MapOp)
+    off_point: set[str] = set()
+    for inner in op.body.block.ops:
+        if isinstance(inner, sd.ReadOp | sd.WriteOp) and not at_point(inner, op.params):
+            if isinstance(inner, sd.WriteOp) and inner.container.type.rank == 0:  # type: ignore[union-attr]
+                return Step(frozenset(reads), frozenset(writes))  # writes a scalar: never fused
+            off_point.add(sd.container_name(inner.container))
+    return Step(frozenset(reads), frozenset(writes), tuple(op.ranges()), frozenset(off_point))
+
+
+def can_fuse(p: Step, c: Step, between_reads: frozenset[str], between_writes: frozenset[str]) -> bool:
+    """Whether map `c` may fuse into the earlier map `p`, the ops between them reading
+    and writing `between_reads` and `between_writes`."""
+    if p.space is None or c.space is None or p.space != c.space:
+        return False
+    shared = (p.writes & c.touches()) | (p.reads & c.writes)
+    if shared & (p.off_point | c.off_point):
+        return False
+    return not (between_writes & c.touches() or between_reads & c.writes)
+
+
+def fused(p: Step, c: Step) -> Step:
+    """The step of `c` fused into `p`: c's reads of what p writes are forwarded."""
+    return Step(p.reads | (c.reads - p.writes), p.writes | c.writes, p.space, p.off_point | c.off_point)
+
+
+def plan_fusion(steps: Sequence[Step]) -> list[list[int]]:
+    """Groups of step indices to fuse, each its first map followed by the maps fused into
+    it in order; steps that stay alone are left out.
+
+    Each map fuses into the nearest earlier (possibly already fused) map it may. One
+    pass suffices: fusing only grows what a map shares with others, so a map that cannot
+    fuse now cannot later."""
+    items: list[tuple[list[int], Step]] = []
+    for index, step in enumerate(steps):
+        target = _fusion_target(items, step)
+        if target is None:
+            items.append(([index], step))
+        else:
+            members, info = items[target]
+            items[target] = (members + [index], fused(info, step))
+    return [members for members, _ in items if len(members) > 1]
+
+
+def _fusion_target(items: list[tuple[list[int], Step]], step: Step) -> int | None:
+    if step.space is None:
+        return None
+    between_reads: frozenset[str] = frozenset()
+    between_writes: frozenset[str] = frozenset()
+    for k in range(len(items) - 1, -1, -1):
+        info = items[k][1]
+        if can_fuse(info, step, between_reads, between_writes):
+            return k
+        between_reads |= info.reads
+        between_writes |= info.writes
+        if between_writes & step.touches() or between_reads & step.writes:
+            return None  # this op stays between `step` and every earlier map
+    return None
+
+
+def plan_state(state: sd.StateOp) -> list[list[sd.MapOp]]:
+    ops = list(state.body.block.ops)
+    groups = plan_fusion([summarize(op) for op in ops])
+    return [[ops[i] for i in group] for group in groups]  # type: ignore[misc]
+
+
+def dead_transients(sdfg_op: sd.SdfgOp) -> list[sd.ContainerOp]:
+    """The transients that nothing reads: every use writes them (or there is none)."""
+    return [
+        op
+        for op in sdfg_op.containers()
+        if op.transient is not None and all(_writes_to(use.operation, op.result) for use in op.result.uses)
+    ]
+
+
+def _writes_to(op: Operation, container: SSAValue) -> bool:
+    if isinstance(op, sd.WriteOp):
+        return op.container is container
+    return isinstance(op, sd.CopyOp) and op.destination is container and op.source is not container
+
+
+# -- rewriting -----------------------------------------------------------------------------
+
+
+def fuse_into(head: sd.MapOp, member: sd.MapOp, rewriter: PatternRewriter) -> None:
+    """Append `member`'s body to `head`'s, forwarding the values `head` wrote at the
+    point to the reads of them that follow."""
+    current: dict[SSAValue, SSAValue] = {}  # container -> its value at the point
+    for op in head.body.block.ops:
+        if isinstance(op, sd.WriteOp):
+            _record(current, op, head.params, track_new=True)
+    ops = list(member.body.block.ops)
+    rewriter.inline_block(member.body.block, InsertPoint.at_end(head.body.block), head.params)
+    rewriter.erase(member)
+    for op in ops:
+        if isinstance(op, sd.ReadOp) and op.container in current and at_point(op, head.params):
+            rewriter.replace_all_uses_with(op.result, current[op.container])
+            rewriter.erase(op)
+        elif isinstance(op, sd.WriteOp):
+            _record(current, op, head.params, track_new=False)
+
+
+def _record(current: dict[SSAValue, SSAValue], op: sd.WriteOp, params, track_new: bool) -> None:
+    if not track_new and op.container not in current:
+        return
+    if at_point(op, params):
+        current[op.container] = op.value
+    else:
+        current.pop(op.container, None)
+
+
+def erase_dead(op: Operation, rewriter: PatternRewriter) -> None:
+    """Erase `op`, then the tasklets and reads that only fed it, and maps left empty."""
+    operands = list(op.operands)
+    parent = op.parent_op()
+    rewriter.erase(op)
+    for value in operands:
+        owner = value.owner
+        if isinstance(owner, sd.TaskletOp | sd.ReadOp) and all(not r.uses for r in owner.results):
+            erase_dead(owner, rewriter)
+    if isinstance(parent, sd.MapOp) and parent.parent is not None and not parent.body.block.ops:
+        erase_dead(parent, rewriter)
+
+
+@dataclass
+class _FuseMaps(RewritePattern):
+    plans: dict[sd.StateOp, list[list[sd.MapOp]]]
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: sd.StateOp, rewriter: PatternRewriter) -> None:
+        for head, *members in self.plans.pop(op, []):
+            for member in members:
+                fuse_into(head, member, rewriter)
+
+
+@dataclass
+class _EraseDeadTransient(RewritePattern):
+    dead: set[sd.ContainerOp]
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: sd.ContainerOp, rewriter: PatternRewriter) -> None:
+        if op not in self.dead:
+            return
+        for use in list(op.result.uses):
+            if use.operation.parent is not None:
+                erase_dead(use.operation, rewriter)
+        rewriter.erase(op)
+
+
+@dataclass(frozen=True)
+class SdfgFuseMapsPass(ModulePass):
+    """Fuse chains of maps of a state into one map, then erase transients nothing reads."""
+
+    name = "sdfg-fuse-maps"
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        states = [s for s in op.walk() if isinstance(s, sd.StateOp)]
+        plans = {s: groups for s in states if (groups := plan_state(s))}
+        if plans:
+            walk([_FuseMaps(plans)]).rewrite_module(op)
+        dead = {c for s in op.walk() if isinstance(s, sd.SdfgOp) for c in dead_transients(s)}
+        if dead:
+            walk([_EraseDeadTransient(dead)]).rewrite_module(op)
+
+
+def walk(patterns: list[RewritePattern]) -> PatternRewriteWalker:
+    return PatternRewriteWalker(GreedyRewritePatternApplier(patterns, dce_enabled=False), apply_recursively=False)
