@@ -245,6 +245,58 @@ def test_disjoint_writes_through_shared_output_edges(build):
     assert values(drive(build, "race", "2"), "y") == [0, 0, 1, 0, 0, 0, 0, 2, 0, 0]
 
 
+# Stores narrower than 32 bits are a read-modify-write of their word on the IPU: two
+# writers (vertex, worker) storing different elements of one word race. Driver:
+# `subword TYPE N CODELET BEGIN END ...`, vertex k on tile k over x[BEGIN:END], x = 0..N-1.
+
+def _word_race(codelet_a, tile_a, worker_a, codelet_b, tile_b, worker_b, first, second,
+               field_a, field_b) -> str:
+    return (f"vertices '{codelet_a}' (tile {tile_a}, worker {worker_a}) and '{codelet_b}' "
+            f"(tile {tile_b}, worker {worker_b}) write elements {first} and {second} of 'x', "
+            f"which share a 32-bit word, in compute set 'cs' (fields '{field_a}' and "
+            f"'{field_b}'); stores narrower than 32 bits are not atomic")
+
+
+@pytest.mark.parametrize("codelet, field", [("Interleaved", "out"), ("InterleavedInOut", "y")])
+def test_workers_storing_halves_of_one_word_is_an_error(build, codelet, field):
+    # worker w stores element w: workers 0 and 1 share word 0 (Output stores record
+    # their worker; InOut edges are compared before and after each worker)
+    assert error_of(build, "subword", "half", "16", codelet, "0", "16") == _word_race(
+        f"{codelet}<half>", 0, 0, f"{codelet}<half>", 0, 1, 0, 1, field, field)
+
+
+@pytest.mark.parametrize("codelet, expected", [
+    ("Interleaved", [2 * i for i in range(16)]),
+    ("InterleavedInOut", [i + 1 for i in range(16)]),
+])
+def test_workers_interleaving_32_bit_elements_is_fine(build, codelet, expected):
+    assert values(drive(build, "subword", "float", "16", codelet, "0", "16"), "x") == expected
+
+
+@pytest.mark.parametrize("type_", ["schar", "half"])
+def test_workers_storing_whole_words_is_fine(build, type_):
+    # worker w takes words w, w + 6, ... (4 int8 or 2 half elements each); 30
+    # elements: the last word is partly outside the edge
+    assert values(drive(build, "subword", type_, "30", "WordsInOut", "0", "30"), "x") == [
+        i + 1 for i in range(30)]
+
+
+def test_two_vertices_storing_halves_of_one_word_is_an_error(build):
+    # each vertex alone is fine (one element, one worker); together they share word 0
+    assert error_of(build, "subword", "half", "2", "Interleaved", "0", "1",
+                    "WordsInOut", "1", "2") == _word_race(
+        "Interleaved<half>", 0, 0, "WordsInOut<half>", 1, 0, 0, 1, "out", "y")
+    # WordsInOut's units follow its edge, not x's words: x[3:8] starts inside word 0
+    assert error_of(build, "subword", "schar", "8", "WordsInOut", "0", "3",
+                    "WordsInOut", "3", "8") == _word_race(
+        "WordsInOut<signed char>", 0, 0, "WordsInOut<signed char>", 1, 0, 0, 3, "y", "y")
+
+
+def test_two_vertices_on_neighbouring_words_is_fine(build):
+    assert values(drive(build, "subword", "schar", "8", "WordsInOut", "0", "4",
+                        "WordsInOut", "4", "8"), "x") == [i + 1 for i in range(8)]
+
+
 def test_reading_an_output_is_an_error(build):
     assert error_of(build, "output_read") == (
         "vertex 'ReadsOutput' (tile 2) read Output field 'y' (tensor 'tmp0') at index 0 "

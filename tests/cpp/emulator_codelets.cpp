@@ -136,15 +136,17 @@ static const poplar::emulator::VertexRegistration<ReturnsFalse> ReturnsFalse_reg
     "ReturnsFalse", {poplar::emulator::field("x", &ReturnsFalse::x)}};
 #endif
 
-// half in, half out, float arithmetic.
+// half in, half out, float arithmetic. Each worker stores whole 32-bit words
+// (pairs of halves): two workers storing the two halves of one word would race.
 class HalfScale : public poplar::MultiVertex {
 public:
   poplar::Input<poplar::Vector<half>> in;
   poplar::Input<float> scale;
   poplar::Output<poplar::Vector<half>> out;
   void compute(unsigned workerId) {
-    for (unsigned i = workerId; i < out.size(); i += numWorkers())
-      out[i] = static_cast<half>(static_cast<float>(in[i]) * *scale);
+    for (unsigned i = 2 * workerId; i < out.size(); i += 2 * numWorkers())
+      for (unsigned j = i; j < i + 2 && j < out.size(); ++j)
+        out[j] = static_cast<half>(static_cast<float>(in[j]) * *scale);
   }
 };
 #ifdef IPU_LOWER_EMULATOR
@@ -227,4 +229,51 @@ static const poplar::emulator::VertexRegistration<Inc<unsigned long long>> Inc_u
      poplar::emulator::field("out", &Inc<unsigned long long>::out)}};
 static const poplar::emulator::VertexRegistration<Inc<bool>> Inc_bool_registration{
     "Inc<bool>", {poplar::emulator::field("in", &Inc<bool>::in), poplar::emulator::field("out", &Inc<bool>::out)}};
+#endif
+
+// Stores into 8/16-bit elements (tests of the sub-word write check). Worker w
+// handles elements w, w + numWorkers(), ...: for T narrower than 32 bits two
+// workers store into one word. Output: out[i] = 2 i.
+template <typename T> class Interleaved : public poplar::MultiVertex {
+public:
+  poplar::Output<poplar::Vector<T>> out;
+  void compute(unsigned workerId) {
+    for (unsigned i = workerId; i < out.size(); i += numWorkers())
+      out[i] = static_cast<T>(2.0f * static_cast<float>(i));
+  }
+};
+// The same split over an InOut: y[i] += 1.
+template <typename T> class InterleavedInOut : public poplar::MultiVertex {
+public:
+  poplar::InOut<poplar::Vector<T>> y;
+  void compute(unsigned workerId) {
+    for (unsigned i = workerId; i < y.size(); i += numWorkers())
+      y[i] = static_cast<T>(static_cast<float>(y[i]) + 1.0f);
+  }
+};
+// y[i] += 1, each worker on whole 32-bit words (4 / sizeof(T) elements, from
+// the start of the edge): no race when the edge starts at a word.
+template <typename T> class WordsInOut : public poplar::MultiVertex {
+public:
+  poplar::InOut<poplar::Vector<T>> y;
+  void compute(unsigned workerId) {
+    const unsigned perWord = 4 / sizeof(T);
+    for (unsigned i = perWord * workerId; i < y.size(); i += perWord * numWorkers())
+      for (unsigned j = i; j < i + perWord && j < y.size(); ++j)
+        y[j] = static_cast<T>(static_cast<float>(y[j]) + 1.0f);
+  }
+};
+#ifdef IPU_LOWER_EMULATOR
+static const poplar::emulator::VertexRegistration<Interleaved<half>> Interleaved_half_registration{
+    "Interleaved<half>", {poplar::emulator::field("out", &Interleaved<half>::out)}};
+static const poplar::emulator::VertexRegistration<Interleaved<float>> Interleaved_float_registration{
+    "Interleaved<float>", {poplar::emulator::field("out", &Interleaved<float>::out)}};
+static const poplar::emulator::VertexRegistration<InterleavedInOut<half>> InterleavedInOut_half_registration{
+    "InterleavedInOut<half>", {poplar::emulator::field("y", &InterleavedInOut<half>::y)}};
+static const poplar::emulator::VertexRegistration<InterleavedInOut<float>> InterleavedInOut_float_registration{
+    "InterleavedInOut<float>", {poplar::emulator::field("y", &InterleavedInOut<float>::y)}};
+static const poplar::emulator::VertexRegistration<WordsInOut<half>> WordsInOut_half_registration{
+    "WordsInOut<half>", {poplar::emulator::field("y", &WordsInOut<half>::y)}};
+static const poplar::emulator::VertexRegistration<WordsInOut<signed char>> WordsInOut_schar_registration{
+    "WordsInOut<signed char>", {poplar::emulator::field("y", &WordsInOut<signed char>::y)}};
 #endif

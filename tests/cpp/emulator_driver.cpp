@@ -744,6 +744,54 @@ void types() {
   }
 }
 
+// `subword TYPE N CODELET BEGIN END [CODELET BEGIN END ...]`: one compute set,
+// vertex k (CODELET<TYPE>, on tile k) connected to x[BEGIN, END) of an N-element
+// TYPE (half, float or schar) variable x on tile 0 that holds 0, 1, 2, ...;
+// prints x after the run.
+void subword(int argc, char **argv) {
+  const std::string type = argv[2];
+  const std::size_t n = std::strtoul(argv[3], nullptr, 10);
+  const bool isHalf = type == "half", isFloat = type == "float";
+  const poplar::Type ptype = isHalf ? poplar::HALF : isFloat ? poplar::FLOAT : poplar::SIGNED_CHAR;
+  const std::string cpp = isHalf || isFloat ? type : "signed char";
+  Env env;
+  auto &g = env.graph;
+  Tensor x = g.addVariable(ptype, {n}, "x");
+  g.setTileMapping(x, 0);
+  poplar::ComputeSet cs = g.addComputeSet("cs");
+  for (int k = 4; k + 2 < argc; k += 3) {
+    const std::string codelet = argv[k];
+    poplar::VertexRef v = g.addVertex(cs, codelet + "<" + cpp + ">");
+    g.connect(v[codelet == "Interleaved" ? "out" : "y"],
+              x.slice(std::strtoul(argv[k + 1], nullptr, 10), std::strtoul(argv[k + 2], nullptr, 10)));
+    g.setTileMapping(v, unsigned(k - 4) / 3);
+  }
+  g.createHostWrite("write_x", x);
+  g.createHostRead("read_x", x);
+  poplar::Engine engine(g, pp::Execute(cs));
+  engine.load(env.device);
+  const unsigned size = env.device.getTarget().getTypeSize(ptype);
+  std::vector<unsigned char> bytes(n * size);
+  for (std::size_t i = 0; i < n; ++i) { // element i = i, in TYPE's bytes
+    const float f = float(i);
+    const poplar::IeeeHalf h(f);
+    const signed char c = static_cast<signed char>(i);
+    std::memcpy(&bytes[i * size], isHalf ? static_cast<const void *>(&h) : isFloat ? static_cast<const void *>(&f) : &c, size);
+  }
+  engine.writeTensor("write_x", bytes.data(), bytes.data() + bytes.size());
+  engine.run();
+  engine.readTensor("read_x", bytes.data(), bytes.data() + bytes.size());
+  std::vector<float> xs(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    float f = 0;
+    poplar::IeeeHalf h;
+    signed char c = 0;
+    std::memcpy(isHalf ? static_cast<void *>(&h) : isFloat ? static_cast<void *>(&f) : &c, &bytes[i * size], size);
+    xs[i] = isHalf ? float(h) : isFloat ? f : float(c);
+  }
+  print("x", xs);
+}
+
 void memory() {
   Env env;
   Tensor x = env.graph.addVariable(poplar::FLOAT, {200000}, "x");
@@ -917,6 +965,7 @@ const std::map<std::string, std::function<void(int, char **)>> &scenarios() {
       {"returns_false", [](int, char **) { returnsFalse(); }},
       {"types", [](int, char **) { types(); }},
       {"memory", [](int, char **) { memory(); }},
+      {"subword", subword},
 #ifdef IPU_LOWER_EMULATOR
       {"view_fuzz", [](int, char **) { viewFuzz(); }},
 #endif

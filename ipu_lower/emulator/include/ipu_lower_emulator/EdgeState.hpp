@@ -1,10 +1,11 @@
 // ipu-lower CPU emulator internals (no Poplar SDK counterpart): per-edge state and the write-only Output proxies.
 //
 // Output elements are reached through OutputRef, a proxy whose assignment
-// stores the value and marks the element written (so the compute set commits
-// exactly the written elements and can tell when two vertices write the same
-// one) and whose conversion to T (a read) throws, naming vertex, tile, field
-// and tensor.
+// stores the value and marks the element written by the running worker (so
+// the compute set commits exactly the written elements, can tell when two
+// vertices write the same one, and when two workers write neighbouring 8/16-bit
+// elements of one 32-bit word) and whose conversion to T (a read) throws,
+// naming vertex, tile, field and tensor.
 #ifndef IPU_LOWER_EMU_EDGESTATE_HPP
 #define IPU_LOWER_EMU_EDGESTATE_HPP
 
@@ -21,14 +22,15 @@ struct FieldAccess;
 
 /// What the emulator knows about one connected edge while a compute set runs.
 struct EdgeState {
-  unsigned char *written = nullptr; ///< Output edges: one flag per element
+  unsigned char *written = nullptr; ///< Output edges: per element, 0 or the writer's worker + 1
+  const unsigned char *worker = nullptr; ///< the engine's running worker + 1
   std::string vertex;               ///< codelet class name
   unsigned tile = 0;
   std::string field;
   std::string tensor;     ///< debug name of the connected variable(s)
   std::string computeSet; ///< name of the compute set the vertex is in
 
-  void markWritten(std::size_t i) const { written[i] = 1; }
+  void markWritten(std::size_t i) const { written[i] = *worker; }
   [[noreturn]] void readOutput(std::size_t i) const {
     fail("vertex '" + vertex + "' (tile " + std::to_string(tile) +
          ") read Output field '" + field + "' (tensor '" + tensor +

@@ -14,17 +14,33 @@
 //      tensor is contiguous in one variable point straight at that variable
 //      (no copy: nothing writes variables until step 4); other Input and all
 //      InOut edges are gathered into their buffer; Output edges get a buffer
-//      plus one "written" flag per element, cleared.
+//      plus one "written" byte per element, cleared.
 //   2. the vertices run in an order shuffled with the process seed
 //      (ipu_lower_emulator_seed / IPU_LOWER_EMULATOR_SEED); a MultiVertex runs
 //      compute(w) for w = 0..5. Every vertex therefore reads the state from
 //      before the compute set and never sees a write of the same compute set.
-//   3. write check: edges that could overlap (found once, at construction,
-//      by intersecting the element intervals of all Output/InOut edges of the
-//      compute set) are checked element by element: two different edges
-//      writing one element is an error naming both vertices, their tiles,
-//      the element and the variable. Output edges count the elements they
-//      assigned; InOut edges count all their elements.
+//      Output stores record the running worker (w + 1) in the written byte.
+//   3. write check, two rules:
+//      a. edges that could overlap (found once, at construction, by
+//         intersecting the element intervals of all Output/InOut edges of the
+//         compute set) are checked element by element: two different edges
+//         writing one element is an error naming both vertices, their tiles,
+//         the element and the variable. Output edges count the elements they
+//         assigned; InOut edges count all their elements.
+//      b. on the IPU a store narrower than 32 bits is a read-modify-write of
+//         its word, so two writers (a writer is one worker of one vertex)
+//         storing different 8/16-bit elements of one 32-bit word can undo
+//         each other: an error naming both vertices, tiles and workers and
+//         the two elements. Words are counted from the start of the variable
+//         (the IPU allocates variables word-aligned): element i of a k-byte
+//         type is in word i * k / 4. Checked only for Output/InOut edges of
+//         8/16-bit types, and only where a conflict is possible: edges of a
+//         MultiVertex, and edges whose words meet another run's (found at
+//         construction). Output edges know their writers from step 2; such
+//         InOut edges keep a copy of their buffer and, after each compute(w),
+//         give the elements that changed to worker w (so an InOut store of
+//         the value an element already holds goes unseen). For 32-bit and
+//         wider types the rule costs nothing but recording the worker.
 //   4. commit: written Output elements and all InOut elements are scattered
 //      back into the variables.
 // Non-contiguous tensors on Vector edges are therefore handled by copy-in /
@@ -75,9 +91,14 @@ struct EdgePlan {
   bool zeroCopy = false;
   std::size_t bufOff = 0, wOff = 0;
   unsigned char *data = nullptr;
-  unsigned char *written = nullptr;
+  unsigned char *written = nullptr; ///< per element: 0 or the writer's worker + 1
+  std::size_t snapOff = 0;
+  unsigned char *snap = nullptr; ///< diffed InOut edges: the buffer before the running worker
   std::unique_ptr<EdgeState> st;
-  bool checkWrites = false;
+  bool checkWrites = false; ///< rule 3a: its elements meet another edge's
+  bool checkWords = false;  ///< rule 3b applies (8/16-bit Output/InOut edge that can race)
+  bool wordsShared = false; ///< rule 3b: its words meet another run's (checked through a map)
+  bool diffed = false;      ///< InOut edge whose changes are given to workers (checkWords)
 };
 
 struct VertexPlan {
@@ -87,6 +108,7 @@ struct VertexPlan {
   unsigned tile = 0;
   Keep keep;
   std::vector<std::pair<unsigned, std::pair<unsigned, unsigned>>> fieldEdges; ///< field -> [first, count) in edges
+  std::vector<unsigned> diffedEdges; ///< its InOut edges diffed after each compute(w)
 };
 
 struct CsPlan {
@@ -95,6 +117,7 @@ struct CsPlan {
   std::vector<EdgePlan> edges;
   std::size_t arenaBytes = 0;
   bool checkWrites = false;
+  bool checkWords = false;
   StepCost cost;
 };
 
@@ -474,6 +497,7 @@ private:
           ep.st->field = spec.name;
           ep.st->tensor = ep.view->varName();
           ep.st->computeSet = cp->name;
+          ep.st->worker = &runningWorker;
           // Exchange: edge elements held by another tile than the vertex.
           const std::uint64_t times = ep.dir == Dir::InOut ? 2 : 1;
           forEachTileSegment(*ep.view, vars, [&](std::size_t b, std::size_t en, unsigned tl) {
@@ -487,49 +511,99 @@ private:
       }
       cp->vertices.push_back(std::move(vp));
     }
-    cp->arenaBytes = cursor;
     const unsigned vertexCount = cp->cost.vertices, unestimated = cp->cost.unestimated;
     cp->cost = makeStepCost(compute, xbytes, target.exchangeBytesPerCycle,
                             target.syncCycles, true);
     cp->cost.vertices = vertexCount;
     cp->cost.unestimated = unestimated;
     planWriteChecks(*cp);
+    planWordChecks(*cp, cursor);
+    cp->arenaBytes = cursor;
     csPlans[cs] = std::move(cp);
   }
 
-  /// Flags the Output/InOut edges whose element intervals overlap another
-  /// edge's: only those are checked element by element at run time.
-  void planWriteChecks(CsPlan &cp) const {
-    struct Iv {
-      std::uint64_t b, e;
-      unsigned edge;
-    };
-    std::vector<Iv> ivs;
-    for (unsigned i = 0; i < cp.edges.size(); ++i) {
-      if (cp.edges[i].dir == Dir::In)
-        continue;
-      for (const auto &iv : addressIntervals(*cp.edges[i].view))
-        ivs.push_back(Iv{iv.first, iv.second, i});
-    }
-    std::sort(ivs.begin(), ivs.end(),
-              [](const Iv &x, const Iv &y) { return x.b < y.b; });
+  /// A half-open interval [b, e) of (variable << 40 | element or word) of
+  /// one edge; spans of one owner may overlap each other without counting.
+  struct Span {
+    std::uint64_t b, e;
+    unsigned edge, owner;
+  };
+  /// Calls mark(edge) for the spans of every cluster of transitively
+  /// overlapping spans that has more than one owner.
+  template <class F> static void markOverlaps(std::vector<Span> &spans, F mark) {
+    std::sort(spans.begin(), spans.end(),
+              [](const Span &x, const Span &y) { return x.b < y.b; });
     std::size_t start = 0;
-    while (start < ivs.size()) { // clusters of transitively overlapping intervals
+    while (start < spans.size()) {
       std::size_t end = start + 1;
-      std::uint64_t reach = ivs[start].e;
-      while (end < ivs.size() && ivs[end].b < reach) {
-        reach = std::max(reach, ivs[end].e);
+      std::uint64_t reach = spans[start].e;
+      while (end < spans.size() && spans[end].b < reach) {
+        reach = std::max(reach, spans[end].e);
         ++end;
       }
       bool several = false;
       for (std::size_t k = start + 1; k < end && !several; ++k)
-        several = ivs[k].edge != ivs[start].edge;
+        several = spans[k].owner != spans[start].owner;
       if (several)
-        for (std::size_t k = start; k < end; ++k) {
-          cp.edges[ivs[k].edge].checkWrites = true;
-          cp.checkWrites = true;
-        }
+        for (std::size_t k = start; k < end; ++k)
+          mark(spans[k].edge);
       start = end;
+    }
+  }
+
+  static bool subWordWrite(const EdgePlan &ep) { return ep.dir != Dir::In && ep.esz < 4; }
+
+  /// Rule 3a: flags the Output/InOut edges whose element intervals overlap
+  /// another edge's: only those are checked element by element at run time.
+  void planWriteChecks(CsPlan &cp) const {
+    std::vector<Span> spans;
+    for (unsigned i = 0; i < cp.edges.size(); ++i) {
+      if (cp.edges[i].dir == Dir::In)
+        continue;
+      for (const auto &iv : addressIntervals(*cp.edges[i].view))
+        spans.push_back(Span{iv.first, iv.second, i, i});
+    }
+    markOverlaps(spans, [&](unsigned e) {
+      cp.edges[e].checkWrites = true;
+      cp.checkWrites = true;
+    });
+  }
+
+  /// Rule 3b: which 8/16-bit Output/InOut edges are checked for stores into
+  /// one word by two writers. Within one run the elements of a word are
+  /// consecutive (addresses are monotonic), so a run whose span of words meets
+  /// no other run (of any edge) can only race between the workers of its
+  /// vertex, and a pass comparing neighbouring stores finds that. Edges with
+  /// a run whose words meet another run are `wordsShared`: their stores go
+  /// through a map of words. Diffed InOut edges get a copy of their buffer
+  /// and a written byte per element in the arena, after `cursor`.
+  void planWordChecks(CsPlan &cp, std::size_t &cursor) const {
+    std::vector<Span> spans; // one per run, its own owner: runs of one edge can share a word too
+    for (unsigned i = 0; i < cp.edges.size(); ++i) {
+      const EdgePlan &ep = cp.edges[i];
+      if (!subWordWrite(ep))
+        continue;
+      for (const Run &r : ep.view->runs) {
+        const std::uint64_t base = std::uint64_t(r.var) << 40;
+        const std::size_t lo = std::min(r.start, r.last()), hi = std::max(r.start, r.last());
+        spans.push_back(Span{base + lo * ep.esz / 4, base + hi * ep.esz / 4 + 1, i,
+                             static_cast<unsigned>(spans.size())});
+      }
+    }
+    markOverlaps(spans, [&](unsigned e) { cp.edges[e].wordsShared = true; });
+    for (unsigned i = 0; i < cp.edges.size(); ++i) {
+      EdgePlan &ep = cp.edges[i];
+      VertexPlan &vp = cp.vertices[ep.vertex];
+      ep.checkWords = subWordWrite(ep) && (ep.wordsShared || vp.cls->multiVertex);
+      cp.checkWords = cp.checkWords || ep.checkWords;
+      if (!ep.checkWords || ep.dir != Dir::InOut)
+        continue;
+      ep.diffed = true;
+      ep.snapOff = cursor;
+      cursor += align16(std::max<std::size_t>(1, ep.n * ep.esz));
+      ep.wOff = cursor;
+      cursor += align16(std::max<std::size_t>(1, ep.n));
+      vp.diffedEdges.push_back(i);
     }
   }
 
@@ -563,10 +637,12 @@ private:
       } else {
         ep.data = arena + ep.bufOff;
       }
-      if (ep.dir == Dir::Out) {
+      if (ep.dir == Dir::Out || ep.diffed)
         ep.written = arena + ep.wOff;
+      if (ep.dir == Dir::Out)
         ep.st->written = ep.written;
-      }
+      if (ep.diffed)
+        ep.snap = arena + ep.snapOff;
     }
     for (VertexPlan &vp : cp.vertices) {
       vp.obj = std::unique_ptr<void, void (*)(void *)>(vp.cls->create(), vp.cls->destroy);
@@ -837,8 +913,10 @@ private:
     for (EdgePlan &ep : cp.edges) {
       if (!ep.zeroCopy && ep.dir != Dir::Out)
         gather(*ep.view, ep.esz, ep.data);
-      if (ep.dir == Dir::Out)
+      if (ep.written)
         std::memset(ep.written, 0, ep.n);
+      if (ep.diffed)
+        std::memcpy(ep.snap, ep.data, ep.n * ep.esz);
     }
     // 2. run in shuffled order
     std::vector<unsigned> order(cp.vertices.size());
@@ -852,6 +930,7 @@ private:
       VertexPlan &vp = cp.vertices[i];
       const unsigned workers = vp.cls->multiVertex ? target.workers : 1;
       for (unsigned w = 0; w < workers; ++w) {
+        runningWorker = static_cast<unsigned char>(w + 1);
         bool ok = true;
         try {
           ok = vp.cls->compute(vp.obj.get(), w);
@@ -867,11 +946,15 @@ private:
                  ") in compute set '" + cp.name + "' returned false from compute()");
           allOk = false;
         }
+        for (const unsigned e : vp.diffedEdges)
+          recordChanges(cp.edges[e]);
       }
     }
     // 3. write check
     if (cp.checkWrites)
       checkWrites(cp);
+    if (cp.checkWords)
+      checkWords(cp);
     // 4. commit
     for (EdgePlan &ep : cp.edges) {
       if (ep.dir == Dir::Out)
@@ -909,6 +992,99 @@ private:
         }
       }
     }
+  }
+
+  /// Gives the elements of a diffed InOut edge that changed since the last
+  /// diff (the running worker's compute()) to the running worker. Compares
+  /// bits, 8 bytes at a time first (a worker changes few of them; fixed-size
+  /// memcpy is inlined even in the -O0 host builds, memcmp is not): a store of
+  /// the value an element already holds goes unseen, though on hardware it
+  /// too rewrites its word.
+  void recordChanges(EdgePlan &ep) const {
+    if (ep.esz == 1)
+      recordChanges<std::uint8_t>(ep);
+    else
+      recordChanges<std::uint16_t>(ep);
+  }
+  template <class Bits> void recordChanges(EdgePlan &ep) const {
+    constexpr std::size_t perChunk = 8 / sizeof(Bits);
+    for (std::size_t i = 0; i < ep.n; i += perChunk) {
+      if (i + perChunk <= ep.n) {
+        std::uint64_t now, before;
+        std::memcpy(&now, ep.data + i * sizeof(Bits), 8);
+        std::memcpy(&before, ep.snap + i * sizeof(Bits), 8);
+        if (now == before)
+          continue;
+      }
+      for (std::size_t j = i; j < i + perChunk && j < ep.n; ++j) {
+        Bits now, before;
+        std::memcpy(&now, ep.data + j * sizeof(Bits), sizeof(Bits));
+        std::memcpy(&before, ep.snap + j * sizeof(Bits), sizeof(Bits));
+        if (now != before) {
+          std::memcpy(ep.snap + j * sizeof(Bits), &now, sizeof(Bits));
+          ep.written[j] = runningWorker;
+        }
+      }
+    }
+  }
+
+  /// One store seen by the sub-word check: edge, worker + 1, element.
+  struct Store {
+    unsigned edge;
+    unsigned char worker;
+    std::size_t addr;
+  };
+
+  /// Rule 3b: no two writers store different elements of one 32-bit word.
+  /// Each store is compared with the first store into its word: within its
+  /// run for edges whose words no other run touches, through a map of words
+  /// for the others. (Two stores into one element by different edges fail
+  /// rule 3a first.)
+  void checkWords(const CsPlan &cp) const {
+    std::unordered_map<std::uint64_t, Store> firstInWord;
+    for (unsigned i = 0; i < cp.edges.size(); ++i) {
+      const EdgePlan &ep = cp.edges[i];
+      if (!ep.checkWords)
+        continue;
+      std::size_t pos = 0;
+      for (const Run &r : ep.view->runs) {
+        bool inWord = false; // the run has a store into word `word`: `first`
+        std::size_t word = 0;
+        Store first{};
+        for (std::size_t k = 0; k < r.count; ++k, ++pos) {
+          if (!ep.written[pos])
+            continue;
+          const Store s{i, ep.written[pos], r.addr(k)};
+          const std::size_t w = s.addr * ep.esz / 4;
+          if (ep.wordsShared) {
+            const auto ins = firstInWord.emplace((std::uint64_t(r.var) << 40) | w, s);
+            const Store &a = ins.first->second;
+            if (!ins.second && a.addr != s.addr &&
+                (cp.edges[a.edge].vertex != ep.vertex || a.worker != s.worker))
+              wordRace(cp, a, s, r.var);
+          } else if (inWord && w == word) {
+            if (first.worker != s.worker && first.addr != s.addr)
+              wordRace(cp, first, s, r.var);
+          } else {
+            inWord = true;
+            word = w;
+            first = s;
+          }
+        }
+      }
+    }
+  }
+  [[noreturn]] void wordRace(const CsPlan &cp, const Store &a, const Store &b,
+                             std::uint32_t var) const {
+    const EdgePlan &ea = cp.edges[a.edge], &eb = cp.edges[b.edge];
+    const VertexPlan &va = cp.vertices[ea.vertex], &vb = cp.vertices[eb.vertex];
+    fail("vertices '" + va.cls->name + "' (tile " + std::to_string(va.tile) + ", worker " +
+         std::to_string(a.worker - 1) + ") and '" + vb.cls->name + "' (tile " +
+         std::to_string(vb.tile) + ", worker " + std::to_string(b.worker - 1) +
+         ") write elements " + std::to_string(a.addr) + " and " + std::to_string(b.addr) +
+         " of '" + vars.vars[var].name + "', which share a 32-bit word, in compute set '" +
+         cp.name + "' (fields '" + ea.st->field + "' and '" + eb.st->field +
+         "'); stores narrower than 32 bits are not atomic");
   }
 
   // ------------------------------------------------------------------- report
@@ -1068,6 +1244,7 @@ private:
   std::unordered_map<const core::ProgramImpl *, std::size_t> stepIndex;
   std::string lastReport;
   std::uint64_t completedRuns = 0; // runs of this Engine: shows the graph is built once
+  unsigned char runningWorker = 0; // worker + 1 of the running compute(): what stores record
   bool loaded = false;
 };
 
