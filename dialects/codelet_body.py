@@ -2,23 +2,27 @@
 
 A codelet body says what one vertex does, in ops the C++ printer can print and the
 cost model can read: `arith`, `math`, `memref.load`/`memref.store`/`memref.dim` on the
-codelet's own fields, `scf.for`/`scf.if`/`scf.yield`, and the dialect's worker ops.
-Its block arguments are the fields: `memref<T>` for a scalar field, `memref<?xT>` for
-a vector field.
+codelet's own fields, 64-bit vectors (`vector.load`/`vector.store` of a field,
+`vector.broadcast`, `vector.fma`, arith/math on `vector<2xf32>` and `vector<4xf16>`),
+`scf.for`/`scf.if`/`scf.yield`, and the dialect's worker ops. Its block arguments are
+the fields: `memref<T>` for a scalar field, `memref<?xT>` for a vector field.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
+from itertools import combinations
 from typing import ClassVar
 
-from xdsl.dialects import memref, scf
+from xdsl.dialects import memref, scf, vector
 from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
     ArrayAttr,
     IndexType,
     MemRefType,
     StringAttr,
+    VectorType,
 )
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.parser import AttrParser, Parser
@@ -31,7 +35,21 @@ from ipu_lower.names import is_c_identifier
 FIELD_DIRECTIONS = ("input", "output", "inout")
 
 _ALLOWED_DIALECTS = ("arith", "math")
-_ALLOWED_OPS = (memref.LoadOp, memref.StoreOp, memref.DimOp, scf.ForOp, scf.IfOp, scf.YieldOp)
+_ALLOWED_OPS = (
+    memref.LoadOp,
+    memref.StoreOp,
+    memref.DimOp,
+    vector.LoadOp,
+    vector.StoreOp,
+    vector.BroadcastOp,
+    vector.FMAOp,
+    scf.ForOp,
+    scf.IfOp,
+    scf.YieldOp,
+)
+
+VECTOR_TYPES = ("vector<2xf32>", "vector<4xf16>")
+"""The IPU's 64-bit vectors with arithmetic: float2 and half4."""
 
 
 def count(n: int, noun: str) -> str:
@@ -56,7 +74,7 @@ def is_vector_field(t: Attribute) -> bool:
 
 
 def _value_type_ok(t: Attribute) -> bool:
-    return isinstance(t, IndexType) or on_ipu(t)
+    return isinstance(t, IndexType) or on_ipu(t) or (isinstance(t, VectorType) and str(t) in VECTOR_TYPES)
 
 
 def verify_codelet_body(
@@ -83,14 +101,53 @@ def verify_codelet_body(
         for result in op.results:
             if not _value_type_ok(result.type):
                 raise VerifyException(f"'{op.name}' in codelet '{name}' computes a {result.type}")
-        if isinstance(op, memref.StoreOp) and field(op.memref, op) == "input":
-            raise VerifyException(f"codelet '{name}' stores to its input field '{name_of[op.memref]}'")
-        if isinstance(op, memref.LoadOp) and field(op.memref, op) == "output":
+        if isinstance(op, memref.StoreOp | vector.StoreOp) and field(_stored(op), op) == "input":
+            raise VerifyException(f"codelet '{name}' stores to its input field '{name_of[_stored(op)]}'")
+        if isinstance(op, memref.LoadOp | vector.LoadOp) and field(_loaded(op), op) == "output":
             raise VerifyException(
-                f"codelet '{name}' reads its output field '{name_of[op.memref]}' (make it inout)"
+                f"codelet '{name}' reads its output field '{name_of[_loaded(op)]}' (make it inout)"
             )
         if isinstance(op, memref.DimOp):
             field(op.source, op)
+
+
+def _loaded(op: memref.LoadOp | vector.LoadOp) -> SSAValue:
+    return op.memref if isinstance(op, memref.LoadOp) else op.base
+
+
+def _stored(op: memref.StoreOp | vector.StoreOp) -> SSAValue:
+    return op.memref if isinstance(op, memref.StoreOp) else op.base
+
+
+@dataclass(frozen=True)
+class VectorStreams:
+    """The fields a codelet body reads (`loaded`) and writes (`stored`) as 64-bit vectors,
+    by position. Two vector loads can issue as one `ld2x64pace`, and with a store as one
+    `ld2xst64pace`, when their fields lie in different memory elements; a field loaded
+    and stored in the same loop must be in interleaved memory for its load and store to
+    share a cycle (poplibs lib/popops/codelets/asm/ScaledAddSupervisor_fp.S, 69-118)."""
+
+    loaded: frozenset[int]
+    stored: frozenset[int]
+
+    @property
+    def fields(self) -> list[int]:
+        return sorted(self.loaded | self.stored)
+
+    @property
+    def interleaved(self) -> frozenset[int]:
+        return self.loaded & self.stored
+
+    def apart(self) -> list[tuple[int, int]]:
+        """The pairs of fields that must lie in different memory elements."""
+        return list(combinations(self.fields, 2))
+
+
+def vector_streams(block: Block) -> VectorStreams:
+    position = {arg: k for k, arg in enumerate(block.args)}
+    loaded = {position[op.base] for op in block.walk() if isinstance(op, vector.LoadOp)}
+    stored = {position[op.base] for op in block.walk() if isinstance(op, vector.StoreOp)}
+    return VectorStreams(frozenset(loaded), frozenset(stored))
 
 
 class FieldMixin:

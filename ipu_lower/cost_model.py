@@ -1,37 +1,166 @@
-"""Cycle estimates for vertices, read from the codelet body: the one place cost
-assumptions live.
+"""Cycle estimates for vertices, read from the codelet body: the one place cost rules live.
 
-A MultiVertex runs `compute(workerId)` once per worker thread. The estimate walks the
-body for each worker with the sizes of the fields one vertex is connected to, so loop
-trip counts follow from the IR (`scf.for %i = %worker to %n step %workers` over a
-block of n elements gives ceil((n - worker) / workers) iterations). Workers share the
-pipeline round-robin, so a worker issues one instruction every `workers` cycles
-(poplar.md, cost-model hints): a vertex whose busiest worker executes I instructions
-takes about workers * (overhead + I) cycles.
-All instruction counts below are assumptions, not measurements.
+A vertex's estimate is built from the IR of its codelet and the sizes of its fields, so
+loop trip counts follow from the IR (`scf.for %u = %worker to %units step %workers`
+gives each worker its share). The rules, and where each number comes from (poplibs
+paths are in graphcore/poplibs at 7eac0f26, ISA notes in graphcore/ipu_assembly_support):
+
+- A vertex costs `VERTEX_OVERHEAD` plus `workers` times its busiest worker's cycles:
+  workers are barrel-scheduled, each issuing every `workers`-th tile cycle, which is how
+  poplibs' estimators combine them (`supervisorCycles + maxWorkerCycles *
+  numWorkerContexts`, lib/popops/PerformanceEstimation.cpp:625-626).
+- A worker costs `WORKER_OVERHEAD`, then one cycle per instruction of its straight-line
+  code (the IR outside loops), then its loops.
+- A loop costs `LOOP_OVERHEAD` each time it runs, plus its iterations. An iteration is a
+  repeat body (`rpt`: no per-iteration overhead, isa_doc_generated/hover/rpt.md) of
+  bundles, each pairing one main-pipeline instruction (load, store, integer, branch)
+  with one auxiliary-pipeline instruction (floating point): it takes max(main, aux)
+  cycles (ipu-performance.md). Index arithmetic is free there: addresses post-increment
+  in the loads and stores themselves (`ld64step`, the `pace` forms), and a loop with a
+  constant trip count is unrolled.
+- Memory: a load or store moves up to 64 bits per instruction. When the vector fields of
+  a codelet lie in different memory elements (its `poplar::constraint`, which the
+  printer always emits), two vector loads of different fields issue as one
+  `ld2x64pace`, and two loads with a store as one `ld2xst64pace` (ISA notes
+  ld2x64pace.md, ld2xst64pace.md). A store narrower than 32 bits is a read-modify-write
+  of its word (`SUB_WORD_STORE`).
+- Floating point: the cycles poplibs charges per op and element type, from its own
+  tables (`poplibs_estimates.BINARY_OP_TABLE`, `UNARY_OP_TABLE`, each row citing
+  popopsCycleEstimators.hpp): `addf` on `vector<2xf32>` is one f32v2add, a division
+  of two floats 10 cycles. A `vector.fma` whose multiplier is a broadcast scalar is one
+  instruction (f32v2axpy / f16v4mix take the scalar from $TAS, ISA notes
+  f32v2axpy.md, f16v4mix.md); any other fma is a multiply and an add.
+- Integer and boolean ops take one main-pipeline instruction per element.
 """
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
 from math import ceil
 
-from xdsl.dialects import arith, memref, scf
-from xdsl.dialects.builtin import IntegerAttr
-from xdsl.ir import Block, Operation, SSAValue
+from xdsl.dialects import arith, memref, scf, vector
+from xdsl.dialects import math as mathd
+from xdsl.dialects.builtin import (
+    Float16Type,
+    Float32Type,
+    IndexType,
+    IntegerAttr,
+    VectorType,
+)
+from xdsl.ir import Attribute, Block, Operation, SSAValue
 
 from ipu_lower.dialects import ipu, poplar
+from ipu_lower.element_types import element_type
+from ipu_lower.poplibs_estimates import (
+    BASIC_OP_SUPERVISOR_OVERHEAD,
+    BINARY_OP_TABLE,
+    FLOAT,
+    HALF,
+    SCALED_ADD_WORKER_EXIT,
+    SCALED_ADD_WORKER_LOOP_OVERHEAD,
+    SCALED_ADD_WORKER_PROLOGUE,
+    SCALED_ADD_WORKER_REM_CHECK,
+    UNARY_OP_TABLE,
+    VECTOR_WIDTH,
+    LoopCost,
+)
 
-VERTEX_OVERHEAD_INSTRUCTIONS = 10
-"""Assumption: vertex entry, field pointer loads, loop setup (tut6 uses 5 for a dot)."""
+VERTEX_OVERHEAD = BASIC_OP_SUPERVISOR_OVERHEAD
+"""Launching a vertex: popops' basicOpSupervisorOverhead, 11 cycles
+(lib/popops/PerformanceEstimation.cpp:22)."""
 
-LOOP_INSTRUCTIONS_PER_ITERATION = 2
-"""Assumption: index increment and branch."""
+WORKER_OVERHEAD = SCALED_ADD_WORKER_PROLOGUE + SCALED_ADD_WORKER_REM_CHECK + SCALED_ADD_WORKER_EXIT
+"""A worker's entry, field pointer loads, the test for the remainder and exit: what
+popops' ScaledAdd worker pays around its loop, 15 + 2 + 1 cycles
+(lib/popops/PerformanceEstimation.cpp:597, 603, 620)."""
 
-MATH_FUNCTION_INSTRUCTIONS = 20
-"""Assumption: a libm call (sqrt, exp, log, ...) in software on one worker."""
+LOOP_OVERHEAD = SCALED_ADD_WORKER_LOOP_OVERHEAD
+"""Setting up and draining a repeat loop (count, `rpt`, pipeline fill): the ScaledAdd
+worker's inner-loop constant, 6 cycles (lib/popops/PerformanceEstimation.cpp:600)."""
 
-_INDEX_ARITHMETIC = {
+SUB_WORD_STORE = 3
+"""Instructions of a store narrower than 32 bits, a read-modify-write of its word: ld32,
+sort4x16hi, st32, as poplibs writes its last half (lib/popops/codelets/asm/
+ScaledAddSupervisor_fp.S:592-599)."""
+
+_POPLIBS_DTYPE = {Float32Type: FLOAT, Float16Type: HALF}
+_POPLIBS_OPS: dict[type[Operation], tuple[dict[tuple[str, str], LoopCost], str]] = {
+    arith.AddfOp: (BINARY_OP_TABLE, "add"),
+    arith.SubfOp: (BINARY_OP_TABLE, "subtract"),
+    arith.MulfOp: (BINARY_OP_TABLE, "multiply"),
+    arith.DivfOp: (BINARY_OP_TABLE, "divide"),
+    arith.MaximumfOp: (BINARY_OP_TABLE, "maximum"),
+    arith.MinimumfOp: (BINARY_OP_TABLE, "minimum"),
+    arith.NegfOp: (UNARY_OP_TABLE, "negate"),
+    mathd.SqrtOp: (UNARY_OP_TABLE, "sqrt"),
+    mathd.RsqrtOp: (UNARY_OP_TABLE, "rsqrt"),
+    mathd.ExpOp: (UNARY_OP_TABLE, "exponent"),
+    mathd.Exp2Op: (UNARY_OP_TABLE, "exponent2"),
+    mathd.LogOp: (UNARY_OP_TABLE, "logarithm"),
+    mathd.TanhOp: (UNARY_OP_TABLE, "tanh"),
+    mathd.AbsFOp: (UNARY_OP_TABLE, "absolute"),
+    mathd.CeilOp: (UNARY_OP_TABLE, "ceil"),
+    mathd.FloorOp: (UNARY_OP_TABLE, "floor"),
+    mathd.RoundOp: (UNARY_OP_TABLE, "round"),
+    mathd.TruncOp: (UNARY_OP_TABLE, "trunc"),
+}
+_UNLISTED_FUNCTION = (UNARY_OP_TABLE, "logarithm")
+"""math functions poplibs' tables do not list (sin, pow, ...) cost what its dearest
+listed transcendental does."""
+
+
+def float_op_cycles(kind: type[Operation], element: Attribute, lanes: int) -> int:
+    """Auxiliary-pipeline cycles of a float op on `lanes` elements (1 for a scalar op)."""
+    table, name = _POPLIBS_OPS.get(kind, _UNLISTED_FUNCTION)
+    row = table[(name, _POPLIBS_DTYPE[type(element)])]
+    if row.natural_vector:
+        per_loop = VECTOR_WIDTH[_POPLIBS_DTYPE[type(element)]]
+    else:
+        per_loop = row.unroll or 1
+    return max(1, ceil(row.cycles_per_loop * lanes / per_loop))
+
+
+@dataclass
+class Bundles:
+    """The instructions of a repeat body, by pipeline, with its vector memory accesses
+    kept apart so that they can pair."""
+
+    main: int = 0
+    aux: int = 0
+    vector_loads: Counter[SSAValue] = field(default_factory=Counter)
+    vector_stores: int = 0
+
+    def add(self, other: Bundles, times: int = 1) -> None:
+        self.main += times * other.main
+        self.aux += times * other.aux
+        self.vector_stores += times * other.vector_stores
+        for f, n in other.vector_loads.items():
+            self.vector_loads[f] += times * n
+
+    def cycles(self, paired: bool) -> int:
+        loads = sum(self.vector_loads.values())
+        stores = self.vector_stores
+        if paired:
+            # Loads of different fields pair; a pair takes a store along.
+            pairs = min(loads // 2, loads - max(self.vector_loads.values(), default=0))
+            triples = min(pairs, stores)
+            memory = pairs + (loads - 2 * pairs) + (stores - triples)
+        else:
+            memory = loads + stores
+        return max(self.main + memory, self.aux)
+
+
+def _is_float(t: Attribute) -> bool:
+    return isinstance(t, Float32Type | Float16Type)
+
+
+def _lanes(t: Attribute) -> tuple[Attribute, int]:
+    return (t.element_type, t.get_shape()[0]) if isinstance(t, VectorType) else (t, 1)
+
+
+_INDEX_ARITHMETIC: dict[type[Operation], Callable[..., int | None]] = {
     arith.AddiOp: lambda a, b: a + b,
     arith.SubiOp: lambda a, b: a - b,
     arith.MuliOp: lambda a, b: a * b,
@@ -44,34 +173,123 @@ _INDEX_ARITHMETIC = {
 
 
 class VertexCost:
-    """The cost of one codelet body, for any field sizes. Per block, the ops whose cost
-    does not depend on index values are summed once; only the ops that define index
-    values or hold loops are evaluated for each worker."""
+    """The cost of one codelet body, for any field sizes. `paired`: whether two vector
+    loads (and a store) of different fields share an instruction, as they do when the
+    fields are constrained to different memory elements (the printed codelets are).
+    What a loop body issues does not depend on the worker: it is summed once per body."""
 
-    def __init__(self, body: Block):
+    def __init__(self, body: Block, paired: bool = True):
         self.body = body
-        self._summaries: dict[Block, tuple[int, list[Operation]]] = {}
-
-    def summary(self, block: Block) -> tuple[int, list[Operation]]:
-        if block not in self._summaries:
-            static, dynamic = 0, []
-            for op in block.ops:
-                if type(op) in _HANDLERS or type(op) in _INDEX_ARITHMETIC:
-                    dynamic.append(op)
-                else:
-                    static += MATH_FUNCTION_INSTRUCTIONS if op.dialect_name() == "math" else 1
-            self._summaries[block] = (static, dynamic)
-        return self._summaries[block]
+        self.paired = paired
+        self._loop_bodies: dict[Block, tuple[int, list[Operation]]] = {}
+        self._straight: dict[Block, tuple[int, list[Operation]]] = {}
 
     def cycles(self, field_sizes: Sequence[int], workers: int) -> int:
         """Cycles of one vertex whose fields (the block arguments of the body) hold
         `field_sizes` elements, run by `workers` worker threads."""
-        busiest = max(_Worker(self, field_sizes, w, workers).block(self.body) for w in range(workers))
-        return workers * (VERTEX_OVERHEAD_INSTRUCTIONS + busiest)
+        busiest = max(_Worker(self, field_sizes, w, workers).straight(self.body) for w in range(workers))
+        return VERTEX_OVERHEAD + workers * (WORKER_OVERHEAD + busiest)
+
+    def straight_code(self, block: Block) -> tuple[int, list[Operation]]:
+        """The cycles of `block` run once, outside loops, but for its loops and
+        branches; and the ops each worker evaluates: those loops and branches, and what
+        defines index values and conditions (their bounds)."""
+        if block not in self._straight:
+            cycles, dynamic = 0, []
+            for op in block.ops:
+                if isinstance(op, scf.ForOp | scf.IfOp):
+                    dynamic.append(op)
+                    continue
+                if isinstance(op, (*_FACTS, arith.CmpiOp)) or (op.results and isinstance(op.results[0].type, IndexType)):
+                    dynamic.append(op)
+                if not isinstance(op, _FACTS):
+                    issued = instructions(op)
+                    cycles += issued.main + issued.aux + sum(issued.vector_loads.values()) + issued.vector_stores
+            self._straight[block] = (cycles, dynamic)
+        return self._straight[block]
+
+    def loop_body(self, block: Block) -> tuple[int, list[Operation]]:
+        """The cycles of one iteration of a loop over `block` but for its loops with
+        variable bounds and its branches, and those ops."""
+        if block not in self._loop_bodies:
+            bundles, dynamic = self._bundles(block)
+            self._loop_bodies[block] = (bundles.cycles(self.paired), dynamic)
+        return self._loop_bodies[block]
+
+    def _bundles(self, block: Block) -> tuple[Bundles, list[Operation]]:
+        bundles = Bundles()
+        dynamic: list[Operation] = []
+        for op in block.ops:
+            if _is_free(op):
+                continue
+            trips = _constant_trip_count(op) if isinstance(op, scf.ForOp) else None
+            if trips is not None:  # unrolled
+                inner, inner_dynamic = self._bundles(op.body.block)
+                bundles.add(inner, trips)
+                dynamic += inner_dynamic * trips
+            elif isinstance(op, scf.ForOp | scf.IfOp):
+                dynamic.append(op)
+            else:
+                bundles.add(instructions(op))
+        return bundles, dynamic
+
+
+_FACTS = (
+    arith.ConstantOp,
+    memref.DimOp,
+    scf.YieldOp,
+    ipu.WorkerIdOp,
+    poplar.WorkerIdOp,
+    ipu.NumWorkersOp,
+    poplar.NumWorkersOp,
+)
+"""Ops that cost nothing: the compiler keeps constants, sizes and worker facts in
+registers or folds them."""
+
+
+def _is_free(op: Operation) -> bool:
+    """Facts and, inside loops, address arithmetic."""
+    return isinstance(op, _FACTS) or (bool(op.results) and isinstance(op.results[0].type, IndexType))
+
+
+def _constant_trip_count(loop: scf.ForOp) -> int | None:
+    bounds = []
+    for value in (loop.lb, loop.ub, loop.step):
+        owner = value.owner
+        if not isinstance(owner, arith.ConstantOp) or not isinstance(owner.value, IntegerAttr):
+            return None
+        bounds.append(owner.value.value.data)
+    lower, upper, step = bounds
+    return max(0, ceil((upper - lower) / step)) if step > 0 else None
+
+
+def instructions(op: Operation) -> Bundles:
+    """The instructions of one op that is not a loop or branch."""
+    if isinstance(op, vector.LoadOp):
+        return Bundles(vector_loads=Counter({op.base: 1}))
+    if isinstance(op, vector.StoreOp):
+        return Bundles(vector_stores=1)
+    if isinstance(op, memref.LoadOp | vector.BroadcastOp):
+        return Bundles(main=1)
+    if isinstance(op, memref.StoreOp):
+        row = element_type(op.value.type)
+        return Bundles(main=SUB_WORD_STORE if row is not None and row.bytes < 4 else 1)
+    if not op.results:
+        return Bundles()
+    element, lanes = _lanes(op.results[0].type)
+    if isinstance(op, vector.FMAOp):
+        scaled = any(isinstance(o.owner, vector.BroadcastOp) for o in (op.lhs, op.rhs))
+        multiply = float_op_cycles(arith.MulfOp, element, lanes)
+        return Bundles(aux=multiply if scaled else 2 * multiply)
+    if _is_float(element) and (type(op) in _POPLIBS_OPS or op.dialect_name() == "math"):
+        return Bundles(aux=float_op_cycles(type(op), element, lanes))
+    if _is_float(element) or any(_is_float(_lanes(o.type)[0]) for o in op.operands):
+        return Bundles(aux=lanes)  # comparisons, conversions: one instruction a lane
+    return Bundles(main=lanes)
 
 
 class _Worker:
-    """Counts the instructions one worker executes, knowing the index values it can."""
+    """Counts the cycles one worker spends, knowing the index values it can."""
 
     def __init__(self, cost: VertexCost, sizes: Sequence[int], worker: int, workers: int):
         self.cost = cost
@@ -80,46 +298,60 @@ class _Worker:
         self.worker = worker
         self.workers = workers
 
-    def block(self, block: Block) -> int:
-        static, dynamic = self.cost.summary(block)
-        return static + sum(self.op(op) for op in dynamic)
+    def straight(self, block: Block) -> int:
+        """Cycles of a block run outside any loop: one per instruction, loops aside."""
+        total, dynamic = self.cost.straight_code(block)
+        for op in dynamic:
+            self.evaluate(op)
+            if isinstance(op, scf.ForOp):
+                trips = self.trip_count(op)
+                total += LOOP_OVERHEAD + trips * self.iteration(op.body.block) if trips else 0
+            elif isinstance(op, scf.IfOp):
+                total += 1 + sum(self.straight(r.block) for r in self.taken(op))
+        return total
 
-    def op(self, op: Operation) -> int:
-        handler = _HANDLERS.get(type(op))
-        if handler is not None:
-            return handler(self, op)
-        if all(o in self.known for o in op.operands):
-            value = _INDEX_ARITHMETIC[type(op)](*(self.known[o] for o in op.operands))
-            if value is not None:
-                self.known[op.results[0]] = value
-        return 1
+    def iteration(self, block: Block) -> int:
+        """Cycles of one iteration of a loop with this body."""
+        cycles, dynamic = self.cost.loop_body(block)
+        if dynamic:
+            for op in block.ops:  # index facts for the bounds of the inner loops
+                self.evaluate(op)
+        for op in dynamic:
+            if isinstance(op, scf.ForOp):
+                cycles += LOOP_OVERHEAD + self.trip_count(op) * self.iteration(op.body.block)
+            else:
+                cycles += 1 + sum(self.straight(r.block) for r in self.taken(op))  # type: ignore[arg-type]
+        return cycles
 
-    def constant(self, op: arith.ConstantOp) -> int:
-        if isinstance(op.value, IntegerAttr):
-            self.known[op.result] = op.value.value.data
-        return 0
+    def evaluate(self, op: Operation) -> None:
+        """Record what `op` tells about index values and conditions."""
+        if isinstance(op, arith.ConstantOp):
+            if isinstance(op.value, IntegerAttr):
+                self.known[op.result] = op.value.value.data
+        elif isinstance(op, memref.DimOp):
+            if op.source in self.sizes:
+                self.known[op.result] = self.sizes[op.source]
+        elif isinstance(op, ipu.WorkerIdOp | poplar.WorkerIdOp):
+            self.known[op.results[0]] = self.worker
+        elif isinstance(op, ipu.NumWorkersOp | poplar.NumWorkersOp):
+            self.known[op.results[0]] = self.workers
+        elif (operands := op.operands) and all(o in self.known for o in operands):
+            values = [self.known[o] for o in operands]
+            if type(op) in _INDEX_ARITHMETIC:
+                value = _INDEX_ARITHMETIC[type(op)](*values)
+                if value is not None:
+                    self.known[op.results[0]] = value
+            elif isinstance(op, arith.CmpiOp) and op.predicate.value.data in (0, 1):
+                self.known[op.result] = int((values[0] == values[1]) == (op.predicate.value.data == 0))
 
-    def dim(self, op: memref.DimOp) -> int:
-        if op.source in self.sizes:
-            self.known[op.result] = self.sizes[op.source]
-        return 0
-
-    def worker_id(self, op: Operation) -> int:
-        self.known[op.results[0]] = self.worker
-        return 0
-
-    def num_workers(self, op: Operation) -> int:
-        self.known[op.results[0]] = self.workers
-        return 0
-
-    def for_loop(self, op: scf.ForOp) -> int:
-        return self.trip_count(op) * (self.block(op.body.block) + LOOP_INSTRUCTIONS_PER_ITERATION)
-
-    def if_else(self, op: scf.IfOp) -> int:
-        return 1 + max(self.block(r.block) if r.blocks else 0 for r in op.regions)
-
-    def free(self, op: Operation) -> int:
-        return 0
+    def taken(self, op: scf.IfOp) -> list:
+        """The regions of a branch this worker runs: the taken one when the condition is
+        known, else the dearer one."""
+        if op.cond in self.known:
+            region = op.true_region if self.known[op.cond] else op.false_region
+            return [region] if region.blocks else []
+        regions = [r for r in op.regions if r.blocks]
+        return [max(regions, key=lambda r: self.straight(r.block))] if regions else []
 
     def trip_count(self, loop: scf.ForOp) -> int:
         """Iterations of `loop` for this worker; 1 when its bounds are not known."""
@@ -130,22 +362,7 @@ class _Worker:
         return max(0, ceil((upper - lower) / step))  # type: ignore[operator]
 
 
-_HANDLERS: dict[type[Operation], Callable[[_Worker, Operation], int]] = {
-    arith.ConstantOp: _Worker.constant,  # type: ignore[dict-item]
-    memref.DimOp: _Worker.dim,  # type: ignore[dict-item]
-    scf.ForOp: _Worker.for_loop,  # type: ignore[dict-item]
-    scf.IfOp: _Worker.if_else,  # type: ignore[dict-item]
-    scf.YieldOp: _Worker.free,
-    ipu.WorkerIdOp: _Worker.worker_id,
-    poplar.WorkerIdOp: _Worker.worker_id,
-    ipu.NumWorkersOp: _Worker.num_workers,
-    poplar.NumWorkersOp: _Worker.num_workers,
-}
-"""Ops with their own rule; constants, sizes and worker facts are free: the compiler
-keeps them in registers or folds them."""
-
-
-def vertex_cycles(body: Block, field_sizes: Sequence[int], workers: int) -> int:
+def vertex_cycles(body: Block, field_sizes: Sequence[int], workers: int, paired: bool = True) -> int:
     """Cycles of one vertex whose fields (the block arguments of `body`) hold
     `field_sizes` elements, run by `workers` worker threads."""
-    return VertexCost(body).cycles(field_sizes, workers)
+    return VertexCost(body, paired).cycles(field_sizes, workers)

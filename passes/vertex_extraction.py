@@ -1,13 +1,20 @@
 """ipu-vertex-extraction: outline tiled maps into codelets placed by one `ipu.vertices`.
 
 Each `ipu.tiled_map` becomes an `ipu.codelet` and an `ipu.compute_set` holding one
-`ipu.vertices` over the same tile map. The signature is planned first
+`ipu.vertices` over the same tile map. Two plans come first, as data: the signature
 (`plan_signature`: one field per tensor, `input`, `output` or `inout`, with the slice
-rule of the map); then the point-wise body is lowered into the vertex's own code: the
-worker's share of the points as an `scf.for` (points `workerId, workerId + numWorkers,
-...` of the block), each `ipu.access` as a `memref.load` at the point plus its offset
-and halo, each yielded value as a `memref.store` at the point. Loads of whole scalars,
-and whatever depends only on them, are done once, before the loop.
+rule of the map) and the loop (`plan_loop`: whether the points run as float2/half4
+vectors, and the unit of work: one 64-bit vector, or else one 32-bit word of the
+narrowest element type the vertex streams). Then the point-wise body becomes the
+vertex's code, its work split like popops' elementwise vertices: worker w takes units
+w, w + workers, ... of its block, so no two workers share a 32-bit word (stores
+narrower than 32 bits are not atomic); the elements after the last whole unit, when a
+block has some, are done by one worker (`units % workers`, one of those with a unit
+less). A unit is either
+vector code (`vector.load`, arith/math on `vector<2xf32>` or `vector<4xf16>`,
+`vector.store`) or a loop over its elements. Loads of whole scalars, and whatever
+depends only on them, are done once, before the loops; in vector code, a product with
+such an invariant that feeds one add is a `vector.fma` (one f32v2axpy / f16v4mix).
 """
 
 from __future__ import annotations
@@ -15,9 +22,17 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import cache
 
+from ipu_lower.dialects import ipu
 from xdsl.context import Context
-from xdsl.dialects import arith, memref, scf
-from xdsl.dialects.builtin import DYNAMIC_INDEX, IndexType, IntegerAttr, MemRefType, ModuleOp
+from xdsl.dialects import arith, memref, scf, vector
+from xdsl.dialects.builtin import (
+    DYNAMIC_INDEX,
+    IndexType,
+    IntegerAttr,
+    MemRefType,
+    ModuleOp,
+    VectorType,
+)
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import (
@@ -26,14 +41,18 @@ from xdsl.pattern_rewriter import (
     RewritePattern,
     op_type_rewrite_pattern,
 )
-from xdsl.rewriter import InsertPoint
+from xdsl.rewriter import InsertPoint, Rewriter
 from xdsl.traits import Pure
 
-from ipu_lower.dialects import ipu
+from ipu_lower.arch import get_arch
+from ipu_lower.element_types import element_type
 from ipu_lower.names import UniqueNames
 
 # Members and parameters of every vertex class; fields must not shadow them.
 RESERVED_FIELD_NAMES = ("compute", "numWorkers", "workerId")
+
+VECTOR_ELEMENT_TYPES = ("f32", "f16")
+"""Element types with vector arithmetic on the IPU (f32v2*, f16v4* instructions)."""
 
 
 @dataclass(frozen=True)
@@ -46,6 +65,10 @@ class Signature:
 
     def field_of(self, tensor: SSAValue) -> int:
         return self.tensors.index(tensor)
+
+    def is_streamed(self, index: int) -> bool:
+        """Whether field `index` holds a run of elements (not one whole scalar)."""
+        return not is_scalar_field(self.tensors[index], self.rules[index])
 
 
 def plan_signature(op: ipu.TiledMapOp) -> Signature:
@@ -69,15 +92,108 @@ def _field_name(names: UniqueNames, value: SSAValue) -> str:
     return names.fresh(ipu.variable_of(value).var_name.data, "field")
 
 
+def is_scalar_field(tensor: SSAValue, rule: ipu.SliceAttr) -> bool:
+    return rule.is_whole and tensor.type.get_num_dims() == 0  # type: ignore[union-attr]
+
+
 def field_type(tensor: SSAValue, rule: ipu.SliceAttr) -> MemRefType:
     """`memref<T>` for a whole scalar, `memref<?xT>` for a run of elements."""
-    scalar = rule.is_whole and tensor.type.get_num_dims() == 0  # type: ignore[union-attr]
-    return _memref(tensor.type.element_type, scalar)  # type: ignore[union-attr]
+    return _memref(tensor.type.element_type, is_scalar_field(tensor, rule))  # type: ignore[union-attr]
 
 
 @cache  # building a MemRefType is slow; codelets repeat a handful of field types
 def _memref(element: Attribute, scalar: bool) -> MemRefType:
     return MemRefType(element, [] if scalar else [DYNAMIC_INDEX])
+
+
+@dataclass(frozen=True)
+class LoopPlan:
+    """How the vertex walks its points: in units of `unit` elements, each unit one
+    `vector` of that many lanes when the body vectorises, else a loop over the unit's
+    elements (no loop when a unit is one element)."""
+
+    unit: int
+    vector: VectorType | None
+    tail: bool = False
+    """whether some block ends in a partial unit (else there is no code for one)"""
+
+
+def invariant_values(op: ipu.TiledMapOp, signature: Signature) -> set[SSAValue]:
+    """Values of the map body that are the same at every point: accesses of whole
+    scalars, and pure ops of such values (constants included)."""
+    inputs = dict(zip(op.body.block.args, op.ins))
+    invariant: set[SSAValue] = set()
+    for inner in op.body.block.ops:
+        if isinstance(inner, ipu.AccessOp):
+            if not signature.is_streamed(signature.field_of(inputs[inner.tensor])):
+                invariant.add(inner.result)
+        elif inner.has_trait(Pure) and all(o in invariant for o in inner.operands):
+            invariant.update(inner.results)
+    return invariant
+
+
+ATOMIC_STORE_BYTES = 4
+"""The IPU stores 32-bit words atomically, narrower stores are read-modify-write
+(Target::getAtomicStoreGranularity; poplibs sizes its grains by it,
+lib/popops/DynamicSlice.cpp:764)."""
+
+
+def plan_loop(op: ipu.TiledMapOp, signature: Signature, vector_bytes: int) -> LoopPlan:
+    """The unit of work and, when the points vectorise, the vector type. Vectorised,
+    a unit is one `vector_bytes` vector; otherwise one 32-bit word of the narrowest
+    streamed type (1 element for 32-bit types), so that workers never share a word."""
+    streamed = [t.type.element_type for k, t in enumerate(signature.tensors) if signature.is_streamed(k)]  # type: ignore[union-attr]
+    if not streamed:
+        return LoopPlan(1, None)
+    vector_type = _vector_type(op, signature, streamed, vector_bytes)
+    if vector_type is not None:
+        unit = vector_type.get_shape()[0]
+    else:
+        unit = max(max(1, ATOMIC_STORE_BYTES // element_type(t).bytes) for t in streamed)  # type: ignore[union-attr]
+    return LoopPlan(unit, vector_type, any(run.count % unit for run in op.tile_map.runs()))
+
+
+def _vector_type(
+    op: ipu.TiledMapOp, signature: Signature, streamed: list[Attribute], vector_bytes: int
+) -> VectorType | None:
+    """The vector type when every point op can run on vectors: all streamed fields
+    share one float type, every block (and every field, halo included) starts on a
+    vector boundary, every streamed access is a whole number of vectors away from the
+    point, and every op that varies per point is elementwise on that type (operands
+    and results; invariants are broadcast)."""
+    element = streamed[0]
+    if any(t != element for t in streamed) or str(element) not in VECTOR_ELEMENT_TYPES:
+        return None
+    lanes = vector_bytes // element_type(element).bytes  # type: ignore[union-attr]
+    if not _blocks_aligned(op.tile_map, lanes):
+        return None
+    if any(signature.is_streamed(k) and rule.halo[0] % lanes for k, rule in enumerate(signature.rules)):
+        return None
+    invariant = invariant_values(op, signature)
+    inputs = dict(zip(op.body.block.args, op.ins))
+    for inner in op.body.block.ops:
+        if isinstance(inner, ipu.AccessOp):
+            if signature.is_streamed(signature.field_of(inputs[inner.tensor])) and inner.flat_offset() % lanes:
+                return None
+        elif isinstance(inner, ipu.YieldOp):
+            outs = [signature.field_of(t) for t in op.outs]
+            if any(v.type != element for v in inner.values) or not all(map(signature.is_streamed, outs)):
+                return None
+        elif inner.results and inner.results[0] not in invariant:
+            types = [v.type for v in (*inner.operands, *inner.results)]
+            if inner.dialect_name() not in ("arith", "math") or any(t != element for t in types):
+                return None
+    return VectorType(element, [lanes])
+
+
+def _blocks_aligned(tile_map: ipu.TileMapAttr, lanes: int) -> bool:
+    """Whether every block of `tile_map` starts a whole number of vectors into its tensor."""
+    runs = tile_map.runs()
+    for k, (run, start) in enumerate(zip(runs, tile_map.run_starts())):
+        last_block = k == len(runs) - 1 and run.tiles == 1
+        if start % lanes or (run.count % lanes and not last_block):
+            return False
+    return True
 
 
 def _index(value: int) -> arith.ConstantOp:
@@ -87,95 +203,197 @@ def _index(value: int) -> arith.ConstantOp:
 class _BodyBuilder:
     """Appends the vertex code of one tiled map to a codelet block."""
 
-    def __init__(self, op: ipu.TiledMapOp, signature: Signature, block: Block):
+    def __init__(self, op: ipu.TiledMapOp, signature: Signature, plan: LoopPlan, block: Block):
         self.op = op
         self.signature = signature
+        self.plan = plan
         self.fields = block.args
         self.prologue = block
-        self.invariant: set[SSAValue] = set()
+        self.inputs = dict(zip(op.body.block.args, op.ins))
+        self.hoisted: dict[SSAValue, SSAValue] = {}  # invariant map value -> prologue value
+        self.broadcasts: dict[SSAValue, SSAValue] = {}
+        self.constants: dict[int, SSAValue] = {}
 
-    def add(self, op: Operation, block: Block) -> Operation:
+    def add(self, op: Operation, block: Block) -> SSAValue:
         block.add_op(op)
-        return op
+        return op.results[0] if op.results else None  # type: ignore[return-value]
+
+    def constant(self, value: int) -> SSAValue:
+        if value not in self.constants:
+            self.constants[value] = self.add(_index(value), self.prologue)
+        return self.constants[value]
+
+    def named(self, value: SSAValue, hint: str) -> SSAValue:
+        value.name_hint = hint
+        return value
 
     def points(self) -> SSAValue:
         """How many points the vertex computes: the length of its block."""
         for index, rule in enumerate(self.signature.rules):
             if rule.kind.data == "block":
-                zero = self.add(_index(0), self.prologue)
-                return self.add(memref.DimOp(self.fields[index], zero), self.prologue).results[0]
+                return self.add(memref.DimOp(self.fields[index], self.constant(0)), self.prologue)
         for index, rule in enumerate(self.signature.rules):
             if rule.kind.data == "halo":
-                zero = self.add(_index(0), self.prologue)
-                size = self.add(memref.DimOp(self.fields[index], zero), self.prologue).results[0]
-                halo = self.add(_index(sum(rule.halo)), self.prologue).results[0]
-                return self.add(arith.SubiOp(size, halo), self.prologue).results[0]
-        return self.add(_index(1), self.prologue).results[0]
+                size = self.add(memref.DimOp(self.fields[index], self.constant(0)), self.prologue)
+                return self.add(arith.SubiOp(size, self.constant(sum(rule.halo))), self.prologue)
+        return self.add(_index(1), self.prologue)
 
     def build(self) -> None:
-        count = self.points()
-        count.name_hint = "n"
-        worker = self.add(ipu.WorkerIdOp(), self.prologue).results[0]
-        worker.name_hint = "worker"
-        workers = self.add(ipu.NumWorkersOp(), self.prologue).results[0]
-        workers.name_hint = "workers"
-        loop_body = Block(arg_types=[IndexType()])
-        point = loop_body.args[0]
-        point.name_hint = "i"
-        values: dict[SSAValue, SSAValue] = {}
-        inputs = dict(zip(self.op.body.block.args, self.op.ins))
+        count = self.named(self.points(), "n")
+        worker = self.named(self.add(ipu.WorkerIdOp(), self.prologue), "worker")
+        workers = self.named(self.add(ipu.NumWorkersOp(), self.prologue), "workers")
+        self.hoist_invariants()
+        unit = self.plan.unit
+        units = count if unit == 1 else self.named(self.add(arith.DivUIOp(count, self.constant(unit)), self.prologue), "units")
+        body = Block(arg_types=[IndexType()])
+        if unit == 1:
+            self.scalar_point(body, self.named(body.args[0], "i"))
+        else:
+            self.named(body.args[0], "u")
+            first = self.named(self.add(arith.MuliOp(body.args[0], self.constant(unit)), body), "first")
+            if self.plan.vector is not None:
+                self.vector_point(body, first)
+            else:
+                self.add(self.element_loop(self.constant(0), self.constant(unit), first), body)
+        body.add_op(scf.YieldOp())
+        self.add(scf.ForOp(worker, units, workers, [], body), self.prologue)
+        if self.plan.tail:
+            self.tail(count, units, worker, workers)
+
+    def tail(self, count: SSAValue, units: SSAValue, worker: SSAValue, workers: SSAValue) -> None:
+        """The elements after the last whole unit, done by the worker whose turn is next."""
+        done = self.named(self.add(arith.MuliOp(units, self.constant(self.plan.unit)), self.prologue), "done")
+        owner = self.add(arith.RemUIOp(units, workers), self.prologue)
+        mine = self.add(arith.CmpiOp(worker, owner, "eq"), self.prologue)
+        then = Block([self.element_loop(done, count, None), scf.YieldOp()])
+        self.add(scf.IfOp(mine, [], Region(then)), self.prologue)
+
+    def element_loop(self, lower: SSAValue, upper: SSAValue, offset: SSAValue | None) -> scf.ForOp:
+        """A loop over elements lower..upper; the point is the loop index plus `offset`."""
+        body = Block(arg_types=[IndexType()])
+        point = body.args[0]
+        if offset is not None:
+            self.named(point, "k")
+            point = self.add(arith.AddiOp(offset, point), body)
+        self.named(point, "i")
+        self.scalar_point(body, point)
+        body.add_op(scf.YieldOp())
+        return scf.ForOp(lower, upper, self.constant(1), [], body)
+
+    def hoist_invariants(self) -> None:
+        invariant = invariant_values(self.op, self.signature)
         for inner in self.op.body.block.ops:
+            if isinstance(inner, ipu.AccessOp) and inner.result in invariant:
+                field = self.fields[self.signature.field_of(self.inputs[inner.tensor])]
+                self.hoisted[inner.result] = self.add(memref.LoadOp.get(field, []), self.prologue)
+            elif inner.results and inner.results[0] in invariant:
+                clone = inner.clone(value_mapper=dict(self.hoisted))
+                self.prologue.add_op(clone)
+                self.hoisted.update(zip(inner.results, clone.results))
+
+    def streamed_index(self, block: Block, point: SSAValue, tensor: SSAValue, offset: int) -> tuple[SSAValue, SSAValue]:
+        """The field of `tensor` and the index of the element at `offset` from the point."""
+        field = self.signature.field_of(tensor)
+        shift = self.signature.rules[field].halo[0] + offset
+        index = point if not shift else self.add(arith.AddiOp(point, self.constant(shift)), block)
+        return self.fields[field], index
+
+    def scalar_point(self, block: Block, point: SSAValue) -> None:
+        values = dict(self.hoisted)
+        for inner in self.op.body.block.ops:
+            if inner.results and inner.results[0] in values:
+                continue
             if isinstance(inner, ipu.AccessOp):
-                tensor = inputs[inner.tensor]
-                field = self.signature.field_of(tensor)
-                rule = self.signature.rules[field]
-                if rule.is_whole:
-                    load = self.add(memref.LoadOp.get(self.fields[field], []), self.prologue)
-                    self.invariant.add(load.results[0])
-                else:
-                    shift = rule.halo[0] + inner.flat_offset()
-                    index = point
-                    if shift:
-                        offset = self.add(_index(shift), self.prologue).results[0]
-                        index = self.add(arith.AddiOp(point, offset), loop_body).results[0]
-                    load = self.add(memref.LoadOp.get(self.fields[field], [index]), loop_body)
-                values[inner.result] = load.results[0]
+                field, index = self.streamed_index(block, point, self.inputs[inner.tensor], inner.flat_offset())
+                values[inner.result] = self.add(memref.LoadOp.get(field, [index]), block)
             elif isinstance(inner, ipu.YieldOp):
                 for tensor, value in zip(self.op.outs, inner.values):
                     field = self.fields[self.signature.field_of(tensor)]
                     indices = [] if field.type.get_num_dims() == 0 else [point]  # type: ignore[union-attr]
-                    self.add(memref.StoreOp.get(values[value], field, indices), loop_body)
+                    self.add(memref.StoreOp.get(values[value], field, indices), block)
             else:
-                hoist = inner.has_trait(Pure) and all(
-                    values[o] in self.invariant for o in inner.operands
-                )
-                clone = self.add(inner.clone(value_mapper=values), self.prologue if hoist else loop_body)
+                clone = inner.clone(value_mapper=values)
+                block.add_op(clone)
                 values.update(zip(inner.results, clone.results))
-                if hoist:
-                    self.invariant.update(clone.results)
-        loop_body.add_op(scf.YieldOp())
-        self.add(scf.ForOp(worker, count, workers, [], loop_body), self.prologue)
+
+    def vector_point(self, block: Block, first: SSAValue) -> None:
+        vtype = self.plan.vector
+        assert vtype is not None
+        values: dict[SSAValue, SSAValue] = {}
+
+        def lanes(value: SSAValue) -> SSAValue:
+            if value in values:
+                return values[value]
+            if value not in self.broadcasts:
+                scalar = self.hoisted[value]
+                lanes_of = self.add(vector.BroadcastOp(scalar, vtype), self.prologue)
+                self.broadcasts[value] = self.named(lanes_of, f"{scalar.name_hint or _loaded_field(scalar) or 's'}_v")
+            return self.broadcasts[value]
+
+        for inner in self.op.body.block.ops:
+            if inner.results and inner.results[0] in self.hoisted:
+                continue
+            if isinstance(inner, ipu.AccessOp):
+                field, index = self.streamed_index(block, first, self.inputs[inner.tensor], inner.flat_offset())
+                values[inner.result] = self.add(vector.LoadOp(field, [index], vtype), block)
+            elif isinstance(inner, ipu.YieldOp):
+                for tensor, value in zip(self.op.outs, inner.values):
+                    field = self.fields[self.signature.field_of(tensor)]
+                    self.add(vector.StoreOp(lanes(value), field, [first]), block)
+            else:
+                lanes_op = type(inner).create(
+                    operands=[lanes(o) for o in inner.operands],
+                    result_types=[vtype],
+                    properties=dict(inner.properties),
+                    attributes=dict(inner.attributes),
+                )
+                values[inner.results[0]] = self.add(lanes_op, block)
+        _contract_scaled_adds(block)
 
 
-def codelet_body(op: ipu.TiledMapOp, signature: Signature) -> Region:
+def _loaded_field(value: SSAValue) -> str | None:
+    """The name of the field `value` is loaded from, if it is such a load."""
+    owner = value.owner
+    return owner.memref.name_hint if isinstance(owner, memref.LoadOp) else None
+
+
+def _contract_scaled_adds(block: Block) -> None:
+    """`s * x + y` with `s` broadcast from an invariant, the product used once: one
+    `vector.fma` (the IPU's f32v2axpy / f16v4mix take the scalar from $TAS)."""
+    for add in [op for op in block.ops if isinstance(op, arith.AddfOp)]:
+        for product, addend in ((add.lhs, add.rhs), (add.rhs, add.lhs)):
+            mul = product.owner
+            if not isinstance(mul, arith.MulfOp) or mul.parent is not block or not product.has_one_use():
+                continue
+            scale, other = (mul.lhs, mul.rhs) if isinstance(mul.lhs.owner, vector.BroadcastOp) else (mul.rhs, mul.lhs)
+            if not isinstance(scale.owner, vector.BroadcastOp):
+                continue
+            Rewriter.replace_op(add, vector.FMAOp(scale, other, addend))
+            Rewriter.erase_op(mul)
+            break
+
+
+def codelet_body(op: ipu.TiledMapOp, signature: Signature, plan: LoopPlan) -> Region:
     block = Block(arg_types=[field_type(t, r) for t, r in zip(signature.tensors, signature.rules)])
     for arg, field in zip(block.args, signature.fields):
         arg.name_hint = field.field_name.data
-    _BodyBuilder(op, signature, block).build()
+    _BodyBuilder(op, signature, plan, block).build()
     return Region(block)
 
 
 @dataclass
 class _ExtractVertices(RewritePattern):
     names: UniqueNames
+    vector_bytes: int
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: ipu.TiledMapOp, rewriter: PatternRewriter) -> None:
         graph = op.parent_op()
         assert isinstance(graph, ipu.GraphOp)
         signature = plan_signature(op)
+        plan = plan_loop(op, signature, self.vector_bytes)
         name = self.names.fresh(f"{graph.sym_name.data}_{op.label.data}", "codelet")
-        codelet = ipu.CodeletOp(name, signature.fields, codelet_body(op, signature))
+        codelet = ipu.CodeletOp(name, signature.fields, codelet_body(op, signature, plan))
         first_step = next(o for o in graph.body.block.ops if not isinstance(o, ipu.VariableOp | ipu.CodeletOp))
         rewriter.insert(codelet, InsertPoint.before(first_step))
         placement = ipu.VerticesOp(name, op.tile_map, list(zip(signature.tensors, signature.rules)))
@@ -189,5 +407,5 @@ class IpuVertexExtractionPass(ModulePass):
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         for graph in [g for g in op.walk() if isinstance(g, ipu.GraphOp)]:
             names = UniqueNames(tuple(o.sym_name.data for o in graph.body.block.ops if isinstance(o, ipu.CodeletOp)))
-            PatternRewriteWalker(_ExtractVertices(names), apply_recursively=False).rewrite_region(graph.body)
-
+            vector_bytes = get_arch(graph.arch.data).data_path_bytes
+            PatternRewriteWalker(_ExtractVertices(names, vector_bytes), apply_recursively=False).rewrite_region(graph.body)

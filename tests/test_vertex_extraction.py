@@ -1,80 +1,66 @@
-"""Tests for the planning halves of ipu-vertex-extraction (plan_signature, the built
-codelet body) and convert-ipu-to-poplar (plan_placements, slice_sizes), for the cost
-model they share (vertex_cycles), and for the tiling helpers of both dialects (tile
-map queries, slice rules, check_slices_inside, the attribute checks the text syntax
-cannot reach)."""
+"""Tests for the planning halves of ipu-vertex-extraction (plan_signature, plan_loop, the
+codelet body it builds: vector units, word units with a tail, one element at a time) and
+convert-ipu-to-poplar (plan_placements, slice_sizes), and for the tiling helpers of both
+dialects (tile map queries, slice rules, check_slices_inside, the attribute checks the
+text syntax cannot reach). The cost model has its own file, test_cost_model.py."""
 
 from __future__ import annotations
 
-import io
-from math import ceil
-
 import pytest
-from xdsl.context import Context
-from xdsl.dialects import arith, memref, scf
-from xdsl.dialects.arith import Arith
-from xdsl.dialects.builtin import ArrayAttr, Builtin, Float32Type, IntAttr, ModuleOp, StringAttr
-from xdsl.dialects.math import Math
-from xdsl.dialects.memref import MemRef
-from xdsl.dialects.scf import Scf
-from xdsl.ir import Block
+from ipu_lower.dialects import ipu, poplar
+from ipu_lower.dialects.tiling import Block as TileBlock
+from ipu_lower.dialects.tiling import TileRun, check_slices_inside
+from ipu_lower.passes.convert_ipu_to_poplar import plan_placements, slice_sizes
+from ipu_lower.passes.vertex_extraction import (
+    RESERVED_FIELD_NAMES,
+    IpuVertexExtractionPass,
+    LoopPlan,
+    codelet_body,
+    field_type,
+    plan_loop,
+    plan_signature,
+)
+from ir_helpers import graph, make_ctx, parse, the
+from xdsl.dialects import arith, memref, scf, vector
+from xdsl.dialects.builtin import (
+    ArrayAttr,
+    Float32Type,
+    IntAttr,
+    StringAttr,
+    VectorType,
+)
+from xdsl.ir import Block, Operation
 from xdsl.utils.exceptions import VerifyException
 
 from ipu_lower.arch import get_arch
 from ipu_lower.cost_model import (
-    LOOP_INSTRUCTIONS_PER_ITERATION,
-    MATH_FUNCTION_INSTRUCTIONS,
-    VERTEX_OVERHEAD_INSTRUCTIONS,
+    LOOP_OVERHEAD,
+    VERTEX_OVERHEAD,
+    WORKER_OVERHEAD,
     vertex_cycles,
 )
-from ipu_lower.dialects import ipu, poplar
-from ipu_lower.dialects.tiling import Block as TileBlock
-from ipu_lower.dialects.tiling import TileRun, check_slices_inside
-from ipu_lower.frontend.frontends import LocatedMlirFrontend
-from ipu_lower.passes.convert_ipu_to_poplar import ConvertIpuToPoplarPass, plan_placements, slice_sizes
-from ipu_lower.passes.vertex_extraction import (
-    RESERVED_FIELD_NAMES,
-    IpuVertexExtractionPass,
-    codelet_body,
-    field_type,
-    plan_signature,
-)
-from ipu_lower.registry import DIALECTS
 
 WORKERS = get_arch("ipu2").workers_per_tile
+VECTOR_BYTES = get_arch("ipu2").data_path_bytes  # 8: float2, half4
 
 
-def make_ctx() -> Context:
-    ctx = Context()
-    for dialect in (Builtin, Arith, Math, MemRef, Scf, *DIALECTS):
-        ctx.load_dialect(dialect)
-    return ctx
 
 
-def parse(text: str, verify: bool = True) -> ModuleOp:
-    module = LocatedMlirFrontend().parse(make_ctx(), io.BytesIO(text.encode()), "in.mlir")
-    if verify:
-        module.verify()
-    return module
 
 
-def the(module: ModuleOp, kind: type):
-    ops = [op for op in module.walk() if isinstance(op, kind)]
-    assert len(ops) == 1, ops
-    return ops[0]
 
 
-def graph(body: str, args: str = "") -> str:
-    return f'ipu.graph "g" arch "ipu2" args [{args}] {{\n{body}\n}}'
 
 
-def tiled_map(ops: str, variables: str, ins: str, outs: str, block_args: str, over: str = "<0 to 2 x 4>") -> ipu.TiledMapOp:
+def tiled_map(
+    ops: str, variables: str, ins: str, outs: str, block_args: str, over: str = "<0 to 2 x 4>", verify: bool = True
+) -> ipu.TiledMapOp:
     text = graph(
         f"{variables}\n"
         f'  ipu.tiled_map "m" over {over} ins({ins}) outs({outs}) {{\n'
         f"  ^bb0({block_args}):\n{ops}\n  }}"
     )
-    return the(parse(text), ipu.TiledMapOp)
+    return the(parse(text, verify), ipu.TiledMapOp)
 
 
 # -- plan_signature ------------------------------------------------------------------
@@ -117,6 +103,8 @@ def test_signature_orders_inputs_then_new_outputs():
     # An output that is also an input is the input's field, not a second one.
     assert signature.field_of(op.outs[1]) == 2
     assert signature.field_of(op.outs[0]) == 3
+    # The whole scalar is the one field that is not a run of elements.
+    assert [signature.is_streamed(k) for k in range(4)] == [False, True, True, True]
 
 
 def test_signature_field_types():
@@ -159,56 +147,385 @@ def test_signature_names_are_unique_cpp_identifiers():
     names = [f.field_name.data for f in plan_signature(op).fields]
     assert names == ["x", "x_1", "int_", "a_b"]
     # The codelet built from them verifies (names are C++ identifiers, none repeated).
-    signature = plan_signature(op)
-    ipu.CodeletOp("c", signature.fields, codelet_body(op, signature)).verify()
+    body_of(op)
+
+
+# -- plan_loop -----------------------------------------------------------------------
+
+
+def variables(element: str, names: str = "xy", mapping: str = "<0 to 2 x 4>", size: int = 8) -> str:
+    return "\n".join(
+        f'  %{v} = ipu.variable "{v}" mapping {mapping} : memref<{size}x{element}>' for v in names
+    )
+
+
+def unary_map(element: str, op: str, mapping: str = "<0 to 2 x 4>", size: int = 8, result: str | None = None) -> ipu.TiledMapOp:
+    """y = op(x) over `mapping`; `op` is the text of the op on %e giving %r."""
+    result = result or element
+    memref_x = f"memref<{size}x{element}>"
+    memref_y = f"memref<{size}x{result}>"
+    return tiled_map(
+        f"""    %e = ipu.access %vx[0] : {memref_x}
+    {op}
+    ipu.yield %r : {result}""",
+        f'  %x = ipu.variable "x" mapping {mapping} : {memref_x}\n'
+        f'  %y = ipu.variable "y" mapping {mapping} : {memref_y}',
+        f"%x block : {memref_x}",
+        f"%y block : {memref_y}",
+        f"%vx: {memref_x}",
+        over=mapping,
+    )
+
+
+def loop_plan(op: ipu.TiledMapOp) -> LoopPlan:
+    return plan_loop(op, plan_signature(op), VECTOR_BYTES)
+
+
+def vector_type(plan: LoopPlan) -> str | None:
+    return None if plan.vector is None else str(plan.vector)
+
+
+@pytest.mark.parametrize(
+    ("element", "add", "unit", "vector"),
+    [("f32", "arith.addf", 2, "vector<2xf32>"), ("f16", "arith.addf", 4, "vector<4xf16>")],
+)
+def test_elementwise_floats_vectorise(element, add, unit, vector):
+    # Blocks of 8 elements on tiles 0 and 1: whole float2 / half4 vectors.
+    plan = loop_plan(unary_map(element, f"%r = {add} %e, %e : {element}"))
+    assert (plan.unit, vector_type(plan), plan.tail) == (unit, vector, False)
+
+
+@pytest.mark.parametrize(
+    ("element", "unit"),
+    [("i32", 1), ("i16", 2), ("i8", 4)],
+)
+def test_integers_do_not_vectorise_and_run_a_word_at_a_time(element, unit):
+    # One 32-bit word of the element type: 1 int, 2 shorts, 4 bytes.
+    plan = loop_plan(unary_map(element, f"%r = arith.addi %e, %e : {element}"))
+    assert (plan.unit, plan.vector, plan.tail) == (unit, None, False)
+
+
+def test_mixed_element_types_do_not_vectorise():
+    # x f32 -> y f32 and h f16 -> g f16 in one map: two element types, no one vector
+    # type; the unit is a word of the narrowest, 2 halves.
+    op = tiled_map(
+        """    %e = ipu.access %vx[0] : memref<8xf32>
+    %f = ipu.access %vh[0] : memref<8xf16>
+    %r = arith.addf %e, %e : f32
+    %s = arith.mulf %f, %f : f16
+    ipu.yield %r, %s : f32, f16""",
+        variables("f32", "xy") + "\n" + variables("f16", "hg"),
+        "%x block, %h block : memref<8xf32>, memref<8xf16>",
+        "%y block, %g block : memref<8xf32>, memref<8xf16>",
+        "%vx: memref<8xf32>, %vh: memref<8xf16>",
+    )
+    assert loop_plan(op) == LoopPlan(2, None, False)
+
+
+@pytest.mark.parametrize(
+    ("element", "mapping", "size", "expected"),
+    [
+        # runs of 5 floats: tile 1's block starts at element 5, not a float2 boundary
+        ("f32", "<0 to 2 x 5>", 10, LoopPlan(1, None, False)),
+        # a 3-float block before a 4-float one: the second starts at element 3
+        ("f32", "<0 to 1 x 3, 1 to 2 x 4>", 7, LoopPlan(1, None, False)),
+        # runs of 6 halves: tile 1 starts at element 6, not a half4 boundary; a word of
+        # halves is the unit, and a block of 6 is 3 words, no tail
+        ("f16", "<0 to 2 x 6>", 12, LoopPlan(2, None, False)),
+        # only the last block may be ragged: its start is aligned, its tail runs apart
+        ("f32", "<0 to 1 x 5>", 5, LoopPlan(2, VectorType(Float32Type(), [2]), True)),
+        ("f32", "<0 to 2 x 6, 2 to 3 x 3>", 15, LoopPlan(2, VectorType(Float32Type(), [2]), True)),
+    ],
+)
+def test_blocks_must_start_on_vector_boundaries(element, mapping, size, expected):
+    add = "arith.addf"
+    assert loop_plan(unary_map(element, f"%r = {add} %e, %e : {element}", mapping, size)) == expected
+
+
+def halo_map(element: str, halo: str, offsets: list[int], size: int = 12, verify: bool = True) -> ipu.TiledMapOp:
+    """y = sum of x at the offsets, x read with `halo` over blocks of 4."""
+    memref_x = f"memref<{size}x{element}>"
+    accesses = "\n".join(f"    %e{k} = ipu.access %vx[{o}] : {memref_x}" for k, o in enumerate(offsets))
+    sums, last = [], "%e0"
+    for k in range(1, len(offsets)):
+        sums.append(f"    %s{k} = arith.addf {last}, %e{k} : {element}")
+        last = f"%s{k}"
+    return tiled_map(
+        accesses + "\n" + "\n".join(sums) + f"\n    ipu.yield {last} : {element}",
+        f'  %x = ipu.variable "x" mapping <0 to 1 x {size}> : {memref_x}\n'
+        f'  %y = ipu.variable "y" mapping <0 to 2 x 4> : memref<8x{element}>',
+        f"%x {halo} : {memref_x}",
+        f"%y block : memref<8x{element}>",
+        f"%vx: {memref_x}",
+        verify=verify,
+    )
+
+
+def test_halo_and_access_offsets_must_be_whole_vectors():
+    # halo<0, 2>, x[i] and x[i + 2]: whole float2 vectors away from the point
+    assert vector_type(loop_plan(halo_map("f32", "halo<0, 2>", [0, 2]))) == "vector<2xf32>"
+    # x[i + 1] is half a float2 away
+    assert loop_plan(halo_map("f32", "halo<0, 2>", [0, 1])) == LoopPlan(1, None, False)
+    # for halves, x[i + 2] is half a half4 away: a word unit instead
+    assert loop_plan(halo_map("f16", "halo<0, 2>", [0, 2])) == LoopPlan(2, None, False)
+    # a lower halo of 1 float shifts every vector of the field off its boundary, even for
+    # x[i]; one of 2 does not. (A halo before element 0: these maps are not verified.)
+    assert loop_plan(halo_map("f32", "halo<1, 0>", [0], verify=False)) == LoopPlan(1, None, False)
+    assert vector_type(loop_plan(halo_map("f32", "halo<2, 0>", [-2, 0], verify=False))) == "vector<2xf32>"
+    # rank 2: [1, 0] in rows of 4 is 4 elements on (2 float2), [1, -1] is 3
+    op = tiled_map(
+        """    %a = ipu.access %vx[0, 0] : memref<3x4xf32>
+    %b = ipu.access %vx[1, 0] : memref<3x4xf32>
+    %s = arith.addf %a, %b : f32
+    ipu.yield %s : f32""",
+        '  %x = ipu.variable "x" mapping <0 to 1 x 12> : memref<3x4xf32>\n'
+        '  %y = ipu.variable "y" mapping <0 to 2 x 4> : memref<8xf32>',
+        "%x halo<0, 4> : memref<3x4xf32>",
+        "%y block : memref<8xf32>",
+        "%vx: memref<3x4xf32>",
+    )
+    assert vector_type(loop_plan(op)) == "vector<2xf32>"
+
+
+@pytest.mark.parametrize(
+    ("ops", "result"),
+    [
+        # a cast to int and back: i32 values per point
+        ("%i = arith.fptosi %e : f32 to i32\n    %r = arith.sitofp %i : i32 to f32", "f32"),
+        # a comparison gives i1 per point, the select takes it
+        ("%z = arith.constant 0.000000e+00 : f32\n    %c = arith.cmpf olt, %e, %z : f32\n"
+         "    %r = arith.select %c, %z, %e : f32", "f32"),
+        # a cast to the output type
+        ("%r = arith.truncf %e : f32 to f16", "f16"),
+    ],
+)
+def test_ops_that_are_not_elementwise_on_the_vector_type_do_not_vectorise(ops, result):
+    plan = loop_plan(unary_map("f32", ops, result=result))
+    assert plan.vector is None
+    assert plan.unit == (2 if result == "f16" else 1)
+
+
+def test_ops_on_invariants_do_not_stop_vectorisation():
+    # An i32 scalar converted to float is done once, before the loop, and broadcast.
+    op = tiled_map(
+        """    %kv = ipu.access %vk[] : memref<i32>
+    %f = arith.sitofp %kv : i32 to f32
+    %e = ipu.access %vx[0] : memref<8xf32>
+    %r = arith.mulf %f, %e : f32
+    ipu.yield %r : f32""",
+        '  %k = ipu.variable "k" mapping <0 to 1 x 1> : memref<i32>\n' + variables("f32"),
+        "%k whole, %x block : memref<i32>, memref<8xf32>",
+        "%y block : memref<8xf32>",
+        "%vk: memref<i32>, %vx: memref<8xf32>",
+    )
+    assert vector_type(loop_plan(op)) == "vector<2xf32>"
+
+
+def test_a_whole_scalar_output_does_not_vectorise():
+    # One point (a map over one element) summing x[0] and x[2] into a scalar: the
+    # accesses and the block are aligned, but a scalar is not a run of vectors.
+    assert loop_plan(scalar_output_map()) == LoopPlan(1, None, False)
+
+
+def scalar_output_map() -> ipu.TiledMapOp:
+    return tiled_map(
+        """    %a = ipu.access %vx[0] : memref<3xf32>
+    %b = ipu.access %vx[2] : memref<3xf32>
+    %s = arith.addf %a, %b : f32
+    ipu.yield %s : f32""",
+        """  %x = ipu.variable "x" mapping <0 to 1 x 3> : memref<3xf32>
+  %k = ipu.variable "k" mapping <0 to 1 x 1> : memref<f32>""",
+        "%x halo<0, 2> : memref<3xf32>",
+        "%k whole : memref<f32>",
+        "%vx: memref<3xf32>",
+        over="<0 to 1 x 1>",
+    )
+
+
+def test_a_map_without_streamed_fields_runs_single_points():
+    op = constant_map()
+    assert loop_plan(op) == LoopPlan(1, None, False)
+
+
+def constant_map() -> ipu.TiledMapOp:
+    return tiled_map(
+        """    %c = arith.constant 7 : i32
+    ipu.yield %c : i32""",
+        '  %k = ipu.variable "k" mapping <0 to 1 x 1> : memref<i32>',
+        "",
+        "%k whole : memref<i32>",
+        "",
+        over="<0 to 1 x 1>",
+    )
+
+
+@pytest.mark.parametrize(
+    ("element", "mapping", "size", "unit", "tail"),
+    [
+        ("f32", "<0 to 2 x 4>", 8, 2, False),
+        ("f32", "<0 to 2 x 4, 2 to 3 x 3>", 11, 2, True),
+        ("i16", "<0 to 2 x 4, 2 to 3 x 3>", 11, 2, True),
+        ("i8", "<0 to 2 x 8>", 16, 4, False),
+        ("i8", "<0 to 1 x 6>", 6, 4, True),
+        ("i32", "<0 to 1 x 7>", 7, 1, False),  # a unit of one element never leaves a tail
+    ],
+)
+def test_a_tail_is_planned_when_a_block_ends_in_a_partial_unit(element, mapping, size, unit, tail):
+    add = "arith.addf" if element.startswith("f") else "arith.addi"
+    plan = loop_plan(unary_map(element, f"%r = {add} %e, %e : {element}", mapping, size))
+    assert (plan.unit, plan.tail) == (unit, tail)
 
 
 # -- the codelet body ----------------------------------------------------------------
 
 
-def body_of(op: ipu.TiledMapOp) -> Block:
+def body_of(op: ipu.TiledMapOp, verify: bool = True) -> Block:
     signature = plan_signature(op)
-    codelet = ipu.CodeletOp("c", signature.fields, codelet_body(op, signature))
-    codelet.verify()
+    codelet = ipu.CodeletOp("c", signature.fields, codelet_body(op, signature, loop_plan(op)))
+    if verify:
+        codelet.verify()
     return codelet.body.block
 
 
-def loop_of(block: Block) -> scf.ForOp:
-    (loop,) = [op for op in block.ops if isinstance(op, scf.ForOp)]
-    return loop
-
-
-def names(ops) -> list[str]:
-    return [op.name for op in ops]
-
-
-def test_body_is_the_workers_share_of_the_block():
-    block = body_of(axpy_map())
-    loop = loop_of(block)
-    assert block.last_op is loop
-    worker = the_op(block, ipu.WorkerIdOp)
-    workers = the_op(block, ipu.NumWorkersOp)
-    dim = the_op(block, memref.DimOp)
-    # n is the length of the first block field (x, field 1), the loop is i = worker,
-    # worker + workers, ... < n.
-    assert dim.source is block.args[1]
-    assert (loop.lb, loop.ub, loop.step) == (worker.results[0], dim.result, workers.results[0])
-    assert loop.iter_args == ()
-    # Inside: the loads, the arithmetic, then one store per output, each at the point.
-    i = loop.body.block.args[0]
-    assert names(loop.body.block.ops) == [
-        "memref.load", "memref.load", "arith.mulf", "arith.addf", "memref.store", "memref.store", "scf.yield"
-    ]
-    stores = [op for op in loop.body.block.ops if isinstance(op, memref.StoreOp)]
-    assert [(s.memref, list(s.indices)) for s in stores] == [(block.args[3], [i]), (block.args[2], [i])]
-    loads = [op for op in loop.body.block.ops if isinstance(op, memref.LoadOp)]
-    assert [(load.memref, list(load.indices)) for load in loads] == [(block.args[1], [i]), (block.args[2], [i])]
+def loops(block: Block) -> list[scf.ForOp]:
+    return [op for op in block.ops if isinstance(op, scf.ForOp)]
 
 
 def the_op(block: Block, kind: type):
     ops = [op for op in block.ops if isinstance(op, kind)]
     assert len(ops) == 1, ops
     return ops[0]
+
+
+def names(ops) -> list[str]:
+    return [op.name for op in ops]
+
+
+def constant_value(value) -> int:
+    owner = value.owner
+    assert isinstance(owner, arith.ConstantOp), owner
+    return owner.value.value.data
+
+
+def check_tail(block: Block, unit: int) -> scf.ForOp:
+    """The tail: done = units * unit; the worker units % workers loops over elements
+    done..n, one at a time. Returns that loop."""
+    branch = the_op(block, scf.IfOp)
+    assert block.last_op is branch and not branch.false_region.blocks
+    cond = branch.cond.owner
+    assert isinstance(cond, arith.CmpiOp) and cond.predicate.value.data == 0  # eq
+    worker, workers = the_op(block, ipu.WorkerIdOp).results[0], the_op(block, ipu.NumWorkersOp).results[0]
+    owner = cond.rhs.owner
+    assert cond.lhs is worker and isinstance(owner, arith.RemUIOp) and owner.rhs is workers
+    units = owner.lhs
+    (loop,) = [op for op in branch.true_region.block.ops if isinstance(op, scf.ForOp)]
+    done = loop.lb.owner
+    assert isinstance(done, arith.MuliOp) and done.lhs is units and constant_value(done.rhs) == unit
+    assert isinstance(loop.ub.owner, memref.DimOp) and constant_value(loop.step) == 1
+    return loop
+
+
+def test_vector_body_takes_every_workers_th_vector():
+    # axpy_map: t = a * x, y = t + y in f32 over blocks of 4: float2 units, no tail.
+    block = body_of(axpy_map())
+    (loop,) = loops(block)
+    assert block.last_op is loop  # blocks of 4: no tail code
+    worker, workers = the_op(block, ipu.WorkerIdOp), the_op(block, ipu.NumWorkersOp)
+    dim = the_op(block, memref.DimOp)
+    units = the_op(block, arith.DivUIOp)
+    # n is the length of the first block field (x, field 1); units = n / 2; the loop is
+    # u = worker, worker + workers, ... < units.
+    assert dim.source is block.args[1]
+    assert units.lhs is dim.result and constant_value(units.rhs) == 2
+    assert (loop.lb, loop.ub, loop.step) == (worker.results[0], units.result, workers.results[0])
+    # The scalar is loaded once and broadcast before the loop.
+    load = the_op(block, memref.LoadOp)
+    broadcast = the_op(block, vector.BroadcastOp)
+    assert load.memref is block.args[0] and broadcast.source is load.res
+    # Inside: first = u * 2, vector loads of x and y there, the product (used twice: it
+    # is the output t too, so no fma), the sum, a vector store per output.
+    inner = loop.body.block
+    assert names(inner.ops) == [
+        "arith.muli", "vector.load", "vector.load", "arith.mulf", "arith.addf",
+        "vector.store", "vector.store", "scf.yield",
+    ]
+    first = inner.first_op
+    assert first.lhs is inner.args[0] and constant_value(first.rhs) == 2
+    loads = [op for op in inner.ops if isinstance(op, vector.LoadOp)]
+    assert [(op.base, list(op.indices), str(op.result.type)) for op in loads] == [
+        (block.args[1], [first.result], "vector<2xf32>"),
+        (block.args[2], [first.result], "vector<2xf32>"),
+    ]
+    mul = next(op for op in inner.ops if isinstance(op, arith.MulfOp))
+    assert mul.lhs is broadcast.vector and mul.rhs is loads[0].result
+    stores = [op for op in inner.ops if isinstance(op, vector.StoreOp)]
+    assert [(s.base, list(s.indices)) for s in stores] == [(block.args[3], [first.result]), (block.args[2], [first.result])]
+    assert stores[0].vector is mul.result
+
+
+def test_vector_body_with_a_ragged_last_block_has_a_scalar_tail():
+    # Blocks of 4, 4 and 3 floats: units = n / 2 vectors, then the element after the
+    # last whole vector is done by one worker, one element at a time.
+    op = unary_map("f32", "%r = math.sqrt %e : f32", "<0 to 2 x 4, 2 to 3 x 3>", 11)
+    block = body_of(op)
+    vector_loop, = loops(block)
+    assert names(vector_loop.body.block.ops) == ["arith.muli", "vector.load", "math.sqrt", "vector.store", "scf.yield"]
+    tail = check_tail(block, 2)
+    i = tail.body.block.args[0]
+    assert names(tail.body.block.ops) == ["memref.load", "math.sqrt", "memref.store", "scf.yield"]
+    load, sqrt, store = list(tail.body.block.ops)[:3]
+    assert (load.memref, list(load.indices)) == (block.args[0], [i])
+    assert str(sqrt.result.type) == "f32"
+    assert (store.memref, list(store.indices)) == (block.args[1], [i])
+
+
+def test_word_units_loop_over_their_elements_with_a_tail():
+    # int16: a unit is one word, 2 shorts, an inner loop k = 0..2 at i = first + k, so
+    # no two workers store into one word; blocks of 4, 4, 3: a tail for the last short.
+    op = unary_map("i16", "%r = arith.addi %e, %e : i16", "<0 to 2 x 4, 2 to 3 x 3>", 11)
+    block = body_of(op)
+    (outer,) = loops(block)
+    worker = the_op(block, ipu.WorkerIdOp).results[0]
+    units = the_op(block, arith.DivUIOp)
+    assert constant_value(units.rhs) == 2
+    assert (outer.lb, outer.ub) == (worker, units.result)
+    first, inner = list(outer.body.block.ops)[:2]
+    assert isinstance(first, arith.MuliOp) and constant_value(first.rhs) == 2
+    assert isinstance(inner, scf.ForOp)
+    assert (constant_value(inner.lb), constant_value(inner.ub), constant_value(inner.step)) == (0, 2, 1)
+    point = inner.body.block.first_op
+    assert isinstance(point, arith.AddiOp) and (point.lhs, point.rhs) == (first.result, inner.body.block.args[0])
+    assert names(inner.body.block.ops) == ["arith.addi", "memref.load", "arith.addi", "memref.store", "scf.yield"]
+    load, store = (op for op in inner.body.block.ops if isinstance(op, memref.LoadOp | memref.StoreOp))
+    assert list(load.indices) == [point.result] and list(store.indices) == [point.result]
+    tail = check_tail(block, 2)
+    assert names(tail.body.block.ops) == ["memref.load", "arith.addi", "memref.store", "scf.yield"]
+
+
+def test_word_units_without_a_tail_when_every_block_is_whole_words():
+    # int8 in blocks of 8: 2 words each, no tail code.
+    block = body_of(unary_map("i8", "%r = arith.addi %e, %e : i8"))
+    (outer,) = loops(block)
+    assert block.last_op is outer
+    inner = next(op for op in outer.body.block.ops if isinstance(op, scf.ForOp))
+    assert constant_value(inner.ub) == 4
+
+
+def test_32_bit_bodies_that_do_not_vectorise_run_one_element_at_a_time():
+    # int32: the unit is one element, the old loop i = worker, worker + workers, ... < n
+    # with the point's code inside, and nothing after it.
+    block = body_of(unary_map("i32", "%r = arith.addi %e, %e : i32"))
+    (loop,) = loops(block)
+    assert block.last_op is loop
+    assert not any(isinstance(op, arith.DivUIOp | scf.IfOp) for op in block.ops)
+    worker, workers = the_op(block, ipu.WorkerIdOp), the_op(block, ipu.NumWorkersOp)
+    dim = the_op(block, memref.DimOp)
+    assert (loop.lb, loop.ub, loop.step) == (worker.results[0], dim.result, workers.results[0])
+    i = loop.body.block.args[0]
+    assert names(loop.body.block.ops) == ["memref.load", "arith.addi", "memref.store", "scf.yield"]
+    load, _, store, _ = loop.body.block.ops
+    assert (load.memref, list(load.indices)) == (block.args[0], [i])
+    assert (store.memref, list(store.indices)) == (block.args[1], [i])
 
 
 def test_scalar_loads_and_what_depends_only_on_them_are_hoisted():
@@ -228,21 +545,26 @@ def test_scalar_loads_and_what_depends_only_on_them_are_hoisted():
         "%va: memref<f32>, %vx: memref<8xf32>",
     )
     block = body_of(op)
-    loop = loop_of(block)
+    (loop,) = loops(block)
     prologue = [o for o in block.ops if o is not loop]
-    # The scalar load, sq, the constant 2, k and sqrt(sq) run once, before the loop.
+    # The scalar load, sq, the constant 2, k and sqrt(sq) run once, before the loop;
+    # then the vector count and the broadcasts of the two invariants the points use.
     assert names(prologue) == [
         "arith.constant", "memref.dim", "ipu.worker_id", "ipu.num_workers",
         "memref.load", "arith.mulf", "arith.constant", "arith.mulf", "math.sqrt",
+        "arith.constant", "arith.divui", "vector.broadcast", "vector.broadcast",
     ]
     scalar_load = prologue[4]
     assert scalar_load.memref is block.args[0] and list(scalar_load.indices) == []
-    # What depends on the point stays in the loop.
-    assert names(loop.body.block.ops) == ["memref.load", "arith.mulf", "arith.addf", "memref.store", "scf.yield"]
+    k, r = prologue[7], prologue[8]
+    assert [b.source for b in prologue[11:]] == [k.result, r.result]
+    # What depends on the point stays in the loop: k * x + sqrt(sq) is one fma.
+    assert names(loop.body.block.ops) == ["arith.muli", "vector.load", "vector.fma", "vector.store", "scf.yield"]
 
 
 def test_load_index_is_the_point_plus_halo_and_offset():
-    # halo<0, 3>: offset k reads element i + k of the vertex's slice.
+    # halo<0, 3>: offset k reads element i + k of the vertex's slice (3 is not a whole
+    # float2 away, so the points run one at a time).
     op = tiled_map(
         """    %e0 = ipu.access %vx[0] : memref<11xf32>
     %e2 = ipu.access %vx[2] : memref<11xf32>
@@ -256,48 +578,38 @@ def test_load_index_is_the_point_plus_halo_and_offset():
         "%y block : memref<8xf32>",
         "%vx: memref<11xf32>",
     )
-    assert load_shifts(body_of(op)) == [0, 2, 3]
+    assert load_shifts(body_of(op), memref.LoadOp) == [0, 2, 3]
 
 
-def load_shifts(block: Block) -> list[int]:
-    """For each load in the loop: how far past the point it reads."""
-    loop = loop_of(block)
-    i = loop.body.block.args[0]
+def test_vector_load_index_is_the_first_element_plus_halo_and_offset():
+    # halo<0, 2> with x[i] and x[i + 2]: float2 loads at first and first + 2.
+    assert load_shifts(body_of(halo_map("f32", "halo<0, 2>", [0, 2])), vector.LoadOp) == [0, 2]
+
+
+def load_shifts(block: Block, kind: type[Operation]) -> list[int]:
+    """For each load of `kind` in the first loop: how far past the point it reads."""
+    loop = loops(block)[0]
+    inner = loop.body.block
+    point = inner.args[0] if kind is memref.LoadOp else inner.first_op.results[0]
     shifts = []
-    for op in loop.body.block.ops:
-        if isinstance(op, memref.LoadOp):
+    for op in inner.ops:
+        if isinstance(op, kind):
             (index,) = op.indices
-            if index is i:
+            if index is point:
                 shifts.append(0)
             else:
                 add = index.owner
-                assert isinstance(add, arith.AddiOp) and add.lhs is i
-                constant = add.rhs.owner
-                assert isinstance(constant, arith.ConstantOp)
-                shifts.append(constant.value.value.data)
+                assert isinstance(add, arith.AddiOp) and add.lhs is point
+                shifts.append(constant_value(add.rhs))
     return shifts
 
 
 def test_load_index_adds_the_lower_halo_width():
     # The slice of halo<l, h> starts l elements before the block: offset k is i + l + k.
     # (A map starting at element 0 cannot verify with l > 0, so this map is not verified.)
-    text = graph(
-        """  %x = ipu.variable "x" mapping <0 to 1 x 10> : memref<10xf32>
-  %y = ipu.variable "y" mapping <0 to 1 x 8> : memref<8xf32>
-  ipu.tiled_map "m" over <0 to 2 x 4> ins(%x halo<2, 1> : memref<10xf32>) outs(%y block : memref<8xf32>) {
-  ^bb0(%vx: memref<10xf32>):
-    %l = ipu.access %vx[-2] : memref<10xf32>
-    %m = ipu.access %vx[-1] : memref<10xf32>
-    %r = ipu.access %vx[1] : memref<10xf32>
-    %s = arith.addf %l, %m : f32
-    %t = arith.addf %s, %r : f32
-    ipu.yield %t : f32
-  }"""
-    )
-    op = the(parse(text, verify=False), ipu.TiledMapOp)
-    signature = plan_signature(op)
-    block = codelet_body(op, signature).block
-    assert load_shifts(block) == [0, 1, 3]
+    op = halo_map("f32", "halo<2, 1>", [-2, -1, 1], size=11, verify=False)
+    assert loop_plan(op).vector is None  # -1 and 1 are not whole vectors away
+    assert load_shifts(body_of(op, verify=False), memref.LoadOp) == [0, 1, 3]
 
 
 def test_rank_2_offsets_are_flattened():
@@ -311,53 +623,130 @@ def test_rank_2_offsets_are_flattened():
         "%y block : memref<8xf32>",
         "%vx: memref<3x4xf32>",
     )
-    assert load_shifts(body_of(op)) == [3]
+    assert load_shifts(body_of(op), memref.LoadOp) == [3]
 
 
 def test_points_of_a_halo_only_map_are_its_slice_less_the_halo():
     # No block operand: n = dim(x) - (lo + hi). One point writing a scalar whole.
-    op = tiled_map(
-        """    %a = ipu.access %vx[0] : memref<3xf32>
-    %b = ipu.access %vx[2] : memref<3xf32>
-    %s = arith.addf %a, %b : f32
-    ipu.yield %s : f32""",
-        """  %x = ipu.variable "x" mapping <0 to 1 x 3> : memref<3xf32>
-  %k = ipu.variable "k" mapping <0 to 1 x 1> : memref<f32>""",
-        "%x halo<0, 2> : memref<3xf32>",
-        "%k whole : memref<f32>",
-        "%vx: memref<3xf32>",
-        over="<0 to 1 x 1>",
-    )
-    block = body_of(op)
-    loop = loop_of(block)
+    block = body_of(scalar_output_map())
+    (loop,) = loops(block)
+    assert block.last_op is loop
     sub = loop.ub.owner
     assert isinstance(sub, arith.SubiOp)
     assert isinstance(sub.lhs.owner, memref.DimOp) and sub.lhs.owner.source is block.args[0]
-    assert sub.rhs.owner.value.value.data == 2
+    assert constant_value(sub.rhs) == 2
     # The scalar output is stored with no index.
     (store,) = [o for o in loop.body.block.ops if isinstance(o, memref.StoreOp)]
     assert store.memref is block.args[1] and list(store.indices) == []
-    # The vertex gets 3 elements of x: 1 point, run once by worker 0 (subi; then
-    # load, addi, load, addf, store and the loop's 2 per iteration).
-    assert vertex_cycles(block, [3, 1], WORKERS) == cycles(1 + 1 * (5 + LOOP_INSTRUCTIONS_PER_ITERATION))
-    assert vertex_cycles(block, [2, 1], WORKERS) == cycles(1)  # no point: the loop never runs
+    # The vertex gets 3 elements of x: 1 point, run by worker 0 (subi before the loop;
+    # load, load, store beside one addf, the addi free: max(3, 1) = 3 per iteration);
+    # with 2 elements there is no point and the loop never runs.
+    assert vertex_cycles(block, [3, 1], WORKERS) == cycles(1 + LOOP_OVERHEAD + 1 * 3)
+    assert vertex_cycles(block, [2, 1], WORKERS) == cycles(1)
 
 
 def test_map_without_operands_runs_one_point():
+    block = body_of(constant_map())
+    (loop,) = loops(block)
+    assert block.last_op is loop
+    assert constant_value(loop.ub) == 1 and loop.ub.name_hint == "n"
+    assert loop.lb.owner is the_op(block, ipu.WorkerIdOp)
+    # The constant is hoisted; the loop only stores it, with no index.
+    assert names(loop.body.block.ops) == ["memref.store", "scf.yield"]
+    assert list(loop.body.block.first_op.indices) == []
+
+
+# -- fma contraction -----------------------------------------------------------------------
+
+
+def fma_map(ops: str) -> ipu.TiledMapOp:
+    """A map over f32 x, y, z (blocks of 4) and a whole scalar a; `ops` gives %r."""
+    return tiled_map(
+        f"""    %s = ipu.access %va[] : memref<f32>
+    %e = ipu.access %vx[0] : memref<8xf32>
+    %f = ipu.access %vy[0] : memref<8xf32>
+    %g = ipu.access %vz[0] : memref<8xf32>
+{ops}""",
+        '  %a = ipu.variable "a" mapping <0 to 1 x 1> : memref<f32>\n' + variables("f32", "xyzo"),
+        "%a whole, %x block, %y block, %z block : memref<f32>, memref<8xf32>, memref<8xf32>, memref<8xf32>",
+        "%o block : memref<8xf32>",
+        "%va: memref<f32>, %vx: memref<8xf32>, %vy: memref<8xf32>, %vz: memref<8xf32>",
+    )
+
+
+def loop_ops(op: ipu.TiledMapOp) -> list[Operation]:
+    block = body_of(op)
+    return [o for o in loops(block)[0].body.block.ops if not isinstance(o, vector.LoadOp | vector.StoreOp | scf.YieldOp | arith.MuliOp)]
+
+
+@pytest.mark.parametrize(
+    "ops",
+    [
+        "    %p = arith.mulf %s, %e : f32\n    %r = arith.addf %p, %f : f32",  # a * x + y
+        "    %p = arith.mulf %e, %s : f32\n    %r = arith.addf %f, %p : f32",  # y + x * a
+    ],
+)
+def test_a_broadcast_product_feeding_one_add_is_an_fma(ops):
+    block = body_of(fma_map(ops + "\n    ipu.yield %r : f32"))
+    loop = loops(block)[0].body.block
+    (fma,) = [o for o in loop.ops if isinstance(o, vector.FMAOp | arith.MulfOp | arith.AddfOp)]
+    assert isinstance(fma, vector.FMAOp)
+    # fma(broadcast a, x, y): the multiplier is the broadcast scalar
+    broadcast = the_op(block, vector.BroadcastOp)
+    loads = [o for o in loop.ops if isinstance(o, vector.LoadOp)]
+    assert (fma.lhs, fma.rhs, fma.acc) == (broadcast.vector, loads[0].result, loads[1].result)
+    assert str(fma.res.type) == "vector<2xf32>"
+
+
+def test_a_product_used_twice_is_not_contracted():
+    # p is added to y and to z: an fma for one add would leave the product to compute
+    # again for the other.
+    ops = loop_ops(fma_map("""    %p = arith.mulf %s, %e : f32
+    %q = arith.addf %p, %f : f32
+    %r = arith.addf %p, %g : f32
+    %t = arith.addf %q, %r : f32
+    ipu.yield %t : f32"""))
+    assert names(ops) == ["arith.mulf", "arith.addf", "arith.addf", "arith.addf"]
+
+
+def test_a_product_of_two_streamed_values_is_not_contracted():
+    # x * y + z: neither multiplier is a broadcast invariant (f32v2axpy takes its scale
+    # from a register, one scalar for all lanes).
+    ops = loop_ops(fma_map("""    %p = arith.mulf %e, %f : f32
+    %r = arith.addf %p, %g : f32
+    ipu.yield %r : f32"""))
+    assert names(ops) == ["arith.mulf", "arith.addf"]
+
+
+def test_a_subtraction_is_not_contracted():
+    # a * x - y is not an fma of a * x and y.
+    ops = loop_ops(fma_map("""    %p = arith.mulf %s, %e : f32
+    %r = arith.subf %p, %f : f32
+    ipu.yield %r : f32"""))
+    assert names(ops) == ["arith.mulf", "arith.subf"]
+
+
+def test_scalar_tails_are_not_contracted():
+    # The tail runs the map's own scalar ops: mulf then addf (the vector loop's fma is a
+    # vector instruction; the scalar code keeps the ops it was given).
     op = tiled_map(
-        """    %c = arith.constant 7 : i32
-    ipu.yield %c : i32""",
-        '  %k = ipu.variable "k" mapping <0 to 1 x 1> : memref<i32>',
-        "",
-        "%k whole : memref<i32>",
-        "",
-        over="<0 to 1 x 1>",
+        """    %s = ipu.access %va[] : memref<f32>
+    %e = ipu.access %vx[0] : memref<5xf32>
+    %f = ipu.access %vy[0] : memref<5xf32>
+    %p = arith.mulf %s, %e : f32
+    %r = arith.addf %p, %f : f32
+    ipu.yield %r : f32""",
+        '  %a = ipu.variable "a" mapping <0 to 1 x 1> : memref<f32>\n' + variables("f32", "xy", "<0 to 1 x 5>", 5),
+        "%a whole, %x block, %y block : memref<f32>, memref<5xf32>, memref<5xf32>",
+        "%y block : memref<5xf32>",
+        "%va: memref<f32>, %vx: memref<5xf32>, %vy: memref<5xf32>",
+        over="<0 to 1 x 5>",
     )
     block = body_of(op)
-    loop = loop_of(block)
-    assert isinstance(loop.ub.owner, arith.ConstantOp) and loop.ub.owner.value.value.data == 1
-    # The constant is hoisted; the loop only stores it.
-    assert names(loop.body.block.ops) == ["memref.store", "scf.yield"]
+    assert [o.name for o in loops(block)[0].body.block.ops if not isinstance(o, vector.LoadOp | vector.StoreOp)] == [
+        "arith.muli", "vector.fma", "scf.yield"]
+    tail = check_tail(block, 2)
+    assert names(tail.body.block.ops) == ["memref.load", "memref.load", "arith.mulf", "arith.addf", "memref.store", "scf.yield"]
 
 
 def test_pass_replaces_the_map_by_a_codelet_and_one_placement():
@@ -375,163 +764,29 @@ def test_pass_replaces_the_map_by_a_codelet_and_one_placement():
     assert placement.codelet.root_reference.data == "g_m"
     assert placement.tile_map.runs() == [TileRun(0, 1, 5), TileRun(1, 2, 3)]
     assert not [op for op in module.walk() if isinstance(op, ipu.TiledMapOp)]
+    # tile 1's block starts at element 5: one element at a time
+    assert not any(isinstance(op, vector.LoadOp) for op in codelet.walk())
 
 
-# -- the cost model ------------------------------------------------------------------
+def test_pass_vectorises_with_the_arch_data_path():
+    # ipu1's loads are 64 bits too: float2 units for blocks of 4 floats.
+    module = parse(graph(AXPY_VARIABLES + """
+  ipu.tiled_map "m" over <0 to 2 x 4> ins(%x block : memref<8xf32>) outs(%y block : memref<8xf32>) {
+  ^bb0(%vx: memref<8xf32>):
+    %e = ipu.access %vx[0] : memref<8xf32>
+    %d = arith.addf %e, %e : f32
+    ipu.yield %d : f32
+  }""").replace('arch "ipu2"', 'arch "ipu1"'))
+    IpuVertexExtractionPass().apply(make_ctx(), module)
+    module.verify()
+    codelet = the(module, ipu.CodeletOp)
+    assert get_arch("ipu1").data_path_bytes == 8
+    assert {str(op.result.type) for op in codelet.walk() if isinstance(op, vector.LoadOp)} == {"vector<2xf32>"}
 
 
-def codelet_block(fields: str, body: str) -> Block:
-    text = graph(f"  ipu.codelet @c({fields}) {{\n{body}\n  }}")
-    return the(parse(text), ipu.CodeletOp).body.block
-
-
-STRIDED_LOOP = """    %c0 = arith.constant 0 : index
-    %n = memref.dim %x, %c0 : memref<?xf32>
-    %w = ipu.worker_id
-    %nw = ipu.num_workers
-    scf.for %i = %w to %n step %nw {
-      %e = memref.load %x[%i] : memref<?xf32>
-      %d = arith.addf %e, %e : f32
-      memref.store %d, %x[%i] : memref<?xf32>
-    }"""
-STRIDED_BODY = 3  # load, addf, store; the yield is free
-
-
-def cycles(instructions: int, workers: int = WORKERS) -> int:
-    return workers * (VERTEX_OVERHEAD_INSTRUCTIONS + instructions)
-
-
-@pytest.mark.parametrize("n", [0, 1, 2, 6, 7, 13, 68, 100])
-def test_cycles_follow_the_busiest_workers_trip_count(n):
-    block = codelet_block('%x: memref<?xf32> inout "x"', STRIDED_LOOP)
-    busiest = ceil(n / WORKERS)  # worker 0 takes points 0, 6, 12, ...
-    assert vertex_cycles(block, [n], WORKERS) == cycles(busiest * (STRIDED_BODY + LOOP_INSTRUCTIONS_PER_ITERATION))
-
-
-def test_cycles_with_one_worker_run_every_point():
-    block = codelet_block('%x: memref<?xf32> inout "x"', STRIDED_LOOP)
-    assert vertex_cycles(block, [13], 1) == cycles(13 * 5, workers=1)
-
-
-def test_hoisted_ops_count_once():
-    prologue = """    %c0 = arith.constant 0 : index
-    %n = memref.dim %x, %c0 : memref<?xf32>
-    %w = ipu.worker_id
-    %nw = ipu.num_workers"""
-    hoisted = codelet_block(
-        '%a: memref<f32> input "a", %x: memref<?xf32> inout "x"',
-        prologue + """
-    %s = memref.load %a[] : memref<f32>
-    %k = arith.mulf %s, %s : f32
-    scf.for %i = %w to %n step %nw {
-      %e = memref.load %x[%i] : memref<?xf32>
-      %d = arith.mulf %e, %k : f32
-      memref.store %d, %x[%i] : memref<?xf32>
-    }""",
-    )
-    in_loop = codelet_block(
-        '%a: memref<f32> input "a", %x: memref<?xf32> inout "x"',
-        prologue + """
-    scf.for %i = %w to %n step %nw {
-      %s = memref.load %a[] : memref<f32>
-      %k = arith.mulf %s, %s : f32
-      %e = memref.load %x[%i] : memref<?xf32>
-      %d = arith.mulf %e, %k : f32
-      memref.store %d, %x[%i] : memref<?xf32>
-    }""",
-    )
-    iterations = ceil(60 / WORKERS)
-    assert vertex_cycles(hoisted, [1, 60], WORKERS) == cycles(2 + iterations * (3 + 2))
-    assert vertex_cycles(in_loop, [1, 60], WORKERS) == cycles(iterations * (5 + 2))
-
-
-def test_unknown_bounds_count_one_iteration():
-    # The upper bound is data: the estimate takes one iteration.
-    block = codelet_block(
-        '%m: memref<i32> input "m", %x: memref<?xf32> inout "x"',
-        """    %c0 = arith.constant 0 : index
-    %c1 = arith.constant 1 : index
-    %raw = memref.load %m[] : memref<i32>
-    %n = arith.index_cast %raw : i32 to index
-    scf.for %i = %c0 to %n step %c1 {
-      %e = memref.load %x[%i] : memref<?xf32>
-      memref.store %e, %x[%i] : memref<?xf32>
-    }""",
-    )
-    assert vertex_cycles(block, [1, 1000], WORKERS) == cycles(2 + 1 * (2 + 2))
-
-
-def test_index_arithmetic_on_known_values_gives_known_bounds():
-    # n - 2 (a halo) and a step of 2 are followed: ceil((10 - 2) / 2) = 4 iterations.
-    block = codelet_block(
-        '%x: memref<?xf32> inout "x"',
-        """    %c0 = arith.constant 0 : index
-    %c2 = arith.constant 2 : index
-    %d = memref.dim %x, %c0 : memref<?xf32>
-    %n = arith.subi %d, %c2 : index
-    scf.for %i = %c0 to %n step %c2 {
-      %e = memref.load %x[%i] : memref<?xf32>
-      memref.store %e, %x[%i] : memref<?xf32>
-    }""",
-    )
-    assert vertex_cycles(block, [10], WORKERS) == cycles(1 + 4 * (2 + 2))
-
-
-def test_math_functions_cost_more_than_arithmetic():
-    def block(op: str) -> Block:
-        return codelet_block(
-            '%x: memref<f32> inout "x"',
-            f"""    %e = memref.load %x[] : memref<f32>
-    %r = {op} %e : f32
-    memref.store %r, %x[] : memref<f32>""",
-        )
-
-    assert vertex_cycles(block("math.exp"), [1], WORKERS) == cycles(2 + MATH_FUNCTION_INSTRUCTIONS)
-    assert vertex_cycles(block("arith.negf"), [1], WORKERS) == cycles(3)
-
-
-def test_branches_cost_their_longest_side():
-    block = codelet_block(
-        '%x: memref<f32> inout "x"',
-        """    %w = ipu.worker_id
-    %c0 = arith.constant 0 : index
-    %first = arith.cmpi eq, %w, %c0 : index
-    scf.if %first {
-      %e = memref.load %x[] : memref<f32>
-      %r = math.exp %e : f32
-      memref.store %r, %x[] : memref<f32>
-    } else {
-      %e = memref.load %x[] : memref<f32>
-      memref.store %e, %x[] : memref<f32>
-    }""",
-    )
-    assert vertex_cycles(block, [1], WORKERS) == cycles(1 + 1 + (2 + MATH_FUNCTION_INSTRUCTIONS))
-
-
-def test_carried_values_loop_like_any_other():
-    block = codelet_block(
-        '%v: memref<?xf32> input "v", %out: memref<f32> output "out"',
-        """    %c0 = arith.constant 0 : index
-    %c1 = arith.constant 1 : index
-    %n = memref.dim %v, %c0 : memref<?xf32>
-    %zero = arith.constant 0.000000e+00 : f32
-    %sum = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %zero) -> (f32) {
-      %e = memref.load %v[%i] : memref<?xf32>
-      %next = arith.addf %acc, %e : f32
-      scf.yield %next : f32
-    }
-    memref.store %sum, %out[] : memref<f32>""",
-    )
-    assert vertex_cycles(block, [9, 1], WORKERS) == cycles(9 * (2 + 2) + 1)
-
-
-def test_the_same_body_costs_the_same_at_the_poplar_level():
-    block = codelet_block('%x: memref<?xf32> inout "x"', STRIDED_LOOP)
-    module = parse(graph(f'  ipu.codelet @c(%x: memref<?xf32> inout "x") {{\n{STRIDED_LOOP}\n  }}'))
-    ConvertIpuToPoplarPass().apply(make_ctx(), module)
-    codelet = the(module, poplar.CodeletOp)
-    assert the_op(codelet.body.block, poplar.WorkerIdOp)
-    assert vertex_cycles(codelet.body.block, [13], WORKERS) == vertex_cycles(block, [13], WORKERS)
+def cycles(worker: int) -> int:
+    """A vertex whose busiest worker spends `worker` cycles besides its overhead."""
+    return VERTEX_OVERHEAD + WORKERS * (WORKER_OVERHEAD + worker)
 
 
 # -- plan_placements and slice_sizes ----------------------------------------------------
@@ -582,9 +837,9 @@ def test_plan_placements_gives_one_estimate_per_run():
         vertex_cycles(codelet.body.block, slice_sizes(first, r), WORKERS) for r in range(3)
     ]
     # Blocks of 7 take two iterations on worker 0, blocks of 6 and 4 one; 31 take six.
-    per_iteration = 2 + LOOP_INSTRUCTIONS_PER_ITERATION
-    assert plans[first].cycles == [cycles(2 * per_iteration), cycles(per_iteration), cycles(per_iteration)]
-    assert plans[second].cycles == [cycles(6 * per_iteration)]
+    # An iteration is a load and a store (2); the loop costs LOOP_OVERHEAD (6) besides.
+    assert plans[first].cycles == [cycles(6 + 2 * 2), cycles(6 + 2), cycles(6 + 2)]
+    assert plans[second].cycles == [cycles(6 + 6 * 2)]
 
 
 # -- tiling helpers ------------------------------------------------------------------------

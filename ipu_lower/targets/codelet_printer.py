@@ -7,28 +7,55 @@ function found through `_STATEMENTS`; constants and the worker ops are printed i
 where they are used. SDK 3.x (default): `poplar::MultiVertex` with
 `void compute(unsigned workerId)`. SDK 2.x: `poplar::Vertex` with `bool compute()`,
 run by one worker (worker 0 of 1).
+
+Runs of 8- and 16-bit elements are declared 4-byte aligned (workers split them at
+32-bit words); fields the body reads or writes as 64-bit vectors 8-byte aligned
+(`Vector<T, SPAN, 8>`), interleaved when one loop loads and stores them, and kept in
+different memory elements from each other (`poplar::constraint`), so that popc can pair
+their loads and stores; the body reaches them through `__restrict` pointers
+(`ipu_lower_rt::data`, see `cpp_expr.CPP_HELPERS`).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 
-from xdsl.dialects import arith, memref, scf
+from xdsl.dialects import arith, memref, scf, vector
 from xdsl.ir import Block, Operation, SSAValue
 
 from ipu_lower.dialects import poplar
+from ipu_lower.dialects.codelet_body import VectorStreams, vector_streams
+from ipu_lower.element_types import element_type
 from ipu_lower.names import UniqueNames
-from ipu_lower.targets.cpp_expr import CPP_HELPERS, cpp_constant, cpp_expression, cpp_type
+from ipu_lower.targets.cpp_expr import (
+    CPP_HELPERS,
+    cpp_constant,
+    cpp_expression,
+    cpp_type,
+)
 from ipu_lower.targets.print_context import PrintContext
 
 _EDGE = {"input": "Input", "output": "Output", "inout": "InOut"}
 _VERTEX_NAMES = ("compute", "numWorkers", "workerId")
 
 
-def field_declaration(direction: str, name: str, field_type) -> str:
+def field_declaration(direction: str, name: str, field_type, vector: bool = False, interleaved: bool = False) -> str:
     element = cpp_type(field_type.element_type)
-    inner = f"poplar::Vector<{element}>" if field_type.get_num_dims() else element
+    inner = element
+    if vector:
+        inner = f"poplar::Vector<{element}, poplar::VectorLayout::SPAN, 8{', true' if interleaved else ''}>"
+    elif field_type.get_num_dims() and element_type(field_type.element_type).bytes < 4:  # type: ignore[union-attr]
+        # Workers split such runs at 32-bit words: the run must start on one.
+        inner = f"poplar::Vector<{element}, poplar::VectorLayout::SPAN, 4>"
+    elif field_type.get_num_dims():
+        inner = f"poplar::Vector<{element}>"
     return f"poplar::{_EDGE[direction]}<{inner}> {name};"
+
+
+def _class_head(name: str, base: str, fields: list[str], streams: VectorStreams) -> str:
+    constraints = ", ".join(f'"elem(*{fields[a]})!=elem(*{fields[b]})"' for a, b in streams.apart())
+    attribute = f"IPU_LOWER_CONSTRAINT({constraints}) " if constraints else ""
+    return f"class {attribute}{name} : public {base}"
 
 
 def print_codelets_header(ctx: PrintContext, sdk: int) -> None:
@@ -39,6 +66,9 @@ def print_codelets_header(ctx: PrintContext, sdk: int) -> None:
     ctx.line("#include <cmath>")
     ctx.line("#include <cstdint>")
     ctx.line("#include <limits>")
+    ctx.line("#ifdef __IPU__")
+    ctx.line("#include <ipu_vector_math>  // float2, half4")
+    ctx.line("#endif")
     ctx.line()
     for line in CPP_HELPERS.splitlines():
         ctx.line(line)
@@ -47,16 +77,21 @@ def print_codelets_header(ctx: PrintContext, sdk: int) -> None:
 def print_codelet(ctx: PrintContext, op: poplar.CodeletOp, sdk: int) -> None:
     names = op.field_names()
     base = "poplar::MultiVertex" if sdk >= 3 else "poplar::Vertex"
+    streams = vector_streams(op.body.block)
     ctx.line()
-    with ctx.descend(f"class {op.sym_name.data} : public {base}", "};"):
+    with ctx.descend(_class_head(op.sym_name.data, base, names, streams), "};"):
         ctx.label("public:")
-        for field, arg in zip(op.fields.data, op.body.block.args):
-            ctx.line(field_declaration(field.direction.data, field.field_name.data, arg.type))
+        for k, (field, arg) in enumerate(zip(op.fields.data, op.body.block.args)):
+            vector = k in streams.fields
+            interleaved = k in streams.interleaved
+            ctx.line(field_declaration(field.direction.data, field.field_name.data, arg.type, vector, interleaved))
         ctx.line()
         body = _BodyPrinter(ctx, names, sdk)
         for arg, name in zip(op.body.block.args, names):
             ctx.values[arg] = name
         with ctx.descend("void compute(unsigned workerId)" if sdk >= 3 else "bool compute()"):
+            for k in streams.fields:
+                body.pointer_to(op.body.block.args[k], names[k])
             body.block(op.body.block)
             if sdk < 3:
                 ctx.line("return true;")
@@ -81,6 +116,13 @@ class _BodyPrinter:
         self.ctx = ctx
         self.names = UniqueNames((*_VERTEX_NAMES, *field_names))
         self.sdk = sdk
+        self.pointers: dict[SSAValue, str] = {}
+
+    def pointer_to(self, field: SSAValue, name: str) -> None:
+        """A `__restrict` pointer to the data of a field used by vector loads and stores."""
+        pointer = self.names.fresh(f"{name}_p", "p")
+        self.pointers[field] = pointer
+        self.ctx.line(f"auto *__restrict {pointer} = ipu_lower_rt::data({name});")
 
     def bind(self, value: SSAValue, hint: str) -> str:
         name = self.names.fresh(value.name_hint or hint, "v")
@@ -123,6 +165,15 @@ class _BodyPrinter:
         field = self.ctx[op.memref]
         element = f"{field}[{self.ctx[op.indices[0]]}]" if op.indices else f"*{field}"
         self.ctx.line(f"{element} = {self.ctx[op.value]};")
+
+    def vector_load(self, op: vector.LoadOp) -> None:
+        pointer = self.pointers[op.base]
+        load = f"ipu_lower_rt::load<{cpp_type(op.result.type)}>({pointer}, {self.ctx[op.indices[0]]})"
+        self.declare(op.result, load, f"{self.ctx[op.base]}_in")
+
+    def vector_store(self, op: vector.StoreOp) -> None:
+        pointer = self.pointers[op.base]
+        self.ctx.line(f"ipu_lower_rt::store({pointer}, {self.ctx[op.indices[0]]}, {self.ctx[op.vector]});")
 
     def carried(self, results, initial: list[SSAValue], hint: str) -> list[str]:
         """Mutable variables for loop-carried values or branch results."""
@@ -175,6 +226,8 @@ _STATEMENTS: dict[type[Operation], Callable[[_BodyPrinter, Operation], None]] = 
     memref.DimOp: _BodyPrinter.dim,  # type: ignore[dict-item]
     memref.LoadOp: _BodyPrinter.load,  # type: ignore[dict-item]
     memref.StoreOp: _BodyPrinter.store,  # type: ignore[dict-item]
+    vector.LoadOp: _BodyPrinter.vector_load,  # type: ignore[dict-item]
+    vector.StoreOp: _BodyPrinter.vector_store,  # type: ignore[dict-item]
     scf.ForOp: _BodyPrinter.for_loop,  # type: ignore[dict-item]
     scf.IfOp: _BodyPrinter.if_else,  # type: ignore[dict-item]
     scf.YieldOp: _BodyPrinter.skip,

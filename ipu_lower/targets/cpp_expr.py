@@ -9,7 +9,10 @@ MLIR op, as far as C++ allows:
   the helpers of ``CPP_HELPERS``;
 - ``minimumf``/``maximumf`` propagate NaN and order -0 below +0 (``std::fmin`` does not);
 - i1 is ``bool``; signed i1 arithmetic and comparisons treat ``true`` as -1 like MLIR;
-- f16 is ``half`` (the IPU type); math functions on f16 are computed in float and rounded back.
+- f16 is ``half`` (the IPU type); math functions on f16 are computed in float and rounded back;
+- ``vector<2xf32>``/``vector<4xf16>`` are ``float2``/``half4`` (``ipu_lower_rt``): + - * / and
+  negation are vector operators, ``vector.fma`` is one ``a * b + c`` expression (so the
+  compiler may contract it), other ops apply their scalar expression lane by lane.
 Only <cmath>, <limits> and <cstdint> are needed, so the output compiles with popc and on a host.
 """
 
@@ -19,7 +22,7 @@ import math
 import struct
 from collections.abc import Sequence
 
-from xdsl.dialects import arith
+from xdsl.dialects import arith, vector
 from xdsl.dialects import math as mathd
 from xdsl.dialects.builtin import (
     Float16Type,
@@ -29,12 +32,13 @@ from xdsl.dialects.builtin import (
     IndexType,
     IntegerAttr,
     IntegerType,
+    VectorType,
 )
 from xdsl.ir import Attribute, Operation
 
 from ipu_lower.element_types import element_type
 
-__all__ = ["CPP_HELPERS", "cpp_constant", "cpp_expression", "cpp_type"]
+__all__ = ["CPP_HELPERS", "cpp_constant", "cpp_expression", "cpp_type", "cpp_vector_expression"]
 
 
 CPP_HELPERS = r"""// ipu_lower runtime helpers (arith/math semantics in C++)
@@ -78,18 +82,85 @@ inline signed char ipowi(signed char a, signed char e) { return ipowi_impl<signe
 inline short ipowi(short a, short e) { return ipowi_impl<short, unsigned int>(a, e); }
 inline int ipowi(int a, int e) { return ipowi_impl<int, unsigned int>(a, e); }
 inline long long ipowi(long long a, long long e) { return ipowi_impl<long long, unsigned long long>(a, e); }
-// arith.minimumf / arith.maximumf: NaN-propagating, -0.0 < +0.0.
+// arith.minimumf / arith.maximumf: NaN-propagating, -0.0 < +0.0. (The sign test is
+// copysign, not std::signbit: g++ 12 -O2 crashes on signbit after fabs in one loop.)
+inline bool negative(float a) { return std::copysign(1.0f, a) < 0.0f; }
 template <typename T> inline T minimumf(T a, T b) {
   if (a != a) return a;
   if (b != b) return b;
-  if (a == b) return std::signbit(static_cast<float>(a)) ? a : b;
+  if (a == b) return negative(static_cast<float>(a)) ? a : b;
   return a < b ? a : b;
 }
 template <typename T> inline T maximumf(T a, T b) {
   if (a != a) return a;
   if (b != b) return b;
-  if (a == b) return std::signbit(static_cast<float>(a)) ? b : a;
+  if (a == b) return negative(static_cast<float>(a)) ? b : a;
   return a > b ? a : b;
+}
+
+// 64-bit vectors (vector<2xf32>, vector<4xf16>). On the IPU: float2 and half4, the
+// data of a vector field as a pointer, loads and stores of whole vectors, and the
+// memory-element constraints popc needs to pair loads (ld2x64pace, ld2xst64pace).
+// Elsewhere (IPU Model, emulator): a struct with the same lane-wise arithmetic, each
+// lane rounded like the IPU's, read and written through the field element by element
+// so that every access is checked; constraints mean nothing there.
+#ifdef __IPU__
+using float2 = ::float2;
+using half4 = ::half4;
+template <typename F> inline auto data(F &field) { return &field[0]; }
+template <typename V, typename T> inline V load(const T *p, unsigned i) {
+  return *reinterpret_cast<const V *>(p + i);
+}
+template <typename T, typename V> inline void store(T *p, unsigned i, V v) {
+  *reinterpret_cast<V *>(p + i) = v;
+}
+#define IPU_LOWER_CONSTRAINT(...) [[poplar::constraint(__VA_ARGS__)]]
+#else
+template <typename T, unsigned N> struct vec {
+  T lane[N];
+  T &operator[](unsigned k) { return lane[k]; }
+  const T &operator[](unsigned k) const { return lane[k]; }
+};
+#define IPU_LOWER_VEC_OP(op)                                                   \
+  template <typename T, unsigned N>                                            \
+  inline vec<T, N> operator op(const vec<T, N> &a, const vec<T, N> &b) {       \
+    vec<T, N> r{};                                                             \
+    for (unsigned k = 0; k < N; ++k) r[k] = static_cast<T>(a[k] op b[k]);      \
+    return r;                                                                  \
+  }
+IPU_LOWER_VEC_OP(+)
+IPU_LOWER_VEC_OP(-)
+IPU_LOWER_VEC_OP(*)
+IPU_LOWER_VEC_OP(/)
+#undef IPU_LOWER_VEC_OP
+template <typename T, unsigned N> inline vec<T, N> operator-(const vec<T, N> &a) {
+  vec<T, N> r{};
+  for (unsigned k = 0; k < N; ++k) r[k] = static_cast<T>(-a[k]);
+  return r;
+}
+using float2 = vec<float, 2>;
+using half4 = vec<half, 4>;
+template <typename F> inline F *data(F &field) { return &field; }
+template <typename V, typename F> inline V load(const F *field, unsigned i) {
+  V v{};
+  for (unsigned k = 0; k < sizeof(V) / sizeof(v[0]); ++k) v[k] = (*field)[i + k];
+  return v;
+}
+template <typename F, typename V> inline void store(const F *field, unsigned i, const V &v) {
+  for (unsigned k = 0; k < sizeof(V) / sizeof(v[0]); ++k) (*field)[i + k] = v[k];
+}
+#define IPU_LOWER_CONSTRAINT(...)
+#endif
+template <typename V, typename T> inline V broadcast(T s) {
+  V v{};
+  for (unsigned k = 0; k < sizeof(V) / sizeof(v[0]); ++k) v[k] = s;
+  return v;
+}
+// An op without a vector instruction, lane by lane.
+template <typename V, typename F, typename... Vs> inline V lanewise(F f, const V &a, const Vs &...rest) {
+  V r{};
+  for (unsigned k = 0; k < sizeof(V) / sizeof(r[0]); ++k) r[k] = f(a[k], rest[k]...);
+  return r;
 }
 }  // namespace ipu_lower_rt
 """
@@ -108,10 +179,17 @@ INDEX_TYPE = "unsigned"
 """`index` in codelets: element counts and positions within one tile's memory."""
 
 
+_VECTOR_TYPES = {"vector<2xf32>": "ipu_lower_rt::float2", "vector<4xf16>": "ipu_lower_rt::half4"}
+
+
 def cpp_type(t: Attribute) -> str:
-    """The C++ spelling of a scalar type; f64 (``double``) is for host code only."""
+    """The C++ spelling of a scalar or 64-bit vector type; f64 (``double``) is for host code only."""
     if isinstance(t, IndexType):
         return INDEX_TYPE
+    if isinstance(t, VectorType):
+        if str(t) not in _VECTOR_TYPES:
+            raise ValueError(f"no C++ type for {t}")
+        return _VECTOR_TYPES[str(t)]
     row = element_type(t)
     if row is None:
         raise ValueError(f"no C++ type for {t}")
@@ -345,13 +423,39 @@ def _index_expression(op: Operation, t: Attribute, x: Sequence[str]) -> str:
     raise ValueError(f"'{op.name}' on index values is not supported in codelets")
 
 
-def cpp_expression(op: Operation, operands: Sequence[str]) -> str:
-    """One C++ expression computing the single result of ``op`` from the C names of its operands."""
+_VECTOR_OPERATORS = {arith.AddfOp: "+", arith.SubfOp: "-", arith.MulfOp: "*", arith.DivfOp: "/"}
+
+
+def cpp_vector_expression(op: Operation, operands: Sequence[str]) -> str:
+    """One C++ expression computing the vector result of ``op``."""
+    t = op.results[0].type
+    assert isinstance(t, VectorType)
+    x = list(operands)
+    if isinstance(op, vector.BroadcastOp):
+        return f"ipu_lower_rt::broadcast<{cpp_type(t)}>({x[0]})"
+    if isinstance(op, vector.FMAOp):
+        return f"({x[0]} * {x[1]} + {x[2]})"
+    if type(op) in _VECTOR_OPERATORS:
+        return f"({x[0]} {_VECTOR_OPERATORS[type(op)]} {x[1]})"
+    if isinstance(op, arith.NegfOp):
+        return f"(-{x[0]})"
+    element = cpp_type(t.element_type)
+    params = [f"a{k}" for k in range(len(x))]
+    lane = cpp_expression(op, params, t.element_type)
+    signature = ", ".join(f"{element} {p}" for p in params)
+    return f"ipu_lower_rt::lanewise([]({signature}) {{ return {lane}; }}, {', '.join(x)})"
+
+
+def cpp_expression(op: Operation, operands: Sequence[str], lane_type: Attribute | None = None) -> str:
+    """One C++ expression computing the single result of ``op`` from the C names of its
+    operands; with ``lane_type``, the expression for one lane of a vector op."""
     if len(op.results) != 1:
         raise ValueError(f"'{op.name}' does not have exactly one result")
     if len(operands) != len(op.operands):
         raise ValueError(f"'{op.name}' has {len(op.operands)} operands, got {len(operands)} names")
-    t = op.results[0].type
+    t = lane_type or op.results[0].type
+    if isinstance(t, VectorType):
+        return cpp_vector_expression(op, operands)
     x = list(operands)
 
     if isinstance(op, arith.ConstantOp):
