@@ -15,7 +15,9 @@ from xdsl.passes import ModulePass, PassPipeline
 
 from ipu_lower.passes.convert_ipu_to_poplar import ConvertIpuToPoplarPass
 from ipu_lower.passes.demote_f64 import IpuDemoteF64Pass
+from ipu_lower.passes.sdfg_fuse_maps import SdfgFuseMapsPass
 from ipu_lower.passes.sdfg_specialize import SdfgSpecializePass
+from ipu_lower.passes.sdfg_write_in_place import SdfgWriteInPlacePass
 from ipu_lower.passes.tile_partition import IpuTilePartitionPass
 from ipu_lower.passes.vertex_extraction import IpuVertexExtractionPass
 
@@ -32,8 +34,8 @@ class PipelinePass(ModulePass):
 
 @dataclass(frozen=True)
 class SdfgToPoplarPass(PipelinePass):
-    """The whole lowering: (ipu-demote-f64,) sdfg-specialize, ipu-tile-partition,
-    ipu-vertex-extraction, convert-ipu-to-poplar."""
+    """The whole lowering: (ipu-demote-f64,) sdfg-specialize, sdfg-fuse-maps,
+    sdfg-write-in-place, ipu-tile-partition, ipu-vertex-extraction, convert-ipu-to-poplar."""
 
     name = "sdfg-to-poplar"
 
@@ -47,6 +49,8 @@ class SdfgToPoplarPass(PipelinePass):
         return (
             *([IpuDemoteF64Pass()] if self.demote_f64 else []),
             SdfgSpecializePass(symbols=self.symbols),
+            SdfgFuseMapsPass(),
+            SdfgWriteInPlacePass(),
             IpuTilePartitionPass(arch=self.arch),
             IpuVertexExtractionPass(),
             ConvertIpuToPoplarPass(),

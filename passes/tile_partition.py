@@ -145,11 +145,13 @@ def analyze_body(what: str, ops: list[Operation], params: tuple[SSAValue, ...], 
     writes: list[str] = []
     for op in ops:
         if isinstance(op, sd.TaskletOp):
-            if any(not on_ipu(r.type) for inner in op.body.block.ops for r in inner.results):
+            wide = next((r.type for inner in op.body.block.ops for r in inner.results if not on_ipu(r.type)), None)
+            if wide is not None:
+                kind, fix = ("float64", "float32") if str(wide) == "f64" else ("int64", "int32")
                 raise error(
                     op,
-                    f"tasklet '{op.label.data}' computes in 64 bits, which the IPU does not "
-                    "support; demote it with the ipu-demote-f64 pass or use float32 constants",
+                    f"tasklet '{op.label.data}' computes in {kind}, which the IPU does not "
+                    f"support; demote it with the ipu-demote-f64 pass or use {fix} constants",
                 )
             continue
         if not isinstance(op, sd.ReadOp | sd.WriteOp):
@@ -300,21 +302,30 @@ def _is_whole(copy: sd.CopyOp) -> bool:
     return True
 
 
-def check_memory(
-    sdfg_op: sd.SdfgOp, containers: dict[str, sd.ContainerOp], layouts: dict[str, ipu.TileMapAttr], arch: Arch
-) -> None:
-    """Fail when the data mapped to some tile exceeds its memory.
-
-    Bytes per tile are summed over the distinct runs of all layouts: O(runs), not O(tiles)."""
+def busiest_tile(layouts: dict[str, ipu.TileMapAttr], element_bytes: dict[str, int]) -> tuple[int, int]:
+    """(bytes, tile) of the tile holding the most data. Bytes per tile are summed over
+    the distinct runs of all layouts: O(runs), not O(tiles)."""
     bounds = sorted({t for m in layouts.values() for r in m.runs() for t in (r.first, r.end)})
     most, where = 0, 0
     for first, end in zip(bounds, bounds[1:]):
         used = 0
         for name, tile_map in layouts.items():
-            size = element_type(containers[name].result.type.element_type).bytes  # type: ignore[union-attr]
-            used += sum(r.count * size for r in tile_map.runs() if r.first <= first and end <= r.end)
+            used += sum(r.count * element_bytes[name] for r in tile_map.runs() if r.first <= first and end <= r.end)
         if used > most:
             most, where = used, first
+    return most, where
+
+
+def container_bytes(containers: dict[str, sd.ContainerOp]) -> dict[str, int]:
+    """The element size of each container."""
+    return {name: element_type(op.result.type.element_type).bytes for name, op in containers.items()}  # type: ignore[union-attr]
+
+
+def check_memory(
+    sdfg_op: sd.SdfgOp, containers: dict[str, sd.ContainerOp], layouts: dict[str, ipu.TileMapAttr], arch: Arch
+) -> None:
+    """Fail when the data mapped to some tile exceeds its memory."""
+    most, where = busiest_tile(layouts, container_bytes(containers))
     if most > arch.bytes_per_tile:
         raise error(
             sdfg_op,

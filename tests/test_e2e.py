@@ -1,7 +1,7 @@
 """End to end: lower, build for the CPU emulator, run, and compare with DaCe on the CPU.
 
-Every example and a set of generated elementwise programs (1-D to 3-D, float32 and
-int32, sizes below, at and not dividing the tile count) are run through
+Every example and a set of generated elementwise programs (1-D to 3-D, float32,
+float16, int32, int16 and int8, sizes below, at and not dividing the tile count) are run through
 `ipu_lower.compile` and checked against DaCe's own CPU build of the same SDFG and
 against numpy.
 """
@@ -17,6 +17,7 @@ from pathlib import Path
 import dace
 import numpy as np
 import pytest
+from dace.codegen.exceptions import CompilationError
 
 import ipu_lower
 
@@ -52,7 +53,9 @@ def run_ipu(program, arrays: dict, symbols: dict, arch: str = "ipu2"):
 def assert_same(ours: dict, theirs: dict, names) -> None:
     for name in names:
         a, b = ours[name], theirs[name]
-        if np.issubdtype(a.dtype, np.floating):
+        if a.dtype == np.float16:  # DaCe may round once where the IPU rounds every op
+            np.testing.assert_allclose(a, b, rtol=1e-2, atol=1e-2, err_msg=name)
+        elif np.issubdtype(a.dtype, np.floating):
             np.testing.assert_allclose(a, b, rtol=1e-5, atol=1e-3, err_msg=name)
         else:
             np.testing.assert_array_equal(a, b, err_msg=name)
@@ -134,17 +137,20 @@ SHAPES = [(7,), (100,), (1471,), (1473,), (2951,), (10007,), (3000,), (37, 41), 
           (5, 7, 9), (3, 50, 11), (2, 2, 2), (13,), (1,), (4096,), (29, 53), (6, 6, 43), (1500,), (2, 1473)]
 
 
+DTYPES = [dace.float32, dace.int32, dace.float16, dace.int16, dace.int8]
+
+
 def generated_cases():
     rng = random.Random(42)
     for index, shape in enumerate(SHAPES):
-        dtype = dace.float32 if index % 2 == 0 else dace.int32
+        dtype = DTYPES[index % len(DTYPES)]
         arch = ["ipu2", "ipu1", "ipu21"][index % 3]
         yield pytest.param(index, shape, dtype, arch, rng.randint(0, 10**6), id=f"{index}-{'x'.join(map(str, shape))}-{dtype.to_string()}-{arch}")
 
 
 def build_generated(index: int, shape, dtype, seed: int):
     rng = random.Random(seed)
-    ops = FLOAT_OPS if dtype == dace.float32 else INT_OPS
+    ops = FLOAT_OPS if dtype in (dace.float32, dace.float16) else INT_OPS
     expression = random_expression(rng, ops, ["p", "q", "s"], rng.randint(1, 3))
     symbols = [dace.symbol(f"S{i}") for i in range(len(shape))]
     sdfg = dace.SDFG(f"generated_{index}")
@@ -170,19 +176,25 @@ def test_generated_program_matches_dace_and_numpy(index, shape, dtype, arch, see
     sdfg, expression, symbols = build_generated(index, shape, dtype, seed)
     np_dtype = dtype.type
     data = np.random.default_rng(seed)
-    if np_dtype == np.float32:
-        arrays = {"x": data.uniform(-4, 4, shape).astype(np.float32), "y": data.uniform(-4, 4, shape).astype(np.float32),
-                  "alpha": np.float32(data.uniform(-2, 2))}
+    if np.issubdtype(np_dtype, np.floating):
+        arrays = {"x": data.uniform(-4, 4, shape).astype(np_dtype), "y": data.uniform(-4, 4, shape).astype(np_dtype),
+                  "alpha": np_dtype(data.uniform(-2, 2))}
     else:
-        arrays = {"x": data.integers(-100, 100, shape, dtype=np.int32), "y": data.integers(-100, 100, shape, dtype=np.int32),
-                  "alpha": np.int32(data.integers(-50, 50))}
+        arrays = {"x": data.integers(-100, 100, shape, dtype=np_dtype), "y": data.integers(-100, 100, shape, dtype=np_dtype),
+                  "alpha": np_dtype(data.integers(-50, 50))}
     arrays["out"] = np.zeros(shape, np_dtype)
     ours, compiled = run_ipu(copy.deepcopy(sdfg), arrays, symbols, arch)
     expected = eval(expression, dict(NUMPY_NAMES), {"p": arrays["x"], "q": arrays["y"], "s": arrays["alpha"]})  # our own string
     expected = np.broadcast_to(np.asarray(expected, dtype=np_dtype), shape)
     assert_same(ours, {"out": expected}, ["out"])
-    theirs = run_dace(sdfg, arrays, symbols)
-    assert_same(ours, theirs, ["out"])
+    try:
+        theirs = run_dace(sdfg, arrays, symbols)
+    except CompilationError:
+        # DaCe 1.0.2's dace::half lacks const comparison operators (min/max do not
+        # build); numpy above is then the reference.
+        assert np_dtype == np.float16
+    else:
+        assert_same(ours, theirs, ["out"])
     assert compiled.report["arch"] == arch
 
 
@@ -214,7 +226,8 @@ def scale_double(a: dace.float64, x: dace.float32[N], y: dace.float32[N]):
 
 
 def test_64_bit_programs_need_and_get_demotion():
-    with pytest.raises(Exception, match="int64, which the IPU does not support; demote it with the ipu-demote-f64"):
+    # fused, the map's int64 temporary is gone: the tasklet computing in int64 is the error
+    with pytest.raises(Exception, match="computes in int64, which the IPU does not support; demote it with the ipu-demote-f64"):
         ipu_lower.compile(affine_int, symbols={"N": 100})
     x = RNG.integers(-1000, 1000, 1500, dtype=np.int32)
     arrays = {"x": x, "y": np.zeros(1500, np.int32)}

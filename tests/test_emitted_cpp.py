@@ -8,7 +8,16 @@ here block by block). Hand-written poplar IR with every slice rule (whole, block
 partial) and names that are the printer's own (`block`, `vertex`, `TileRun`, ...) prints to
 host code that builds what the IR says and compiles. DIR/program.json describes the C ABI as
 the SDFG signature does, and `poplar-cpp{makefile=true}` adds a Makefile for the real SDK.
-Also the CLI's behaviour on bad input: exit code 1, one line on stderr, no output written."""
+Also the CLI's behaviour on bad input: exit code 1, one line on stderr, no output written.
+
+The codelets are read from codelets.cpp as well: each class head, its fields (a run of
+elements the body loads or stores as float2/half4 is declared
+`poplar::Vector<T, poplar::VectorLayout::SPAN, 8>`, `, true` when one loop both loads and
+stores it), the `IPU_LOWER_CONSTRAINT("elem(*x)!=elem(*y)", ...)` that keeps every two
+such fields in different memory elements, and the `__restrict` pointers and
+`ipu_lower_rt` calls of its body. Besides the host build (the emulator branch of the
+runtime helpers), the `#ifdef __IPU__` branch is compiled against stand-ins for what popc
+provides (`float2`/`half4` vector types, `half`, the vertex field classes)."""
 
 from __future__ import annotations
 
@@ -36,15 +45,17 @@ from ipu_lower.cli import ipu_opt_main
 from ipu_lower.dialects import poplar
 from ipu_lower.dialects import sdfg as sd
 from ipu_lower.frontend.frontends import LocatedMlirFrontend, SdfgFrontend
-from ipu_lower.passes.sdfg_specialize import SdfgSpecializePass
-from ipu_lower.passes.tile_partition import balanced_tile_map, plan_layouts
+from ipu_lower.passes.tile_partition import IpuTilePartitionPass, balanced_tile_map, plan_layouts
+from ipu_lower.pipelines import SdfgToPoplarPass
 from ipu_lower.registry import DIALECTS
+from ipu_lower.targets.cpp_expr import CPP_HELPERS
 from ipu_lower.targets.poplar_cpp import PoplarCppTarget, split_files
 
 REPO = Path(__file__).resolve().parents[1]
 EXAMPLES = REPO / "examples"
 INCLUDE = REPO / "ipu_lower" / "emulator" / "include"
 GXX = shutil.which("g++")
+CLANGXX = shutil.which("clang++")
 MAKE = shutil.which("make")
 needs_gxx = pytest.mark.skipif(GXX is None, reason="g++ is not installed")
 
@@ -99,15 +110,45 @@ class Example:
     args: tuple[str, ...]  # in calling order
 
 
+# After sdfg-fuse-maps and sdfg-write-in-place every example is one map (one codelet)
+# over its arguments: no transients are left (saxpy updates y in place, chain computes
+# z from x and y in one map, scale2d's scalar temporaries are folded into its map).
 EXAMPLE_INFO = {
-    "saxpy": Example("float a, float *x, float *y", ("x", "y", "__tmp0", "__tmp1"), ("a",), 2,
+    "saxpy": Example("float a, float *x, float *y", ("x", "y"), ("a",), 1,
                      "FLOAT", ("N",), ("y",), ("a", "x", "y")),
-    "chain": Example("float *x, float *y, float *z", ("x", "y", "z", "t", "u"), (), 3,
+    "chain": Example("float *x, float *y, float *z", ("x", "y", "z"), (), 1,
                      "FLOAT", ("N",), ("z",), ("x", "y", "z")),
-    "scale2d": Example("float *A, float *B", ("A", "B"), ("__tmp1", "__tmp2", "__tmp3"), 1,
+    "scale2d": Example("float *A, float *B", ("A", "B"), (), 1,
                        "FLOAT", ("M", "N"), ("B",), ("A", "B")),
     "clamp": Example("int *x, int lo, int hi, int *y", ("x", "y"), ("lo", "hi"), 1,
                      "INT", ("N",), ("y",), ("x", "lo", "hi", "y")),
+}
+
+# The one codelet of each example: its fields (name -> direction, element type, how the
+# body reaches it: "scalar", "run" (element by element) or "vector" (float2 loads or
+# stores as well), interleaved) in order, and the memory-element constraints of its
+# vector fields. The float examples vectorise; clamp (int32) runs one element at a time.
+EXAMPLE_CODELETS = {
+    "saxpy": ("saxpy_Mult_map", {
+        "a": ("Input", "float", "scalar", False),
+        "x": ("Input", "float", "vector", False),
+        "y": ("InOut", "float", "vector", True),
+    }, ("elem(*x)!=elem(*y)",)),
+    "chain": ("chain_Mult_map", {
+        "x": ("Input", "float", "vector", False),
+        "y": ("Input", "float", "vector", False),
+        "z": ("Output", "float", "vector", False),
+    }, ("elem(*x)!=elem(*y)", "elem(*x)!=elem(*z)", "elem(*y)!=elem(*z)")),
+    "scale2d": ("scale2d_scale2d_scale2d_11", {
+        "A": ("Input", "float", "vector", False),
+        "B": ("Output", "float", "vector", False),
+    }, ("elem(*A)!=elem(*B)",)),
+    "clamp": ("clamp_clamp_clamp_10", {
+        "hi": ("Input", "int", "scalar", False),
+        "lo": ("Input", "int", "scalar", False),
+        "x": ("Input", "int", "run", False),
+        "y": ("Output", "int", "run", False),
+    }, ()),
 }
 
 # (example, symbols, arch, target); sizes below the tile count, not divisible by it, and
@@ -402,20 +443,88 @@ def read_host(text: str) -> Layout:
 
 
 CODELET_CLASS = re.compile(
-    r"class (\w+) : public poplar::(MultiVertex|Vertex) \{(.*?)\n\};", re.DOTALL
+    r"^class (?:IPU_LOWER_CONSTRAINT\((.*?)\) )?(\w+) : public poplar::(MultiVertex|Vertex) \{\n(.*?)\n\};",
+    re.DOTALL | re.MULTILINE,
 )
-FIELD = re.compile(r"poplar::(Input|Output|InOut)<(?:poplar::Vector<(\w+)>|(\w+))> (\w+);")
+CONSTRAINT = re.compile(r'"elem\(\*(\w+)\)!=elem\(\*(\w+)\)"')
+FIELD = re.compile(
+    r"^  poplar::(Input|Output|InOut)<"
+    r"(?:poplar::Vector<(\w+)(?:, poplar::VectorLayout::SPAN, ([48])(, true)?)?>|(\w+))> (\w+);$",
+    re.MULTILINE,
+)
 
 
-def read_codelets(text: str) -> dict[str, tuple[str, dict[str, tuple[str, bool, str]]]]:
-    """class name -> (base, {field: (direction, is_vector, element type)})"""
+@dataclass(frozen=True)
+class Field:
+    direction: str  # Input, Output, InOut
+    element: str  # the C++ element type
+    access: str  # "scalar" (one value), "run" (Vector<T> or Vector<T, SPAN, 4>), "vector" (Vector<T, SPAN, 8>)
+    interleaved: bool  # Vector<T, SPAN, 8, true>
+
+    @property
+    def is_vector(self) -> bool:
+        """A run of elements (a block or halo slice), not one whole scalar."""
+        return self.access != "scalar"
+
+
+@dataclass(frozen=True)
+class CodeletClass:
+    base: str  # MultiVertex or Vertex
+    fields: dict[str, Field]
+    constraints: tuple[str, ...]  # the arguments of IPU_LOWER_CONSTRAINT, in order
+    body: str  # everything after the field declarations
+
+
+def read_codelets(text: str) -> dict[str, CodeletClass]:
+    """class name -> its base, fields (in order), constraints and body."""
     classes = {}
-    for name, base, body in CODELET_CLASS.findall(text):
+    for constraints, name, base, body in CODELET_CLASS.findall(text):
         fields = {}
-        for direction, vector_type, scalar_type, field_name in FIELD.findall(body):
-            fields[field_name] = (direction, bool(vector_type), vector_type or scalar_type)
-        classes[name] = (base, fields)
+        for direction, vector_type, alignment, interleaved, scalar_type, field_name in FIELD.findall(body):
+            # runs of 8/16-bit elements are word-aligned (4); vector streams 8-byte aligned
+            access = "scalar" if scalar_type else "vector" if alignment == "8" else "run"
+            fields[field_name] = Field(direction, vector_type or scalar_type, access, bool(interleaved))
+        assert name not in classes, name
+        # every line of the class before the blank line is a field it declares
+        declarations = body.split("\n\n", 1)[0].splitlines()
+        assert declarations[0] == "public:" and len(declarations) == 1 + len(fields), declarations
+        parsed = tuple(f'"elem(*{a})!=elem(*{b})"' for a, b in CONSTRAINT.findall(constraints))
+        assert ", ".join(parsed) == constraints, constraints
+        classes[name] = CodeletClass(base, fields, tuple(c.strip('"') for c in parsed), body.split("\n\n", 1)[1])
     return classes
+
+
+VECTOR_LOAD = re.compile(r"= ipu_lower_rt::load<ipu_lower_rt::(float2|half4)>\((\w+), \w+\);")
+VECTOR_STORE = re.compile(r"ipu_lower_rt::store\((\w+), \w+, \w+\);")
+POINTER = re.compile(r"^    auto \*__restrict (\w+) = ipu_lower_rt::data\((\w+)\);$", re.MULTILINE)
+CPP_ELEMENT = {"float2": "float", "half4": "half"}
+
+
+def check_vector_fields(codelets_text: str) -> None:
+    """Each codelet declares as aligned vectors exactly the fields its body loads or
+    stores as float2/half4, interleaved exactly those it both loads and stores, reaches
+    each through one `__restrict` pointer, and constrains every two of them to different
+    memory elements (in field order)."""
+    for name, codelet in read_codelets(codelets_text).items():
+        pointers = dict(POINTER.findall(codelet.body))  # pointer -> field
+        assert len(set(pointers.values())) == len(pointers), (name, pointers)
+        loaded = {pointers[p] for _, p in VECTOR_LOAD.findall(codelet.body)}
+        stored = {pointers[p] for p in VECTOR_STORE.findall(codelet.body)}
+        for lanes, p in VECTOR_LOAD.findall(codelet.body):
+            assert CPP_ELEMENT[lanes] == codelet.fields[pointers[p]].element, (name, p)
+        streamed = [f for f, field in codelet.fields.items() if field.access == "vector"]
+        assert set(streamed) == loaded | stored == set(pointers.values()), (name, streamed, loaded, stored)
+        interleaved = [f for f, field in codelet.fields.items() if field.interleaved]
+        assert set(interleaved) == loaded & stored, (name, interleaved)
+        assert all(codelet.fields[f].direction == "InOut" for f in interleaved), name
+        assert all(codelet.fields[f].direction != "Input" for f in stored), name
+        expected = tuple(f"elem(*{a})!=elem(*{b})" for k, a in enumerate(streamed) for b in streamed[k + 1:])
+        assert codelet.constraints == expected, (name, codelet.constraints)
+        # the pointers come first in compute(), one per vector field, in field order
+        compute = codelet.body.split("\n", 1)[1]
+        assert [f for _, f in POINTER.findall(compute)] == streamed
+        head = compute.splitlines()[: len(streamed)]
+        assert all(POINTER.fullmatch(line) for line in head), head
 
 
 # --------------------------------------------------------------------------------------
@@ -465,11 +574,11 @@ def check_sdk_style(codelets: str, sdk: int, maps: int) -> None:
     classes = read_codelets(codelets)
     assert len(classes) == maps
     if sdk == 3:
-        assert {base for base, _ in classes.values()} == {"MultiVertex"}
+        assert {c.base for c in classes.values()} == {"MultiVertex"}
         assert codelets.count("void compute(unsigned workerId) {") == maps
         assert "bool compute()" not in codelets
     else:
-        assert {base for base, _ in classes.values()} == {"Vertex"}
+        assert {c.base for c in classes.values()} == {"Vertex"}
         assert codelets.count("bool compute() {") == maps
         assert codelets.count("return true;") >= maps
         assert "MultiVertex" not in codelets and "workerId" not in codelets
@@ -508,11 +617,11 @@ def check_plan(case, layout: Layout, codelets_text: str, where: str) -> None:
         (tile_map,) = {plan[a] for a in arrays}  # a map's arrays share one layout
         assert [v.tile for v in vertices] == [b.tile for b in tile_map.blocks()], (where, cs)
         for v, block in zip(vertices, tile_map.blocks()):
-            fields = classes[v.codelet][1]
+            fields = classes[v.codelet].fields
             assert [f for f, *_ in v.connections] == list(fields), (where, cs, v)
             for field_name, tensor, b, e in v.connections:
-                direction, is_vector, _ = fields[field_name]
-                if is_vector:
+                direction = fields[field_name].direction
+                if fields[field_name].is_vector:
                     assert (b, e) == (block.begin, block.end), (where, cs, v, field_name)
                     assert (v.tile, b, e) in layout.mappings[tensor], (where, cs, v, field_name)
                 else:
@@ -527,7 +636,10 @@ def planned_layouts(case) -> dict:
     name, symbols, arch_name, _ = case
     module = SdfgFrontend().parse(ir_context(), io.BytesIO((EXAMPLES / f"{name}.sdfg").read_bytes()),
                                   f"{name}.sdfg")
-    SdfgSpecializePass(symbols=symbols).apply(ir_context(), module)
+    # the sdfg-level steps of the pipeline (specialize, fuse maps, write in place)
+    steps = SdfgToPoplarPass(symbols=symbols, arch=arch_name).steps()
+    for step in steps[: next(k for k, p in enumerate(steps) if isinstance(p, IpuTilePartitionPass))]:
+        step.apply(ir_context(), module)
     (sdfg_op,) = [op for op in module.ops if isinstance(op, sd.SdfgOp)]
     layouts = plan_layouts(sdfg_op, get_arch(arch_name))
     # the plan itself: arrays tied by maps share one balanced layout in units of the
@@ -656,6 +768,7 @@ def test_emitted_cpp_compiles_and_matches_plan(case, tmp_path, capsys):
     check_no_64_bit_types(host, codelets)
     check_c_abi(name, host, EXAMPLE_INFO[name])
     check_sdk_style(codelets, 2 if "sdk=2" in target else 3, EXAMPLE_INFO[name].maps)
+    check_example_codelet(name, codelets)
     check_layout(case, host, codelets, emit_ir(case, capsys))
     check_manifest(case, manifest, host)
     syntax_check([out_dir / f for f in CPP_FILES])
@@ -716,27 +829,94 @@ def test_sdk_option_changes_only_the_codelets(tmp_path, capsys):
     assert manifest3 == manifest2
     assert codelets3 != codelets2
     assert read_codelets(codelets3).keys() == read_codelets(codelets2).keys()
-    for (_, fields3), (_, fields2) in zip(
-        read_codelets(codelets3).values(), read_codelets(codelets2).values()
-    ):
-        assert fields3 == fields2
+    for sdk3, sdk2 in zip(read_codelets(codelets3).values(), read_codelets(codelets2).values()):
+        assert (sdk3.fields, sdk3.constraints) == (sdk2.fields, sdk2.constraints)
+        assert (sdk3.base, sdk2.base) == ("MultiVertex", "Vertex")
 
 
-def test_codelet_fields_of_saxpy(tmp_path, capsys):
+def check_example_codelet(name: str, codelets_text: str) -> None:
+    """The one codelet of the example, as EXAMPLE_CODELETS says, and its vector fields
+    as its body uses them."""
+    class_name, fields, constraints = EXAMPLE_CODELETS[name]
+    classes = read_codelets(codelets_text)
+    assert list(classes) == [class_name]
+    codelet = classes[class_name]
+    assert {f: (d.direction, d.element, d.access, d.interleaved) for f, d in codelet.fields.items()} == fields
+    assert list(codelet.fields) == list(fields)
+    assert codelet.constraints == constraints
+    check_vector_fields(codelets_text)
+
+
+def definitions(body: str, cpp_type: str) -> dict[str, str]:
+    """name -> expression of each `const <cpp_type> name = expression;` of a body."""
+    return dict(re.findall(rf"^ *const {re.escape(cpp_type)} (\w+) = (.*);$", body, re.M))
+
+
+def test_saxpy_codelet(tmp_path, capsys):
+    # N = 7 on ipu2: blocks of 2, 2, 2 and 1 floats, so the codelet has the vector loop
+    # and the scalar tail.
+    _, codelets, _ = emit(("saxpy", "N=7", "ipu2", "poplar-cpp"), tmp_path / "out", capsys)
+    check_example_codelet("saxpy", codelets)
+    codelet = read_codelets(codelets)["saxpy_Mult_map"]
+    body = codelet.body
+    # One InOut y, interleaved (loaded and stored in one loop), apart from x.
+    assert "  poplar::InOut<poplar::Vector<float, poplar::VectorLayout::SPAN, 8, true>> y;" in codelets
+    assert codelets.count('class IPU_LOWER_CONSTRAINT("elem(*x)!=elem(*y)") saxpy_Mult_map : ') == 1
+    pointers = {field: pointer for pointer, field in POINTER.findall(body)}
+    assert set(pointers) == {"x", "y"}
+    assert "__restrict" in body and body.count("__restrict") == 2
+    # The vector loop: every workers-th float2 of the block.
+    assert re.search(r"^    const unsigned units = \(n / 2u\);$", body, re.M)
+    loop = re.search(r"^    for \(unsigned (\w+) = workerId; \1 < units; \1 \+= numWorkers\(\)\) \{\n(.*?)\n    \}$",
+                     body, re.M | re.S)
+    assert loop, body
+    vectors = definitions(body, "ipu_lower_rt::float2")
+    # a * x + y is one expression of float2 values: the broadcast scalar a, the loads of
+    # x and y at the unit's first element; its result is stored to y there.
+    (fma,) = [(k, m) for k, e in vectors.items() if (m := re.fullmatch(r"\((\w+) \* (\w+) \+ (\w+)\)", e))]
+    result, (scale, x, y) = fma[0], fma[1].groups()
+    scalar = re.fullmatch(r"ipu_lower_rt::broadcast<ipu_lower_rt::float2>\((\w+)\)", vectors[scale])
+    assert scalar and definitions(body, "float")[scalar[1]] == "*a"
+    first = re.search(r"const unsigned (\w+) = \(\w+ \* 2u\);", loop[2])[1]
+    assert vectors[x] == f"ipu_lower_rt::load<ipu_lower_rt::float2>({pointers['x']}, {first})"
+    assert vectors[y] == f"ipu_lower_rt::load<ipu_lower_rt::float2>({pointers['y']}, {first})"
+    loop_lines = [line.strip() for line in loop[2].splitlines()]
+    assert loop_lines[-1] == f"ipu_lower_rt::store({pointers['y']}, {first}, {result});"
+    assert len(loop_lines) == 5  # first, two loads, the fma, the store
+    # The broadcast is made once, before the loop; nothing else is a vector op.
+    assert body.index(f"const ipu_lower_rt::float2 {scale} = ") < body.index(loop[0])
+    assert set(vectors) == {scale, x, y, result}
+    assert "lanewise" not in body
+    # The tail: the worker whose turn is next does the last element, one float at a
+    # time, through the fields themselves.
+    tail = re.search(r"if \((\w+)\) \{\n +for \(unsigned (\w+) = (\w+); \2 < n; \2 \+= 1u\) \{\n(.*?)\n +\}\n +\}", body, re.S)
+    assert tail, body
+    conditions = definitions(body, "bool")
+    owner = re.fullmatch(r"\(workerId == (\w+)\)", conditions[tail[1]])
+    assert owner and definitions(body, "unsigned")[owner[1]] == "(units % numWorkers())"
+    assert definitions(body, "unsigned")[tail[3]] == "(units * 2u)"
+    i = tail[2]
+    assert f"y[{i}] = " in tail[4] and f"= x[{i}];" in tail[4] and "ipu_lower_rt::" not in tail[4]
+
+
+def test_codelets_without_a_tail_have_no_tail_code(tmp_path, capsys):
+    # N = 10 on ipu2: five blocks of 2 floats, whole float2 vectors: no code after the
+    # vector loop.
     _, codelets, _ = emit(("saxpy", "N=10", "ipu2", "poplar-cpp"), tmp_path / "out", capsys)
-    classes = read_codelets(codelets)
-    assert classes == {
-        "saxpy_Mult_map": ("MultiVertex", {
-            "a": ("Input", False, "float"),
-            "x": ("Input", True, "float"),
-            "tmp0": ("Output", True, "float"),
-        }),
-        "saxpy_Add_map": ("MultiVertex", {
-            "tmp0": ("Input", True, "float"),
-            "y": ("Input", True, "float"),
-            "tmp1": ("Output", True, "float"),
-        }),
-    }
+    check_example_codelet("saxpy", codelets)
+    body = read_codelets(codelets)["saxpy_Mult_map"].body
+    assert "if (" not in body and "units % numWorkers()" not in body
+
+
+def test_int_codelet_runs_one_element_at_a_time(tmp_path, capsys):
+    # clamp (int32, no vector arithmetic): plain poplar::Vector<int> fields, no
+    # constraint, no pointers; each worker takes every workers-th element.
+    _, codelets, _ = emit(("clamp", "N=17", "ipu1", "poplar-cpp"), tmp_path / "out", capsys)
+    check_example_codelet("clamp", codelets)
+    body = read_codelets(codelets)["clamp_clamp_clamp_10"].body
+    assert "IPU_LOWER_CONSTRAINT(" not in codelets.split("}  // namespace ipu_lower_rt", 1)[1]
+    assert "__restrict" not in body and "ipu_lower_rt::load" not in body
+    assert re.search(r"for \(unsigned (\w+) = workerId; \1 < n; \1 \+= numWorkers\(\)\) \{", body)
 
 
 def test_output_is_deterministic(tmp_path, capsys):
@@ -1156,3 +1336,228 @@ def test_dace_parse_failure_prints_nothing_on_stdout(tmp_path, capsys):
     assert code == 1 and err.count("\n") == 1
     assert "DaCe cannot build an SDFG" in err
     assert out == ""
+
+
+# --------------------------------------------------------------------------------------
+# the runtime helpers' two branches: the host build (emulator, IPU Model) and popc's
+
+
+# y = a * x + y, then sqrt and max, in float16 at the sdfg level: a codelet on half4.
+HALF_PROGRAM = """
+sdfg.sdfg @haxpy args ["a", "x", "y"] symbols ["N"] {
+  %a = sdfg.container "a" : !sdfg.array<f16>
+  %x = sdfg.container "x" : !sdfg.array<N x f16>
+  %y = sdfg.container "y" : !sdfg.array<N x f16>
+  sdfg.state "s0" {
+    sdfg.map "m" (%i) = (0) to (N) step (1) {
+      %va = sdfg.read %a[] : !sdfg.array<f16>
+      %vx = sdfg.read %x[%i] : !sdfg.array<N x f16>
+      %vy = sdfg.read %y[%i] : !sdfg.array<N x f16>
+      %r = sdfg.tasklet "t" ins(a = %va, x = %vx, y = %vy) outs(o) : (f16, f16, f16) -> (f16) {
+      ^bb0(%aa: f16, %xx: f16, %yy: f16):
+        %p = arith.mulf %aa, %xx : f16
+        %s = arith.addf %p, %yy : f16
+        %q = math.sqrt %s : f16
+        %m = arith.maximumf %q, %xx : f16
+        sdfg.yield %m : f16
+      }
+      sdfg.write %r to %y[%i] : !sdfg.array<N x f16>
+    }
+  }
+}
+"""
+
+
+def emit_half_program(tmp_path: Path, capsys) -> Path:
+    """codelets.cpp of HALF_PROGRAM at N = 1001 (blocks of 4 halves, the last ragged)."""
+    source = tmp_path / "haxpy.mlir"
+    source.write_text(HALF_PROGRAM)
+    out_dir = tmp_path / "haxpy"
+    code, out, err = run_ipu_opt(
+        [source, "-p", "sdfg-to-poplar", "--symbols", "N=1001", "-t", "poplar-cpp", "-o", out_dir], capsys
+    )
+    assert (code, out, err) == (0, "", "")
+    return out_dir / "codelets.cpp"
+
+
+@needs_gxx
+def test_half_codelet_uses_half4_and_compiles_for_the_host(tmp_path, capsys):
+    codelets_path = emit_half_program(tmp_path, capsys)
+    codelets = codelets_path.read_text()
+    check_vector_fields(codelets)
+    (codelet,) = read_codelets(codelets).values()
+    assert codelet.constraints == ("elem(*x)!=elem(*y)",)
+    assert codelet.fields["y"] == Field("InOut", "half", "vector", True)
+    vectors = definitions(codelet.body, "ipu_lower_rt::half4")
+    assert re.search(r"^    const unsigned units = \(n / 4u\);$", codelet.body, re.M)
+    # one fma expression; sqrt and maximumf have no half4 instruction: lane by lane
+    assert len([e for e in vectors.values() if re.fullmatch(r"\(\w+ \* \w+ \+ \w+\)", e)]) == 1
+    assert len([e for e in vectors.values() if e.startswith("ipu_lower_rt::lanewise([](half a0")]) == 2
+    syntax_check([codelets_path])
+
+
+def test_gxx_does_not_define_ipu():
+    """The syntax checks above compile the host branch of the helpers (`#ifndef __IPU__`)."""
+    if GXX is None:
+        pytest.skip("g++ is not installed")
+    result = subprocess.run([GXX, "-std=c++17", "-dM", "-E", "-x", "c++", "/dev/null"],
+                            capture_output=True, text=True, timeout=60, check=True)
+    assert "__IPU__" not in result.stdout
+
+
+# Stand-ins for what popc provides, enough for the codelets and the helpers: `half` (a
+# built-in type on the IPU), float2/half4 (<ipu_vector_math>), and the vertex classes and
+# fields of <poplar/Vertex.hpp> (an Input of a Vector reads elements, InOut and Output
+# write them, `&field[0]` is the data). VECTOR_TYPEDEF is the compiler's spelling of a
+# vector type: popc (clang) has ext_vector_type; g++ has the GNU vector_size extension,
+# with the same operators and subscripts for what the helpers use.
+FAKE_SDK = {
+    "poplar/HalfFloat.hpp": "#pragma once\ntypedef _Float16 half;\n",
+    "ipu_vector_math": "#pragma once\n{typedefs}\n",
+    "poplar/Vertex.hpp": """#pragma once
+namespace poplar {
+enum class VectorLayout { SPAN };
+template <typename T, VectorLayout L = VectorLayout::SPAN, unsigned Align = alignof(T), bool Interleaved = false>
+struct Vector {
+  T *p;
+  unsigned n;
+  T &operator[](unsigned i) const { return p[i]; }
+  unsigned size() const { return n; }
+};
+template <typename T> struct Input {
+  const T *p;
+  const T &operator*() const { return *p; }
+};
+template <typename T, VectorLayout L, unsigned A, bool I> struct Input<Vector<T, L, A, I>> {
+  Vector<T, L, A, I> v;
+  const T &operator[](unsigned i) const { return v[i]; }
+  unsigned size() const { return v.size(); }
+};
+template <typename T> struct InOut {
+  T *p;
+  T &operator*() const { return *p; }
+};
+template <typename T, VectorLayout L, unsigned A, bool I> struct InOut<Vector<T, L, A, I>> {
+  Vector<T, L, A, I> v;
+  T &operator[](unsigned i) const { return v[i]; }
+  unsigned size() const { return v.size(); }
+};
+template <typename T> struct Output : InOut<T> {};
+class MultiVertex {
+public:
+  static unsigned numWorkers() { return 6; }
+};
+class Vertex {};
+}  // namespace poplar
+""",
+}
+VECTOR_TYPEDEFS = {
+    "g++": "typedef float float2 __attribute__((vector_size(8)));\ntypedef half half4 __attribute__((vector_size(8)));",
+    "clang++": "typedef float float2 __attribute__((ext_vector_type(2)));\ntypedef half half4 __attribute__((ext_vector_type(4)));",
+}
+# g++ and clang ignore (and warn about) the attribute only popc knows.
+UNKNOWN_ATTRIBUTE_WARNING = {"g++": "-Wno-attributes", "clang++": "-Wno-unknown-attributes"}
+
+# Uses every helper of the IPU branch on a field-like run of floats and of halves, and
+# checks the lanes: load and store of whole vectors at an element index, broadcast,
+# vector arithmetic, lanewise.
+HELPERS_CHECK = """#include <poplar/HalfFloat.hpp>
+#include <poplar/Vertex.hpp>
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <ipu_vector_math>
+#include <type_traits>
+{helpers}
+static_assert(std::is_same<ipu_lower_rt::float2, ::float2>::value, "the __IPU__ branch is compiled");
+static_assert(std::is_same<ipu_lower_rt::half4, ::half4>::value, "the __IPU__ branch is compiled");
+
+struct IPU_LOWER_CONSTRAINT("elem(*x)!=elem(*y)", "elem(*x)!=elem(*z)") Apart {{ int field; }};
+
+int main() {{
+  alignas(8) float xs[6] = {{1, 4, 9, 16, 25, 36}};
+  alignas(8) float ys[6] = {{0, 0, 0, 0, 0, 0}};
+  poplar::Input<poplar::Vector<float, poplar::VectorLayout::SPAN, 8>> x{{{{xs, 6}}}};
+  poplar::InOut<poplar::Vector<float, poplar::VectorLayout::SPAN, 8, true>> y{{{{ys, 6}}}};
+  auto *__restrict x_p = ipu_lower_rt::data(x);
+  auto *__restrict y_p = ipu_lower_rt::data(y);
+  const ipu_lower_rt::float2 two = ipu_lower_rt::broadcast<ipu_lower_rt::float2>(2.0f);
+  for (unsigned first = 0; first < 6; first += 2) {{
+    const ipu_lower_rt::float2 v = ipu_lower_rt::load<ipu_lower_rt::float2>(x_p, first);
+    const ipu_lower_rt::float2 r = ipu_lower_rt::lanewise([](float a0) {{ return std::sqrt(a0); }}, v);
+    ipu_lower_rt::store(y_p, first, (two * v + r));
+  }}
+  for (unsigned i = 0; i < 6; ++i)
+    if (ys[i] != 2 * xs[i] + std::sqrt(xs[i])) return 1 + i;
+  alignas(8) half hs[8] = {{1, 2, 3, 4, 5, 6, 7, 8}};
+  poplar::InOut<poplar::Vector<half, poplar::VectorLayout::SPAN, 8, true>> h{{{{hs, 8}}}};
+  auto *__restrict h_p = ipu_lower_rt::data(h);
+  const ipu_lower_rt::half4 three = ipu_lower_rt::broadcast<ipu_lower_rt::half4>(static_cast<half>(3));
+  const ipu_lower_rt::half4 upper = ipu_lower_rt::load<ipu_lower_rt::half4>(h_p, 4);
+  ipu_lower_rt::store(h_p, 0, ipu_lower_rt::lanewise([](half a0, half a1) {{
+    return ipu_lower_rt::maximumf<half>(a0, a1); }}, upper * three - three, three));
+  const float expected[8] = {{12, 15, 18, 21, 5, 6, 7, 8}};
+  for (unsigned i = 0; i < 8; ++i)
+    if (static_cast<float>(hs[i]) != expected[i]) return 10 + i;
+  return 0;
+}}
+"""
+
+
+def fake_sdk(directory: Path, compiler: str) -> Path:
+    for name, text in FAKE_SDK.items():
+        path = directory / "fake_sdk" / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text.replace("{typedefs}", VECTOR_TYPEDEFS[compiler]))
+    return directory / "fake_sdk"
+
+
+def ipu_compilers() -> list:
+    clang_reason = "clang++ is not installed: ext_vector_type (popc's float2/half4) needs clang"
+    return [
+        pytest.param("g++", marks=pytest.mark.skipif(GXX is None, reason="g++ is not installed")),
+        pytest.param("clang++", marks=pytest.mark.skipif(CLANGXX is None, reason=clang_reason)),
+    ]
+
+
+def compile_for_ipu(compiler: str, include: Path, source: Path, *flags: str) -> subprocess.CompletedProcess:
+    """`source` compiled as popc would see it: __IPU__ defined, the stand-in SDK."""
+    return subprocess.run(
+        [shutil.which(compiler), "-std=c++17", "-Wall", "-Werror", UNKNOWN_ATTRIBUTE_WARNING[compiler],
+         "-D__IPU__", "-I", str(include), *flags, str(source)],
+        capture_output=True, text=True, timeout=600, check=False,
+    )
+
+
+@pytest.mark.parametrize("compiler", ipu_compilers())
+def test_ipu_branch_of_the_helpers_computes_lanes(compiler, tmp_path):
+    source = tmp_path / "helpers.cpp"
+    source.write_text(HELPERS_CHECK.format(helpers=CPP_HELPERS))
+    binary = tmp_path / "helpers"
+    result = compile_for_ipu(compiler, fake_sdk(tmp_path, compiler), source, "-O1", "-o", str(binary))
+    assert result.returncode == 0, result.stderr[:3000]
+    run = subprocess.run([str(binary)], capture_output=True, timeout=60, check=False)
+    assert run.returncode == 0, f"lane check {run.returncode} failed"
+
+
+@pytest.mark.parametrize("compiler", ipu_compilers())
+def test_emitted_codelets_compile_in_the_ipu_branch(compiler, tmp_path, capsys):
+    # Each example's codelets and the half4 program, with __IPU__ defined: the IPU
+    # branch of the helpers (ipu_vector_math's float2/half4, pointers into the fields,
+    # the constraint attribute) with the bodies the printer writes.
+    sources = [emit_half_program(tmp_path, capsys)]
+    for name, symbols in (("saxpy", "N=1001"), ("chain", "N=77"), ("scale2d", "M=3,N=7"), ("clamp", "N=17")):
+        emit((name, symbols, "ipu2", "poplar-cpp"), tmp_path / name, capsys)
+        sources.append(tmp_path / name / "codelets.cpp")
+    include = fake_sdk(tmp_path, compiler)
+    failures = []
+    for source in sources:
+        wrapper = source.with_name("ipu_check.cpp")
+        wrapper.write_text(
+            f'#include "{source.name}"\n#include <type_traits>\n'
+            'static_assert(std::is_same<ipu_lower_rt::float2, ::float2>::value, "the __IPU__ branch");\n'
+        )
+        result = compile_for_ipu(compiler, include, wrapper, "-fsyntax-only")
+        if result.returncode != 0:
+            failures.append(f"{source}:\n{result.stderr[:3000]}")
+    assert not failures, "\n".join(failures)

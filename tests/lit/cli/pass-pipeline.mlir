@@ -44,6 +44,8 @@
 // RUN: ipu-opt %inputs/axpy.mlir --symbols N=6 -p sdfg-to-poplar --time-passes | filecheck %s --check-prefix=TIME
 // TIME-NOT:  sdfg-to-poplar
 // TIME:      Pass sdfg-specialize took {{[0-9.e+-]+}} seconds
+// TIME-NEXT: Pass sdfg-fuse-maps took {{[0-9.e+-]+}} seconds
+// TIME-NEXT: Pass sdfg-write-in-place took {{[0-9.e+-]+}} seconds
 // TIME-NEXT: Pass ipu-tile-partition took {{[0-9.e+-]+}} seconds
 // TIME-NEXT: Pass ipu-vertex-extraction took {{[0-9.e+-]+}} seconds
 // TIME-NEXT: Pass convert-ipu-to-poplar took {{[0-9.e+-]+}} seconds
@@ -76,8 +78,8 @@
 // NO-DEMOTE: ipu-opt: {{.*}}axpy64.mlir:3:3: error: container 'a' is float64, which the IPU does not support; demote it with the ipu-demote-f64 pass or use float32
 
 // --disable-verify reaches the steps too. Map step S becomes 0 in sdfg-specialize: the
-// verifier after that step rejects it; without verification, the next step,
-// ipu-tile-partition, is the one that reports it. Valid input gives the same output.
+// verifier after that step rejects it; without verification, the fusion steps leave the
+// map alone and ipu-tile-partition is the one that reports it. Valid input gives the same output.
 // RUN: sed 's/step (1)/step (S)/; s/symbols \["N"\]/symbols ["N", "S"]/' %inputs/axpy.mlir > %t/step.mlir
 // RUN: not ipu-opt %t/step.mlir --symbols N=6,S=0 -p sdfg-to-poplar 2>&1 | filecheck %s --check-prefix=VERIFIED
 // RUN: not ipu-opt %t/step.mlir --symbols N=6,S=0 -p sdfg-to-poplar --disable-verify 2>&1 | filecheck %s --check-prefix=UNVERIFIED

@@ -241,7 +241,30 @@ sdfg.sdfg @widen args ["x"] symbols [] {
   }
 }
 
-// CHECK: ipu-tile-partition-invalid.mlir:[[# @LINE - 11]]:7: error: tasklet 'widen' computes in 64 bits, which the IPU does not support; demote it with the ipu-demote-f64 pass or use float32 constants
+// CHECK: ipu-tile-partition-invalid.mlir:[[# @LINE - 11]]:7: error: tasklet 'widen' computes in float64, which the IPU does not support; demote it with the ipu-demote-f64 pass or use float32 constants
+
+// -----
+
+// DaCe computes `x * 3` of an int32 in int64.
+sdfg.sdfg @widen_int args ["x"] symbols [] {
+  %x = sdfg.container "x" : !sdfg.array<8 x i32>
+  sdfg.state "s" {
+    sdfg.map "m" (%i) = (0) to (8) step (1) {
+      %v = sdfg.read %x[%i] : !sdfg.array<8 x i32>
+      %r = sdfg.tasklet "triple" ins(a = %v) outs(b) : (i32) -> (i32) {
+      ^bb0(%a: i32):
+        %w = arith.extsi %a : i32 to i64
+        %c = arith.constant 3 : i64
+        %p = arith.muli %w, %c : i64
+        %n = arith.trunci %p : i64 to i32
+        sdfg.yield %n : i32
+      }
+      sdfg.write %r to %x[%i] : !sdfg.array<8 x i32>
+    }
+  }
+}
+
+// CHECK: ipu-tile-partition-invalid.mlir:[[# @LINE - 13]]:7: error: tasklet 'triple' computes in int64, which the IPU does not support; demote it with the ipu-demote-f64 pass or use int32 constants
 
 // -----
 
