@@ -23,6 +23,8 @@ from xdsl.dialects.builtin import (
     MemRefType,
     StringAttr,
     VectorType,
+    f16,
+    f32,
 )
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.parser import AttrParser, Parser
@@ -48,7 +50,7 @@ _ALLOWED_OPS = (
     scf.YieldOp,
 )
 
-VECTOR_TYPES = ("vector<2xf32>", "vector<4xf16>")
+VECTOR_TYPES = (VectorType(f32, [2]), VectorType(f16, [4]))
 """The IPU's 64-bit vectors with arithmetic: float2 and half4."""
 
 
@@ -74,7 +76,7 @@ def is_vector_field(t: Attribute) -> bool:
 
 
 def _value_type_ok(t: Attribute) -> bool:
-    return isinstance(t, IndexType) or on_ipu(t) or (isinstance(t, VectorType) and str(t) in VECTOR_TYPES)
+    return isinstance(t, IndexType) or on_ipu(t) or t in VECTOR_TYPES
 
 
 def verify_codelet_body(

@@ -183,6 +183,11 @@ class VertexCost:
         self.paired = paired
         self._loop_bodies: dict[Block, tuple[int, list[Operation]]] = {}
         self._straight: dict[Block, tuple[int, list[Operation]]] = {}
+        self.constants = {
+            op.result: op.value.value.data
+            for op in body.walk()
+            if isinstance(op, arith.ConstantOp) and isinstance(op.value, IntegerAttr)
+        }
 
     def cycles(self, field_sizes: Sequence[int], workers: int) -> int:
         """Cycles of one vertex whose fields (the block arguments of the body) hold
@@ -200,6 +205,8 @@ class VertexCost:
                 if isinstance(op, scf.ForOp | scf.IfOp):
                     dynamic.append(op)
                     continue
+                if isinstance(op, arith.ConstantOp):
+                    continue  # known to every worker from the start
                 if isinstance(op, (*_FACTS, arith.CmpiOp)) or (op.results and isinstance(op.results[0].type, IndexType)):
                     dynamic.append(op)
                 if not isinstance(op, _FACTS):
@@ -293,7 +300,7 @@ class _Worker:
 
     def __init__(self, cost: VertexCost, sizes: Sequence[int], worker: int, workers: int):
         self.cost = cost
-        self.known: dict[SSAValue, int] = {}
+        self.known: dict[SSAValue, int] = dict(cost.constants)
         self.sizes = dict(zip(cost.body.args, sizes))
         self.worker = worker
         self.workers = workers
@@ -325,10 +332,7 @@ class _Worker:
 
     def evaluate(self, op: Operation) -> None:
         """Record what `op` tells about index values and conditions."""
-        if isinstance(op, arith.ConstantOp):
-            if isinstance(op.value, IntegerAttr):
-                self.known[op.result] = op.value.value.data
-        elif isinstance(op, memref.DimOp):
+        if isinstance(op, memref.DimOp):
             if op.source in self.sizes:
                 self.known[op.result] = self.sizes[op.source]
         elif isinstance(op, ipu.WorkerIdOp | poplar.WorkerIdOp):

@@ -32,6 +32,8 @@ from xdsl.dialects.builtin import (
     MemRefType,
     ModuleOp,
     VectorType,
+    f16,
+    f32,
 )
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.passes import ModulePass
@@ -51,7 +53,7 @@ from ipu_lower.names import UniqueNames
 # Members and parameters of every vertex class; fields must not shadow them.
 RESERVED_FIELD_NAMES = ("compute", "numWorkers", "workerId")
 
-VECTOR_ELEMENT_TYPES = ("f32", "f16")
+VECTOR_ELEMENT_TYPES = (f32, f16)
 """Element types with vector arithmetic on the IPU (f32v2*, f16v4* instructions)."""
 
 
@@ -162,7 +164,7 @@ def _vector_type(
     point, and every op that varies per point is elementwise on that type (operands
     and results; invariants are broadcast)."""
     element = streamed[0]
-    if any(t != element for t in streamed) or str(element) not in VECTOR_ELEMENT_TYPES:
+    if any(t != element for t in streamed) or element not in VECTOR_ELEMENT_TYPES:
         return None
     lanes = vector_bytes // element_type(element).bytes  # type: ignore[union-attr]
     if not _blocks_aligned(op.tile_map, lanes):

@@ -33,6 +33,8 @@ from xdsl.dialects.builtin import (
     IntegerAttr,
     IntegerType,
     VectorType,
+    f16,
+    f32,
 )
 from xdsl.ir import Attribute, Operation
 
@@ -179,7 +181,7 @@ INDEX_TYPE = "unsigned"
 """`index` in codelets: element counts and positions within one tile's memory."""
 
 
-_VECTOR_TYPES = {"vector<2xf32>": "ipu_lower_rt::float2", "vector<4xf16>": "ipu_lower_rt::half4"}
+_VECTOR_TYPES = {VectorType(f32, [2]): "ipu_lower_rt::float2", VectorType(f16, [4]): "ipu_lower_rt::half4"}
 
 
 def cpp_type(t: Attribute) -> str:
@@ -187,9 +189,9 @@ def cpp_type(t: Attribute) -> str:
     if isinstance(t, IndexType):
         return INDEX_TYPE
     if isinstance(t, VectorType):
-        if str(t) not in _VECTOR_TYPES:
+        if t not in _VECTOR_TYPES:
             raise ValueError(f"no C++ type for {t}")
-        return _VECTOR_TYPES[str(t)]
+        return _VECTOR_TYPES[t]
     row = element_type(t)
     if row is None:
         raise ValueError(f"no C++ type for {t}")
