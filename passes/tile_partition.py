@@ -23,7 +23,8 @@ from ipu_lower.dialects import ipu
 from ipu_lower.dialects import sdfg as sd
 from ipu_lower.dialects.index_expr import IndexExpr
 from xdsl.context import Context
-from xdsl.dialects.builtin import MemRefType, ModuleOp
+from xdsl.dialects import arith
+from xdsl.dialects.builtin import IndexType, IntegerAttr, MemRefType, ModuleOp
 from xdsl.ir import Block, Operation, Region, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import (
@@ -100,6 +101,10 @@ class MapAccesses:
     writes: list[str]
     span: tuple[int, int] | None = None
     halos: dict[str, tuple[int, int]] = field(default_factory=dict)
+    mask: tuple[tuple[int, int, int, int], ...] = ()
+    """When the written box is not contiguous in memory (`B[1:-1, 1:-1]`), the span runs
+    from its first to its last element and a point writes only if, for each
+    (stride, size, lo, hi), lo <= (point / stride) % size < hi."""
 
 
 def _param_name(value: SSAValue, position: int) -> str:
@@ -187,8 +192,8 @@ def analyze_body(
             verb = "writes" if isinstance(op, sd.WriteOp) else "reads"
             raise error(op, f"{what} {verb} '{describe_access(op)}' outside its shape {ctype}")
         arrays.append(_ArrayAccess(op, name, offsets, shape))
-    span, halos = _geometry(what, arrays, bounds)
-    return MapAccesses(points, list(dict.fromkeys(reads)), list(dict.fromkeys(writes)), span, halos)
+    span, halos, mask = _geometry(what, arrays, bounds)
+    return MapAccesses(points, list(dict.fromkeys(reads)), list(dict.fromkeys(writes)), span, halos, mask)
 
 
 def _check_tasklet_width(op: sd.TaskletOp) -> None:
@@ -204,16 +209,18 @@ def _check_tasklet_width(op: sd.TaskletOp) -> None:
 
 def _geometry(
     what: str, arrays: list[_ArrayAccess], bounds: list[tuple[int, int]]
-) -> tuple[tuple[int, int] | None, dict[str, tuple[int, int]]]:
-    """The written span and the read halos of a map's array accesses (see MapAccesses).
+) -> tuple[tuple[int, int] | None, dict[str, tuple[int, int]], tuple[tuple[int, int, int, int], ...]]:
+    """The written span, the read halos and the mask of a map's array accesses (see
+    MapAccesses).
 
     Every array of the map has the shape of the arrays it writes, and every write is at
     one offset from the point: the element it writes is the point of the tiled map, and
-    the other accesses are offsets from it. Points must cover a run of the written
-    arrays that is contiguous in memory, so that blocks of it are blocks of tiles."""
+    the other accesses are offsets from it. A written box that is not contiguous in
+    memory runs over its whole span with a mask; the reads of the masked points stay
+    inside the arrays, since they lie between those of the box's first and last points."""
     written = [a for a in arrays if isinstance(a.op, sd.WriteOp)]
     if not written:
-        return None, {}
+        return None, {}, ()
     first = written[0]
     for access in arrays:
         if access.shape != first.shape:
@@ -228,19 +235,18 @@ def _geometry(
                 f"{what} writes '{describe_access(access.op)}' and '{describe_access(first.op)}' at different "
                 "offsets from the point; not supported yet",
             )
+    shape = first.shape
+    strides = [prod(shape[k + 1 :]) for k in range(len(shape))]
     box = [(lo + o, hi + o) for (lo, hi), o in zip(bounds, first.offsets)]
-    span = _contiguous_span(box, first.shape)
-    if span is None:
-        raise error(
-            first.op,
-            f"{what} writes '{describe_access(first.op)}' over a box of {first.shape} that is not contiguous "
-            "in memory; not supported yet",
-        )
-    strides = [prod(first.shape[k + 1 :]) for k in range(len(first.shape))]
+    span = (sum(lo * st for (lo, _), st in zip(box, strides)), sum((hi - 1) * st for (_, hi), st in zip(box, strides)) + 1)
+    mask: tuple[tuple[int, int, int, int], ...] = ()
+    if not _is_contiguous(box, shape):
+        # the outermost dimension stays inside the box between its first and last point
+        mask = tuple((strides[k], shape[k], lo, hi) for k, (lo, hi) in enumerate(box) if k and (lo, hi) != (0, shape[k]))
     halos: dict[str, tuple[int, int]] = {}
     written_names = {a.name for a in written}
     for access in arrays:
-        flat = sum((o - w) * s for o, w, s in zip(access.offsets, first.offsets, strides))
+        flat = sum((o - w) * st for o, w, st in zip(access.offsets, first.offsets, strides))
         if flat == 0 or isinstance(access.op, sd.WriteOp):
             continue
         if access.name in written_names:
@@ -251,20 +257,15 @@ def _geometry(
             )
         before, after = halos.get(access.name, (0, 0))
         halos[access.name] = (max(before, -flat), max(after, flat))
-    whole = span == (0, prod(first.shape))
-    return (None if whole else span), halos
+    whole = span == (0, prod(shape))
+    return (None if whole else span), halos, mask
 
 
-def _contiguous_span(box: list[tuple[int, int]], shape: tuple[int, ...]) -> tuple[int, int] | None:
-    """The row-major element range of `box` within `shape`, if it is contiguous: the
-    dimensions before the last partial one are single indices."""
+def _is_contiguous(box: list[tuple[int, int]], shape: tuple[int, ...]) -> bool:
+    """Whether `box` is one run of row-major memory: the dimensions before the last
+    partial one are single indices."""
     partial = [k for k, ((lo, hi), n) in enumerate(zip(box, shape)) if (lo, hi) != (0, n)]
-    if partial and any(hi - lo != 1 for lo, hi in box[: partial[-1]]):
-        return None
-    strides = [prod(shape[k + 1 :]) for k in range(len(shape))]
-    begin = sum(lo * s for (lo, _), s in zip(box, strides))
-    end = sum((hi - 1) * s for (_, hi), s in zip(box, strides)) + 1
-    return begin, end
+    return not partial or all(hi - lo == 1 for lo, hi in box[: partial[-1]])
 
 
 Step = sd.MapOp | sd.CopyOp | list[Operation]
@@ -452,11 +453,13 @@ def tiled_map(
     tile_map: ipu.TileMapAttr,
     params: tuple[SSAValue, ...] = (),
     halos: dict[str, tuple[int, int]] | None = None,
+    mask: tuple[tuple[int, int, int, int], ...] = (),
 ) -> ipu.TiledMapOp:
     """The memlets and tasklets of one point (`ops`, checked by `analyze_body`) as a
     tiled map whose points are the elements the map writes: reads become `ipu.access`
     at their offset from that element (read with the halos of `halos`), writes the
-    yielded values."""
+    yielded values. With a `mask` (see MapAccesses), points outside it yield the
+    values their outputs already hold."""
     halos = halos or {}
     write = next((op for op in ops if isinstance(op, sd.WriteOp) and op.container.type.rank), None)  # type: ignore[union-attr]
     origin = point_offsets(write, params) if write is not None else None
@@ -466,29 +469,43 @@ def tiled_map(
     arguments: dict[SSAValue, SSAValue] = {}  # container -> its block argument
     current: dict[tuple[SSAValue, tuple[int, ...]], SSAValue] = {}  # (container, offset) -> value
     mapping: dict[SSAValue, SSAValue] = {}
+
+    def read(container: SSAValue, offset: tuple[int, ...]) -> SSAValue:
+        key = (container, offset)
+        if key not in current:
+            if container not in arguments:
+                ins.append(container)
+                arg = body.insert_arg(memref_of(container.type), len(body.args))  # type: ignore[arg-type]
+                arg.name_hint = container.name_hint
+                arguments[container] = arg
+            access = ipu.AccessOp(arguments[container], list(offset))
+            body.add_op(access)
+            current[key] = access.result
+        return current[key]
+
+    old_values = {}
+    if mask:
+        for op in ops:
+            if isinstance(op, sd.WriteOp) and op.container not in old_values:
+                old_values[op.container] = read(op.container, (0,) * op.container.type.rank)  # type: ignore[union-attr]
     for op in ops:
         if isinstance(op, sd.ReadOp | sd.WriteOp):
             rank = op.container.type.rank  # type: ignore[union-attr]
             offset = tuple(o - w for o, w in zip(point_offsets(op, params), origin)) if rank and origin else (0,) * rank  # type: ignore[arg-type]
             key = (op.container, offset)
         if isinstance(op, sd.ReadOp):
-            if key not in current:
-                if op.container not in arguments:
-                    ins.append(op.container)
-                    arg = body.insert_arg(memref_of(op.container.type), len(body.args))  # type: ignore[arg-type]
-                    arg.name_hint = op.container.name_hint
-                    arguments[op.container] = arg
-                access = ipu.AccessOp(arguments[op.container], list(offset))
-                body.add_op(access)
-                current[key] = access.result
-            mapping[op.result] = current[key]
+            mapping[op.result] = read(op.container, offset)
         elif isinstance(op, sd.TaskletOp):
             _inline_tasklet(op, body, mapping)
         elif isinstance(op, sd.WriteOp):
             if op.container not in outs:
                 outs.append(op.container)
             current[key] = mapping[op.value]
-    body.add_op(ipu.YieldOp(*(current[(c, (0,) * c.type.rank)] for c in outs)))  # type: ignore[union-attr]
+    results = [current[(c, (0,) * c.type.rank)] for c in outs]  # type: ignore[union-attr]
+    if mask:
+        inside = _inside(body, mask)
+        results = [_add(body, arith.SelectOp(inside, new, old_values[c])) for c, new in zip(outs, results)]
+    body.add_op(ipu.YieldOp(*results))
 
     def rule(value: SSAValue) -> ipu.SliceAttr:
         if value.type.rank == 0:  # type: ignore[union-attr]
@@ -497,6 +514,32 @@ def tiled_map(
         return ipu.SliceAttr("halo", *halo) if halo else ipu.BLOCK
 
     return ipu.TiledMapOp(label, tile_map, [(v, rule(v)) for v in ins], [(v, rule(v)) for v in outs], Region(body))
+
+
+def _add(block: Block, op: Operation) -> SSAValue:
+    block.add_op(op)
+    return op.results[0]
+
+
+def _inside(body: Block, mask: tuple[tuple[int, int, int, int], ...]) -> SSAValue:
+    """Whether the current point lies in the box `mask` describes (an i1)."""
+    point = _add(body, ipu.PointOp())
+    inside = None
+    for stride, size, lo, hi in mask:
+        coordinate = point
+        if stride != 1:
+            coordinate = _add(body, arith.DivUIOp(coordinate, _add(body, _index_constant(stride))))
+        coordinate = _add(body, arith.RemUIOp(coordinate, _add(body, _index_constant(size))))
+        low = _add(body, arith.CmpiOp(coordinate, _add(body, _index_constant(lo)), "uge"))
+        high = _add(body, arith.CmpiOp(coordinate, _add(body, _index_constant(hi)), "ult"))
+        both = _add(body, arith.AndIOp(low, high))
+        inside = both if inside is None else _add(body, arith.AndIOp(inside, both))
+    assert inside is not None
+    return inside
+
+
+def _index_constant(value: int) -> arith.ConstantOp:
+    return arith.ConstantOp(IntegerAttr(value, IndexType()))
 
 
 def _inline_tasklet(op: sd.TaskletOp, body: Block, mapping: dict[SSAValue, SSAValue]) -> None:
@@ -584,7 +627,7 @@ class _MapToTiledMap(RewritePattern):
         tile_map = _layout_of(self.plan, containers)
         if accesses.span is not None:
             tile_map = tile_map.restricted(*accesses.span)
-        rewriter.replace(op, tiled_map(op.label.data, ops, tile_map, op.params, accesses.halos))
+        rewriter.replace(op, tiled_map(op.label.data, ops, tile_map, op.params, accesses.halos, accesses.mask))
 
 
 @dataclass

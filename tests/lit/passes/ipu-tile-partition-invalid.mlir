@@ -59,21 +59,6 @@ sdfg.sdfg @shift_write args ["x", "y"] symbols [] {
 // CHECK: ipu-tile-partition-invalid.mlir:[[# @LINE - 5]]:7: error: map 'm' writes 'y[i - 1]' outside its shape !sdfg.array<8 x f32>
 
 // -----
-// A 2-D map over the interior of a matrix covers a box that is not contiguous in memory.
-sdfg.sdfg @interior args ["A", "B"] symbols [] {
-  %A = sdfg.container "A" : !sdfg.array<6 x 6 x f32>
-  %B = sdfg.container "B" : !sdfg.array<6 x 6 x f32>
-  sdfg.state "s" {
-    sdfg.map "m" (%i, %j) = (1, 1) to (5, 5) step (1, 1) {
-      %v = sdfg.read %A[%i - 1, %j] : !sdfg.array<6 x 6 x f32>
-      sdfg.write %v to %B[%i, %j] : !sdfg.array<6 x 6 x f32>
-    }
-  }
-}
-
-// CHECK: ipu-tile-partition-invalid.mlir:[[# @LINE - 5]]:7: error: map 'm' writes 'B[i, j]' over a box of (6, 6) that is not contiguous in memory; not supported yet
-
-// -----
 
 // Reading neighbours of what the map writes: vertices would read what others write.
 sdfg.sdfg @in_place args ["x"] symbols [] {
