@@ -37,6 +37,7 @@ __all__ = [
     "RESERVED_NAMES",
     "check_symbol_name",
     "parse_index_expr",
+    "recombine_divmod",
 ]
 
 MAX_MAGNITUDE = 2**63
@@ -407,3 +408,37 @@ class _ExprParser:
         if self.parse_dimension is None and (match := _DIM_NAME.fullmatch(name)):
             return IndexExpr.dim(int(match.group(1)))
         return self._built(lambda: IndexExpr.symbol(name))
+
+
+def recombine_divmod(e: IndexExpr) -> IndexExpr:
+    """`e` with every `k * c * (x floordiv c) + k * (x mod c)` (c a nonzero constant)
+    replaced by `k * x`: the row-major offset of an index that a reshape split with
+    floordiv and mod, put back together."""
+    while True:
+        terms = dict(e.terms)
+        for mono, coeff in terms.items():
+            match = next(
+                (
+                    (i, atom)
+                    for i, atom in enumerate(mono)
+                    if atom[0] == "floordiv"
+                    and (c := atom[2].constant_value())
+                    and coeff % c == 0
+                    and terms.get(_partner(mono, i, atom)) == coeff // c
+                ),
+                None,
+            )
+            if match is not None:
+                i, atom = match
+                k = coeff // atom[2].constant_value()
+                rest = mono[:i] + mono[i + 1 :]
+                whole = IndexExpr._of({rest: k}) * atom[1]
+                e = e - IndexExpr._of({mono: coeff}) - IndexExpr._of({_partner(mono, i, atom): k}) + whole
+                break
+        else:
+            return e
+
+
+def _partner(mono: Monomial, i: int, atom: Atom) -> Monomial:
+    """`mono` with its floordiv atom `atom` (at `i`) replaced by the matching mod atom."""
+    return tuple(sorted(mono[:i] + mono[i + 1 :] + (("mod", atom[1], atom[2]),), key=_atom_key))

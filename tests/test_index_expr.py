@@ -25,6 +25,7 @@ from ipu_lower.dialects.index_expr import (
     IndexExpr,
     check_symbol_name,
     parse_index_expr,
+    recombine_divmod,
 )
 from ipu_lower.frontend.symbolic import MAX_POWER, SymbolicError, to_index_expr
 
@@ -627,3 +628,26 @@ def test_to_index_expr_rejects(value, message):
 def test_to_index_expr_largest_power():
     assert to_index_expr(n**MAX_POWER) == to_index_expr(n ** (MAX_POWER - 1)) * N
     assert len(str(to_index_expr(n**MAX_POWER)).split(" * ")) == MAX_POWER
+
+
+D0, D1 = IndexExpr.dim(0), IndexExpr.dim(1)
+
+
+def test_recombine_divmod_undoes_a_reshape_split():
+    """A 4x6 array read as 6x4: the row-major offset of the split index is the flat
+    index it was split from, in two and in three dimensions, with constant offsets kept."""
+    flat = D0 * 4 + D1
+    assert recombine_divmod(flat.floordiv(6) * 6 + flat.mod(6)) == flat
+    assert recombine_divmod(flat.floordiv(6) * 6 + flat.mod(6) - flat) == IndexExpr.constant(0)
+    flat = D0 * 7 + D1 + 2
+    i2, q = flat.mod(5), flat.floordiv(5)
+    split = q.floordiv(3) * 15 + q.mod(3) * 5 + i2
+    assert recombine_divmod(split) == flat
+    assert recombine_divmod(split * 2 + 1) == flat * 2 + 1
+
+
+def test_recombine_divmod_leaves_other_expressions():
+    flat = D0 * 4 + D1
+    for e in (flat.floordiv(6) * 5 + flat.mod(6), flat.floordiv(6) * 6 + flat.mod(5), flat.floordiv(N) * N + flat.mod(N),
+              flat.floordiv(6) * 6, D0 + 3):
+        assert recombine_divmod(e) == e
