@@ -22,7 +22,13 @@ from math import prod
 from typing import ClassVar
 
 from ipu_lower.dialects.codelet_body import CodeletOpMixin, FieldMixin, WorkerOpMixin, count
-from ipu_lower.dialects.syntax import LabelledBodyMixin, parse_body, print_body
+from ipu_lower.dialects.syntax import (
+    LabelledBodyMixin,
+    parse_body,
+    parse_view_tail,
+    print_body,
+    print_view_tail,
+)
 from ipu_lower.dialects.tiling import (
     SliceRuleMixin,
     TileMapMixin,
@@ -214,9 +220,12 @@ def _check_tiles(op: Operation, tile_map: TileMapAttr) -> None:
 
 
 def variable_of(value: SSAValue) -> VariableOp:
+    """The variable `value` is, or is an `ipu.view` of."""
     owner = value.owner
+    if isinstance(owner, ViewOp):
+        owner = owner.source.owner
     if not isinstance(owner, VariableOp):
-        raise VerifyException("operand must be the result of an ipu.variable")
+        raise VerifyException("operand must be the result of an ipu.variable or an ipu.view of one")
     return owner
 
 
@@ -231,6 +240,8 @@ class _HostTransferOp(IRDLOperation):
         super().__init__(operands=[tensor])
 
     def verify_(self) -> None:
+        if isinstance(self.tensor.owner, ViewOp):
+            raise VerifyException("host transfers move whole variables, not views")
         name = variable_of(self.tensor).var_name
         graph = self.parent_op()
         if isinstance(graph, GraphOp) and name not in graph.args.data:
@@ -251,6 +262,107 @@ class ToHostOp(_HostTransferOp):
     """Copy the tensor back into the host argument of the same name."""
 
     name = "ipu.to_host"
+
+
+def _int_array(values: Sequence[int]) -> DenseArrayBase:
+    return DenseArrayBase.from_list(i64, list(values))
+
+
+@irdl_op_definition
+class ViewOp(IRDLOperation):
+    """A window on a variable, no data of its own (Poplar's slice, reshape and
+    dimShuffle): the box [begin, end) of the variable, the dimensions not in `dims`
+    (fixed at one index) dropped, and result dimension k walking variable dimension
+    `dims[k]`. `%r = ipu.view %A[3, 0:7]` is row 3 of a 5x7 `A` (`memref<7xf32>`);
+    `ipu.view %A[0:5, 0:7] dims [1, 0]` its transpose (`memref<7x5xf32>`).
+    """
+
+    name = "ipu.view"
+    source = operand_def(MemRefType)
+    begin = prop_def(DenseArrayBase[I64])
+    end = prop_def(DenseArrayBase[I64])
+    dims = prop_def(DenseArrayBase[I64])
+    result = result_def(MemRefType)
+    traits = traits_def(HasParent(GraphOp), Pure())
+
+    def __init__(self, source: SSAValue, begin: Sequence[int], end: Sequence[int], dims: Sequence[int]):
+        element = source.type.element_type  # type: ignore[attr-defined]
+        super().__init__(
+            operands=[source],
+            properties={"begin": _int_array(begin), "end": _int_array(end), "dims": _int_array(dims)},
+            result_types=[MemRefType(element, [end[d] - begin[d] for d in dims])],
+        )
+
+    def box(self) -> list[tuple[int, int]]:
+        return list(zip(self.begin.get_values(), self.end.get_values()))  # type: ignore[arg-type]
+
+    def walked(self) -> list[int]:
+        return list(self.dims.get_values())  # type: ignore[arg-type]
+
+    def kept_order(self) -> list[int]:
+        """The walked dimensions in the order they have in the variable."""
+        return sorted(self.walked())
+
+    def verify_(self) -> None:
+        source, result = self.source.type, self.result.type
+        assert isinstance(source, MemRefType) and isinstance(result, MemRefType)
+        if not isinstance(self.source.owner, VariableOp):
+            raise VerifyException("ipu.view must view an ipu.variable")
+        name = variable_of(self.source).var_name.data
+        shape = source.get_shape()
+        box, dims = self.box(), self.walked()
+        if len(box) != len(shape) or len(self.end.get_values()) != len(shape):
+            raise VerifyException(f"view of '{name}' needs one begin and one end per dimension of {source}")
+        if sorted(set(dims)) != sorted(dims) or any(not 0 <= d < len(shape) for d in dims):
+            raise VerifyException(f"view of '{name}': dims {dims} must be distinct dimensions of {source}")
+        for d, ((begin, end), n) in enumerate(zip(box, shape)):
+            if not 0 <= begin < end <= n:
+                raise VerifyException(f"view of '{name}': dimension {d} range [{begin}:{end}] is empty or outside [0:{n}]")
+            if d not in dims and end - begin != 1:
+                raise VerifyException(f"view of '{name}' drops dimension {d}, which must then be one index, not [{begin}:{end}]")
+        expected = MemRefType(source.element_type, [box[d][1] - box[d][0] for d in dims])
+        if result != expected:
+            raise VerifyException(f"view of '{name}' is {expected}, not {result}")
+
+    def print(self, printer: Printer) -> None:
+        dims = self.walked()
+        printer.print_string(" ")
+        printer.print_ssa_value(self.source)
+        printer.print_string(
+            "[" + ", ".join(f"{b}:{e}" if d in dims else str(b) for d, (b, e) in enumerate(self.box())) + "]"
+        )
+        if dims != self.kept_order():
+            printer.print_string(" dims [" + ", ".join(map(str, dims)) + "]")
+        print_view_tail(printer, self, self.source, self.result)
+
+    @classmethod
+    def parse(cls, parser: Parser) -> ViewOp:
+        source = parser.parse_unresolved_operand()
+
+        def parse_range() -> tuple[int, int, bool]:
+            begin = parser.parse_integer(allow_negative=False, allow_boolean=False)
+            if parser.parse_optional_punctuation(":"):
+                return begin, parser.parse_integer(allow_negative=False, allow_boolean=False), True
+            return begin, begin + 1, False
+
+        ranges = parser.parse_comma_separated_list(parser.Delimiter.SQUARE, parse_range)
+        dims = [d for d, (_, _, kept) in enumerate(ranges) if kept]
+        if parser.parse_optional_keyword("dims"):
+            dims = parser.parse_comma_separated_list(
+                parser.Delimiter.SQUARE, lambda: parser.parse_integer(allow_negative=False, allow_boolean=False)
+            )
+        attrs, source_type, result_type = parse_view_tail(parser)
+        op = cls.build(
+            operands=[parser.resolve_operand(source, source_type)],
+            properties={
+                "begin": _int_array([b for b, _, _ in ranges]),
+                "end": _int_array([e for _, e, _ in ranges]),
+                "dims": _int_array(dims),
+            },
+            result_types=[result_type],
+        )
+        op.attributes.update(attrs)
+        return op
 
 
 @irdl_op_definition
@@ -733,6 +845,7 @@ IPU = Dialect(
     [
         GraphOp,
         VariableOp,
+        ViewOp,
         FromHostOp,
         ToHostOp,
         CopyOp,

@@ -18,7 +18,7 @@ from math import prod
 from typing import ClassVar
 
 from ipu_lower.dialects.codelet_body import CodeletOpMixin, FieldMixin, WorkerOpMixin, count
-from ipu_lower.dialects.syntax import parse_body, print_body
+from ipu_lower.dialects.syntax import parse_body, parse_view_tail, print_body, print_view_tail
 from ipu_lower.dialects.tiling import (
     SliceRuleMixin,
     TileMapMixin,
@@ -375,6 +375,142 @@ class SliceOp(BuildOp):
             raise VerifyException(f"slice [{begin}:{end}] is empty or outside the {source.num_elements()} elements")
         if tensor_type(self.result) != TensorType([end - begin], source.element_type):
             raise VerifyException(f"slice [{begin}:{end}] of {source} has the wrong result type")
+
+
+def _ints(values: Sequence[int]) -> DenseArrayBase:
+    return DenseArrayBase.from_list(i64, list(values))
+
+
+def _int_list(parser: Parser) -> list[int]:
+    return parser.parse_comma_separated_list(
+        parser.Delimiter.SQUARE, lambda: parser.parse_integer(allow_negative=False, allow_boolean=False)
+    )
+
+
+class _ViewOp(BuildOp):
+    """A tensor view of one tensor: `poplar.<name> %t <operands> : <type> -> <type>`,
+    its integer lists printed `[a, b]`."""
+
+    tensor = operand_def(TensorType)
+    result = result_def(TensorType)
+
+    def lists_text(self) -> str:
+        """The integer lists between the tensor and the types."""
+        return ""
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_ssa_value(self.tensor)
+        printer.print_string(self.lists_text())
+        print_view_tail(printer, self, self.tensor, self.result)
+
+    @classmethod
+    def parse_typed(cls, parser: Parser, tensor, properties: dict):
+        """The rest of the custom syntax after the lists: attributes and types."""
+        attrs, source, result = parse_view_tail(parser)
+        op = cls.build(operands=[parser.resolve_operand(tensor, source)], properties=properties, result_types=[result])
+        op.attributes.update(attrs)
+        return op
+
+
+@irdl_op_definition
+class SliceBoxOp(_ViewOp):
+    """`t.slice({b0, b1, ...}, {e0, e1, ...})`: the box [begin, end) of a tensor."""
+
+    name = "poplar.slice_box"
+    begin = prop_def(DenseArrayBase[I64])
+    end = prop_def(DenseArrayBase[I64])
+
+    def __init__(self, tensor: SSAValue, begin: Sequence[int], end: Sequence[int]):
+        super().__init__(
+            operands=[tensor],
+            properties={"begin": _ints(begin), "end": _ints(end)},
+            result_types=[TensorType([e - b for b, e in zip(begin, end)], tensor_type(tensor).element_type)],
+        )
+
+    def bounds(self) -> tuple[list[int], list[int]]:
+        return list(self.begin.get_values()), list(self.end.get_values())  # type: ignore[arg-type]
+
+    def verify_(self) -> None:
+        super().verify_()
+        source = tensor_type(self.tensor)
+        begin, end = self.bounds()
+        if len(begin) != len(source.get_shape()) or len(end) != len(begin):
+            raise VerifyException(f"poplar.slice_box of {source} needs one begin and one end per dimension")
+        if any(not 0 <= b < e <= n for b, e, n in zip(begin, end, source.get_shape())):
+            raise VerifyException(f"box {begin} to {end} is empty or outside {source}")
+        if tensor_type(self.result) != TensorType([e - b for b, e in zip(begin, end)], source.element_type):
+            raise VerifyException(f"box {begin} to {end} of {source} has the wrong result type")
+
+    def lists_text(self) -> str:
+        begin, end = self.bounds()
+        return f" {begin} to {end}"
+
+    @classmethod
+    def parse(cls, parser: Parser) -> SliceBoxOp:
+        tensor = parser.parse_unresolved_operand()
+        begin = _int_list(parser)
+        parser.parse_keyword("to")
+        end = _int_list(parser)
+        return cls.parse_typed(parser, tensor, {"begin": _ints(begin), "end": _ints(end)})
+
+
+@irdl_op_definition
+class ReshapeOp(_ViewOp):
+    """`t.reshape({...})`: the same elements in row-major order, another shape."""
+
+    name = "poplar.reshape"
+
+    def __init__(self, tensor: SSAValue, shape: Sequence[int]):
+        super().__init__(operands=[tensor], result_types=[TensorType(shape, tensor_type(tensor).element_type)])
+
+    def verify_(self) -> None:
+        super().verify_()
+        source, result = tensor_type(self.tensor), tensor_type(self.result)
+        if source.num_elements() != result.num_elements() or source.element_type != result.element_type:
+            raise VerifyException(f"cannot reshape {source} to {result}")
+
+    @classmethod
+    def parse(cls, parser: Parser) -> ReshapeOp:
+        tensor = parser.parse_unresolved_operand()
+        return cls.parse_typed(parser, tensor, {})
+
+
+@irdl_op_definition
+class DimShuffleOp(_ViewOp):
+    """`t.dimShuffle({...})`: result dimension k is dimension `permutation[k]` of `t`."""
+
+    name = "poplar.dim_shuffle"
+    permutation = prop_def(DenseArrayBase[I64])
+
+    def __init__(self, tensor: SSAValue, permutation: Sequence[int]):
+        t = tensor_type(tensor)
+        super().__init__(
+            operands=[tensor],
+            properties={"permutation": _ints(permutation)},
+            result_types=[TensorType([t.get_shape()[d] for d in permutation], t.element_type)],
+        )
+
+    def order(self) -> list[int]:
+        return list(self.permutation.get_values())  # type: ignore[arg-type]
+
+    def verify_(self) -> None:
+        super().verify_()
+        source = tensor_type(self.tensor)
+        order = self.order()
+        if sorted(order) != list(range(len(source.get_shape()))):
+            raise VerifyException(f"{order} is not a permutation of the dimensions of {source}")
+        if tensor_type(self.result) != TensorType([source.get_shape()[d] for d in order], source.element_type):
+            raise VerifyException(f"dimShuffle {order} of {source} has the wrong result type")
+
+    def lists_text(self) -> str:
+        return f" {self.order()}"
+
+    @classmethod
+    def parse(cls, parser: Parser) -> DimShuffleOp:
+        tensor = parser.parse_unresolved_operand()
+        order = _int_list(parser)
+        return cls.parse_typed(parser, tensor, {"permutation": _ints(order)})
 
 
 @irdl_op_definition
@@ -743,6 +879,9 @@ POPLAR = Dialect(
         MapTensorOp,
         FlattenOp,
         SliceOp,
+        SliceBoxOp,
+        ReshapeOp,
+        DimShuffleOp,
         AddComputeSetOp,
         AddVerticesOp,
         CreateHostWriteOp,

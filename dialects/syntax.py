@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from xdsl.dialects.builtin import StringAttr
-from xdsl.ir import Block, Region
+from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.parser import Parser
 from xdsl.printer import Printer
 
@@ -43,3 +43,21 @@ class LabelledBodyMixin:
         if attrs:
             op.attributes.update(attrs.data)
         return op
+
+
+def print_view_tail(printer: Printer, op: Operation, source: SSAValue, result: SSAValue) -> None:
+    """The end of a view op (ipu.view, poplar.slice_box, ...): `{attrs} : source -> result`."""
+    printer.print_op_attributes(op.attributes)
+    printer.print_string(" : ")
+    printer.print_attribute(source.type)
+    printer.print_string(" -> ")
+    printer.print_attribute(result.type)
+
+
+def parse_view_tail(parser: Parser) -> tuple[dict[str, Attribute], Attribute, Attribute]:
+    """What `print_view_tail` printed: the attributes, the source and the result type."""
+    attrs = parser.parse_optional_attr_dict()
+    parser.parse_punctuation(":")
+    source = parser.parse_type()
+    parser.parse_punctuation("->")
+    return attrs, source, parser.parse_type()

@@ -6,7 +6,8 @@ graph becomes a `poplar.host_program` (its body the build region, a run region t
 writes inputs, runs and reads outputs); a variable becomes `add_variable` plus one
 `map_tensor`; a compute set becomes `add_compute_set`, one `add_vertices` per
 placement and an `execute`; copies and host transfers become their API calls; a
-codelet becomes a `poplar.codelet` next to the host program. The program sequence is
+codelet becomes a `poplar.codelet` next to the host program; a view becomes
+Poplar's tensor views. The program sequence is
 the program values in build order, then the Engine.
 """
 
@@ -169,6 +170,28 @@ def _view(tensor: SSAValue, begin: int, end: int) -> tuple[list[Operation], SSAV
     return ops, tensor
 
 
+class _TensorView(RewritePattern):
+    """A view becomes Poplar's views of the tensor: the box (`slice`), without the
+    dimensions it drops (`reshape`), in its order of dimensions (`dimShuffle`)."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: ipu.ViewOp, rewriter: PatternRewriter) -> None:
+        ops: list[Operation] = []
+        tensor = op.source
+        shape = poplar.tensor_type(tensor).get_shape()
+        box, kept = op.box(), op.kept_order()
+        if box != [(0, n) for n in shape]:
+            ops.append(poplar.SliceBoxOp(tensor, [b for b, _ in box], [e for _, e in box]))
+            tensor = ops[-1].results[0]
+        if len(kept) != len(shape):
+            ops.append(poplar.ReshapeOp(tensor, [box[d][1] - box[d][0] for d in kept]))
+            tensor = ops[-1].results[0]
+        if op.walked() != kept:
+            ops.append(poplar.DimShuffleOp(tensor, [kept.index(d) for d in op.walked()]))
+            tensor = ops[-1].results[0]
+        rewriter.replace(op, ops, [tensor])
+
+
 class _Copy(RewritePattern):
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: ipu.CopyOp, rewriter: PatternRewriter) -> None:
@@ -234,6 +257,7 @@ class ConvertIpuToPoplarPass(ModulePass):
             _WorkerOps(),
             _Variable(),
             _HostTransfer(),
+            _TensorView(),
             _Copy(),
             _ComputeSet(placements),
         ]

@@ -1,7 +1,8 @@
 """Print a `poplar.host_program` as host.cpp: init / run / exit behind a C ABI.
 
 Each build-region op has a short printing function, found through `_BUILD_PRINTERS`.
-Views (`poplar.flatten`, `poplar.slice`) are printed inline where they are used. Every
+Views (`poplar.flatten`, `poplar.slice`, `poplar.slice_box`, `poplar.reshape`,
+`poplar.dim_shuffle`) are printed inline where they are used. Every
 distinct tile map becomes one constant table of runs; `poplar.map_tensor` and
 `poplar.add_vertices` are loops over it (`for_each_block`) that compute each tile's
 slice from its run, so host.cpp is as long as the program, whatever the tile count.
@@ -98,11 +99,22 @@ def _flat(ctx: PrintContext, tensor: SSAValue) -> str:
     return f"{name}.flatten()" if len(poplar.tensor_type(tensor).get_shape()) > 1 else name
 
 
+def _braced(values) -> str:
+    return "{" + ", ".join(map(str, values)) + "}"
+
+
 def _view(ctx: PrintContext, op: Operation) -> None:
     if isinstance(op, poplar.FlattenOp):
         ctx.values[op.result] = f"{ctx[op.tensor]}.flatten()"
     elif isinstance(op, poplar.SliceOp):
         ctx.values[op.result] = f"{ctx[op.tensor]}.slice({op.begin.value.data}, {op.end.value.data})"
+    elif isinstance(op, poplar.SliceBoxOp):
+        begin, end = op.bounds()
+        ctx.values[op.result] = f"{ctx[op.tensor]}.slice({_braced(begin)}, {_braced(end)})"
+    elif isinstance(op, poplar.ReshapeOp):
+        ctx.values[op.result] = f"{ctx[op.tensor]}.reshape({_braced(poplar.tensor_type(op.result).get_shape())})"
+    elif isinstance(op, poplar.DimShuffleOp):
+        ctx.values[op.result] = f"{ctx[op.tensor]}.dimShuffle({_braced(op.order())})"
 
 
 def _add_variable(ctx: PrintContext, op: poplar.AddVariableOp) -> None:
@@ -202,6 +214,9 @@ def _engine(ctx: PrintContext, op: poplar.EngineOp) -> None:
 _BUILD_PRINTERS: dict[type[Operation], Callable[[PrintContext, Operation], None]] = {
     poplar.FlattenOp: _view,
     poplar.SliceOp: _view,
+    poplar.SliceBoxOp: _view,
+    poplar.ReshapeOp: _view,
+    poplar.DimShuffleOp: _view,
     poplar.AddVariableOp: _add_variable,  # type: ignore[dict-item]
     poplar.MapTensorOp: _map_tensor,  # type: ignore[dict-item]
     poplar.AddComputeSetOp: _add_compute_set,  # type: ignore[dict-item]
