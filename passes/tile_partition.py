@@ -39,6 +39,14 @@ from xdsl.rewriter import InsertPoint
 from ipu_lower.arch import DEFAULT_ARCH, Arch, get_arch
 from ipu_lower.diagnostics import IpuLowerError, error
 from ipu_lower.element_types import element_type, on_ipu
+from ipu_lower.passes.tile_partition_views import (
+    ViewKey,
+    check_flat_read,
+    plan_view,
+    reshaped_offset,
+    split_offset,
+    view_halos,
+)
 
 
 def balanced_tile_map(elements: int, tiles: int, grain: int) -> ipu.TileMapAttr:
@@ -105,6 +113,18 @@ class MapAccesses:
     """When the written box is not contiguous in memory (`B[1:-1, 1:-1]`), the span runs
     from its first to its last element and a point writes only if, for each
     (stride, size, lo, hi), lo <= (point / stride) % size < hi."""
+    reshaped: dict[sd.ReadOp, int] = field(default_factory=dict)
+    """Reads of a reshape of the written arrays' layout, by row-major offset from the
+    point (see `tile_partition_views`)."""
+    views: dict[sd.ReadOp, tuple[ViewKey, tuple[int, ...]]] = field(default_factory=dict)
+    """Reads through a view of their container, and their offset in it."""
+    view_halos: dict[ViewKey, tuple[int, int]] = field(default_factory=dict)
+
+    def laid_out_together(self) -> list[str]:
+        """The containers that share the layout of the map's points: all but those it
+        reads only through views."""
+        viewed = {key.container for key, _ in self.views.values()}
+        return [n for n in self.reads + self.writes if n not in viewed or n in self.writes]
 
 
 def _param_name(value: SSAValue, position: int) -> str:
@@ -153,6 +173,8 @@ class _ArrayAccess:
     name: str
     offsets: list[int]
     shape: tuple[int, ...]
+    flat: int | None = None
+    """A reshaped read's row-major offset from the point (its `offsets` are unused)."""
 
 
 def analyze_body(
@@ -163,6 +185,7 @@ def analyze_body(
     reads: list[str] = []
     writes: list[str] = []
     arrays: list[_ArrayAccess] = []
+    other: list[sd.ReadOp] = []  # reads away from the point's pattern: reshaped or view reads
     points = prod(hi - lo for lo, hi in bounds)
     for op in ops:
         if isinstance(op, sd.TaskletOp):
@@ -183,17 +206,64 @@ def analyze_body(
         offsets = point_offsets(op, params)
         shape = _static_shape(ctype, op)
         if offsets is None or len(shape) != len(bounds):
-            raise error(
-                op,
-                f"{what} accesses '{describe_access(op)}' of shape {ctype}; only accesses at constant offsets "
-                "from the point (the map parameters in order) are supported yet",
-            )
+            if isinstance(op, sd.WriteOp):
+                raise _unsupported_access(what, op)
+            other.append(op)
+            continue
         if any(lo + o < 0 or hi + o > n for (lo, hi), o, n in zip(bounds, offsets, shape)):
             verb = "writes" if isinstance(op, sd.WriteOp) else "reads"
             raise error(op, f"{what} {verb} '{describe_access(op)}' outside its shape {ctype}")
         arrays.append(_ArrayAccess(op, name, offsets, shape))
+    written = next((a for a in arrays if isinstance(a.op, sd.WriteOp)), None)
+    if written is not None:  # reads of arrays of another shape are not neighbours of the point
+        moved = [a for a in arrays if a.shape != written.shape and isinstance(a.op, sd.ReadOp)]
+        other += [a.op for a in moved]  # type: ignore[misc]
+        arrays = [a for a in arrays if a not in moved]
+    elif other:
+        raise _unsupported_access(what, other[0])
+    reshaped, views = _reads_elsewhere(what, other, params, bounds, written)  # type: ignore[arg-type]
+    arrays += [_ArrayAccess(op, sd.container_name(op.container), [], (), flat) for op, flat in reshaped.items()]
     span, halos, mask = _geometry(what, arrays, bounds)
-    return MapAccesses(points, list(dict.fromkeys(reads)), list(dict.fromkeys(writes)), span, halos, mask)
+    if written is not None:
+        points_span = span or (0, prod(written.shape))
+        for op, flat in reshaped.items():
+            check_flat_read(what, describe_access, op, (flat, flat), points_span, prod(written.shape))
+        halos_of_views = view_halos(
+            what, describe_access, views, written.shape, points_span, {a.name for a in arrays if isinstance(a.op, sd.WriteOp)}
+        )
+    else:
+        halos_of_views = {}
+    return MapAccesses(
+        points, list(dict.fromkeys(reads)), list(dict.fromkeys(writes)), span, halos, mask, reshaped, views, halos_of_views
+    )
+
+
+def _reads_elsewhere(
+    what: str, reads: list[sd.ReadOp], params: tuple[SSAValue, ...], bounds: list[tuple[int, int]], written: _ArrayAccess
+) -> tuple[dict[sd.ReadOp, int], dict[sd.ReadOp, tuple[ViewKey, tuple[int, ...]]]]:
+    """The reshaped reads of a map (by row-major offset) and its view reads (by view and
+    offset in it); any other read is an error (see `tile_partition_views`)."""
+    reshaped: dict[sd.ReadOp, int] = {}
+    views: dict[sd.ReadOp, tuple[ViewKey, tuple[int, ...]]] = {}
+    for op in reads:
+        shape = _static_shape(op.container.type, op)  # type: ignore[arg-type]
+        flat = reshaped_offset(op, params, written.offsets, shape, written.shape)
+        if flat is not None:
+            reshaped[op] = flat
+        elif (view := plan_view(what, describe_access, op, params, bounds, written.offsets, shape, written.shape)) is not None:
+            views[op] = view
+        else:
+            raise _unsupported_access(what, op)
+    return reshaped, views
+
+
+def _unsupported_access(what: str, op: sd.ReadOp | sd.WriteOp) -> IpuLowerError:
+    return error(
+        op,
+        f"{what} accesses '{describe_access(op)}' of shape {op.container.type}; only accesses at constant offsets "
+        "from the point (the map parameters in order), reshapes and views (rows, columns, boxes, "
+        "transposes) are supported yet",
+    )
 
 
 def _check_tasklet_width(op: sd.TaskletOp) -> None:
@@ -223,7 +293,7 @@ def _geometry(
         return None, {}, ()
     first = written[0]
     for access in arrays:
-        if access.shape != first.shape:
+        if access.shape != first.shape and access.flat is None:
             raise error(
                 access.op,
                 f"{what} accesses '{describe_access(access.op)}' of shape {access.op.container.type}, but writes "
@@ -246,7 +316,9 @@ def _geometry(
     halos: dict[str, tuple[int, int]] = {}
     written_names = {a.name for a in written}
     for access in arrays:
-        flat = sum((o - w) * st for o, w, st in zip(access.offsets, first.offsets, strides))
+        flat = access.flat if access.flat is not None else sum(
+            (o - w) * st for o, w, st in zip(access.offsets, first.offsets, strides)
+        )
         if flat == 0 or isinstance(access.op, sd.WriteOp):
             continue
         if access.name in written_names:
@@ -305,7 +377,7 @@ class PartitionPlan:
     arch: Arch
     layouts: dict[str, ipu.TileMapAttr]
     written: frozenset[str] = field(default_factory=frozenset)
-    copies: dict[sd.CopyOp, tuple[tuple[int, int], tuple[int, int]]] = field(default_factory=dict)
+    copies: dict[sd.CopyOp, tuple[CopyEnd, CopyEnd]] = field(default_factory=dict)
     maps: dict[sd.MapOp, MapAccesses] = field(default_factory=dict)
 
 
@@ -334,7 +406,7 @@ def plan_layouts(sdfg_op: sd.SdfgOp, arch: Arch) -> dict[str, ipu.TileMapAttr]:
             continue
         for step in state_steps(state):
             if (accesses := analyze_step(step)) is not None:
-                arrays = [n for n in accesses.reads + accesses.writes if shapes[n]]
+                arrays = [n for n in accesses.laid_out_together() if shapes[n]]
                 for a in arrays[1:]:
                     groups.union(arrays[0], a)
             elif isinstance(step, sd.CopyOp):
@@ -371,13 +443,24 @@ def plan_partition(sdfg_op: sd.SdfgOp, arch: Arch) -> PartitionPlan:
     return PartitionPlan(arch, layouts, frozenset(written), copies, maps)
 
 
-def plan_copy(op: sd.CopyOp) -> tuple[tuple[int, int], tuple[int, int]]:
-    """The row-major element ranges a copy reads and writes."""
-    src = _flat_range(op.source, op.source_ranges(), op)
-    dst = _flat_range(op.destination, op.destination_ranges(), op)
-    if src[1] - src[0] != dst[1] - dst[0]:
+CopyEnd = tuple[int, int] | ViewKey
+"""A side of a copy: the row-major element range [begin, end) of its container, or,
+for a box that is not contiguous in memory, the view of the box (copied whole)."""
+
+
+def plan_copy(op: sd.CopyOp) -> tuple[CopyEnd, CopyEnd]:
+    """What a copy reads and writes."""
+    src = _copy_end(op.source, op.source_ranges(), op)
+    dst = _copy_end(op.destination, op.destination_ranges(), op)
+    if _count(src) != _count(dst):
         raise error(op, "copy source and destination hold different numbers of elements")
     return src, dst
+
+
+def _count(end: CopyEnd) -> int:
+    if isinstance(end, ViewKey):
+        return prod(e - b for b, e in zip(end.begin, end.end))
+    return end[1] - end[0]
 
 
 def _is_whole(copy: sd.CopyOp) -> bool:
@@ -425,26 +508,30 @@ def memref_of(ctype: sd.ArrayType) -> MemRefType:
     return MemRefType(ctype.element_type, ctype.static_shape() or [])
 
 
-def _flat_range(value: SSAValue, ranges: list[sd.Range], op: Operation) -> tuple[int, int]:
-    """The row-major element range of a box that is contiguous in memory."""
+def _copy_end(value: SSAValue, ranges: list[sd.Range], op: Operation) -> CopyEnd:
+    """The row-major element range of a box that is contiguous in memory, else the view
+    of the box."""
     shape = value.type.static_shape()  # type: ignore[union-attr]
     if not shape:
         return 0, 1
     bounds = [(b.constant_value(), e.constant_value()) for b, e in ranges]
     if any(b is None or e is None for b, e in bounds):
         raise error(op, "copy bounds are not static; run sdfg-specialize first")
+    if any(e <= b for b, e in bounds):  # type: ignore[operator]
+        raise error(op, "copy of an empty box")
+    if any(b < 0 or e > n for (b, e), n in zip(bounds, shape)):  # type: ignore[operator]
+        box = ", ".join(f"{b}:{e}" for b, e in bounds)
+        raise error(op, f"copy box [{box}] of '{sd.container_name(value)}' lies outside its shape {list(shape)}")
     # Contiguous iff the dimensions after the last partial one are whole and the
     # dimensions before it are single indices.
     partial = [i for i, (b, e) in enumerate(bounds) if (b, e) != (0, shape[i])]
     last = partial[-1] if partial else 0
     if any(e - b != 1 for b, e in bounds[:last]):  # type: ignore[operator]
-        raise error(op, "copies of non-contiguous boxes are not supported yet")
+        begins, ends = zip(*bounds)
+        return ViewKey(sd.container_name(value), begins, ends, tuple(range(len(shape))))  # type: ignore[arg-type]
     strides = [prod(shape[i + 1 :]) for i in range(len(shape))]
     begin = sum(b * s for (b, _), s in zip(bounds, strides))  # type: ignore[misc]
-    count = prod(e - b for b, e in bounds)  # type: ignore[operator]
-    if count <= 0:
-        raise error(op, "copy of an empty box")
-    return begin, begin + count
+    return begin, begin + prod(e - b for b, e in bounds)  # type: ignore[operator]
 
 
 def tiled_map(
@@ -454,13 +541,18 @@ def tiled_map(
     params: tuple[SSAValue, ...] = (),
     halos: dict[str, tuple[int, int]] | None = None,
     mask: tuple[tuple[int, int, int, int], ...] = (),
+    elsewhere: dict[sd.ReadOp, tuple[SSAValue, tuple[int, ...]]] | None = None,
+    view_rules: dict[SSAValue, ipu.SliceAttr] | None = None,
 ) -> ipu.TiledMapOp:
     """The memlets and tasklets of one point (`ops`, checked by `analyze_body`) as a
     tiled map whose points are the elements the map writes: reads become `ipu.access`
     at their offset from that element (read with the halos of `halos`), writes the
     yielded values. With a `mask` (see MapAccesses), points outside it yield the
-    values their outputs already hold."""
+    values their outputs already hold. `elsewhere` gives the input (a container or a
+    view of one, connected by `view_rules`) and offset of each reshaped or view read."""
     halos = halos or {}
+    elsewhere = elsewhere or {}
+    view_rules = view_rules or {}
     write = next((op for op in ops if isinstance(op, sd.WriteOp) and op.container.type.rank), None)  # type: ignore[union-attr]
     origin = point_offsets(write, params) if write is not None else None
     ins: list[SSAValue] = []
@@ -475,7 +567,8 @@ def tiled_map(
         if key not in current:
             if container not in arguments:
                 ins.append(container)
-                arg = body.insert_arg(memref_of(container.type), len(body.args))  # type: ignore[arg-type]
+                arg_type = container.type if isinstance(container.type, MemRefType) else memref_of(container.type)  # type: ignore[arg-type]
+                arg = body.insert_arg(arg_type, len(body.args))
                 arg.name_hint = container.name_hint
                 arguments[container] = arg
             access = ipu.AccessOp(arguments[container], list(offset))
@@ -489,6 +582,9 @@ def tiled_map(
             if isinstance(op, sd.WriteOp) and op.container not in old_values:
                 old_values[op.container] = read(op.container, (0,) * op.container.type.rank)  # type: ignore[union-attr]
     for op in ops:
+        if op in elsewhere:
+            mapping[op.results[0]] = read(*elsewhere[op])  # type: ignore[index]
+            continue
         if isinstance(op, sd.ReadOp | sd.WriteOp):
             rank = op.container.type.rank  # type: ignore[union-attr]
             offset = tuple(o - w for o, w in zip(point_offsets(op, params), origin)) if rank and origin else (0,) * rank  # type: ignore[arg-type]
@@ -508,6 +604,8 @@ def tiled_map(
     body.add_op(ipu.YieldOp(*results))
 
     def rule(value: SSAValue) -> ipu.SliceAttr:
+        if value in view_rules:
+            return view_rules[value]
         if value.type.rank == 0:  # type: ignore[union-attr]
             return ipu.WHOLE
         halo = halos.get(sd.container_name(value))
@@ -622,12 +720,51 @@ class _MapToTiledMap(RewritePattern):
         if isinstance(op.parent_op(), sd.StateOp):
             return  # its state is inlined first
         ops = list(op.body.block.ops)
-        containers = [o.container for o in ops if isinstance(o, sd.ReadOp | sd.WriteOp)]
         accesses = self.plan.maps[op]
+        containers = [o.container for o in ops if isinstance(o, sd.ReadOp | sd.WriteOp) and o not in accesses.views]
         tile_map = _layout_of(self.plan, containers)
         if accesses.span is not None:
             tile_map = tile_map.restricted(*accesses.span)
-        rewriter.replace(op, tiled_map(op.label.data, ops, tile_map, op.params, accesses.halos, accesses.mask))
+        elsewhere, view_rules, view_ops = _elsewhere(accesses, ops)
+        rewriter.insert(view_ops, InsertPoint.before(op))
+        rewriter.replace(
+            op,
+            tiled_map(op.label.data, ops, tile_map, op.params, accesses.halos, accesses.mask, elsewhere, view_rules),
+        )
+
+
+def _elsewhere(
+    accesses: MapAccesses, ops: list[Operation]
+) -> tuple[dict[sd.ReadOp, tuple[SSAValue, tuple[int, ...]]], dict[SSAValue, ipu.SliceAttr], list[ipu.ViewOp]]:
+    """The input and offset of each reshaped or view read of a map (see `tiled_map`),
+    how each view is connected, and the `ipu.view`s to insert before the tiled map."""
+    elsewhere: dict[sd.ReadOp, tuple[SSAValue, tuple[int, ...]]] = {}
+    inputs: dict[ViewKey, SSAValue] = {}
+    created: list[ipu.ViewOp] = []
+    for op, flat in accesses.reshaped.items():
+        elsewhere[op] = (op.container, split_offset(flat, op.container.type.static_shape()))  # type: ignore[union-attr]
+    for op in ops:
+        if op in accesses.views:
+            key, offsets = accesses.views[op]  # type: ignore[index]
+            if key not in inputs:
+                inputs[key] = _view_of(op.container, key, created)  # type: ignore[union-attr]
+            elsewhere[op] = (inputs[key], offsets)  # type: ignore[index]
+    rules = {
+        value: ipu.SliceAttr("halo", *accesses.view_halos[key]) if any(accesses.view_halos[key]) else ipu.BLOCK
+        for key, value in inputs.items()
+    }
+    return elsewhere, rules, created
+
+
+def _view_of(container: SSAValue, key: ViewKey, created: list[ipu.ViewOp]) -> SSAValue:
+    """The view `key` of `container`: the container itself when the view is all of it in
+    its own order, else a new `ipu.view` (appended to `created`)."""
+    shape = container.type.static_shape()  # type: ignore[attr-defined]
+    if key.begin == (0,) * len(shape) and key.end == shape and key.dims == tuple(range(len(shape))):
+        return container
+    created.append(ipu.ViewOp(container, key.begin, key.end, key.dims))
+    created[-1].result.name_hint = f"{container.name_hint}_view" if container.name_hint else None
+    return created[-1].result
 
 
 @dataclass
@@ -638,8 +775,16 @@ class _CopyToCopy(RewritePattern):
     def match_and_rewrite(self, op: sd.CopyOp, rewriter: PatternRewriter) -> None:
         if isinstance(op.parent_op(), sd.StateOp):
             return  # its state is inlined first
-        src, dst = self.plan.copies[op]
-        rewriter.replace(op, ipu.CopyOp(op.source, src, op.destination, dst))
+        ends = []
+        for value, end in zip((op.source, op.destination), self.plan.copies[op]):
+            if isinstance(end, ViewKey):
+                view = ipu.ViewOp(value, end.begin, end.end, end.dims)
+                view.result.name_hint = f"{value.name_hint}_box" if value.name_hint else None
+                rewriter.insert(view, InsertPoint.before(op))
+                value, end = view.result, (0, _count(end))
+            ends.append((value, end))
+        (src, src_range), (dst, dst_range) = ends
+        rewriter.replace(op, ipu.CopyOp(src, src_range, dst, dst_range))
 
 
 @dataclass(frozen=True)
