@@ -9,7 +9,8 @@ fuse into which earlier map (`can_fuse` states the rule). A map C fuses into an 
 map P when both have the same iteration space, every container through which they
 interact (P writes and C reads or writes it, or P reads and C writes it) is accessed at
 the iteration point only, and no op between them writes what C touches or reads what
-C writes, so that C can move up next to P. Maps writing scalars are never fused.
+C writes, so that C can move up next to P, and the fused map writes arrays of one shape
+once the transients it no longer needs are gone. Maps writing scalars are never fused.
 
 The fused map is P's body followed by C's, C's parameters replaced by P's; a read in
 the C part of a container written at the point earlier in the fused body takes the
@@ -20,6 +21,7 @@ is erased (`dead_transients`).
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
@@ -109,6 +111,8 @@ class Step:
     writes: frozenset[str]
     space: Space | None = None
     off_point: frozenset[str] = field(default_factory=frozenset)
+    written_shapes: frozenset[tuple[str, tuple[IndexExpr, ...]]] = field(default_factory=frozenset)
+    """The arrays the map writes, with their shapes (see `one_written_shape`)."""
 
     def touches(self) -> frozenset[str]:
         return self.reads | self.writes
@@ -121,12 +125,15 @@ def summarize(op: Operation) -> Step:
         return Step(frozenset(reads), frozenset(writes))
     assert isinstance(op, sd.MapOp)
     off_point: set[str] = set()
+    shapes: set[tuple[str, tuple[IndexExpr, ...]]] = set()
     for inner in op.body.block.ops:
+        if isinstance(inner, sd.WriteOp):
+            shapes.add((sd.container_name(inner.container), tuple(inner.container.type.dims())))  # type: ignore[union-attr]
         if isinstance(inner, sd.ReadOp | sd.WriteOp) and not at_point(inner, op.params):
             if isinstance(inner, sd.WriteOp) and inner.container.type.rank == 0:  # type: ignore[union-attr]
                 return Step(frozenset(reads), frozenset(writes))  # writes a scalar: never fused
             off_point.add(sd.container_name(inner.container))
-    return Step(frozenset(reads), frozenset(writes), tuple(op.ranges()), frozenset(off_point))
+    return Step(frozenset(reads), frozenset(writes), tuple(op.ranges()), frozenset(off_point), frozenset(shapes))
 
 
 def can_fuse(p: Step, c: Step, between_reads: frozenset[str], between_writes: frozenset[str]) -> bool:
@@ -140,37 +147,60 @@ def can_fuse(p: Step, c: Step, between_reads: frozenset[str], between_writes: fr
     return not (between_writes & c.touches() or between_reads & c.writes)
 
 
+def one_written_shape(p: Step, c: Step, group_reads: Counter[str], readers: dict[str, int]) -> bool:
+    """Whether the map of `c` fused into `p` writes arrays of one shape, as a map must
+    (their layout places its work in ipu-tile-partition), once the transients it no
+    longer needs are gone: those whose every reader (`readers` counts the ops that read
+    each transient; `group_reads`, those of them fused into `p`) is in the fused map,
+    reading them at the point, where the written value is forwarded."""
+    reads = group_reads + Counter(c.reads)
+    off = p.off_point | c.off_point
+    live = {
+        shape
+        for name, shape in p.written_shapes | c.written_shapes
+        if name not in readers or name in off or reads[name] < readers[name]
+    }
+    return len(live) <= 1
+
+
 def fused(p: Step, c: Step) -> Step:
     """The step of `c` fused into `p`: c's reads of what p writes are forwarded."""
-    return Step(p.reads | (c.reads - p.writes), p.writes | c.writes, p.space, p.off_point | c.off_point)
+    return Step(
+        p.reads | (c.reads - p.writes),
+        p.writes | c.writes,
+        p.space,
+        p.off_point | c.off_point,
+        p.written_shapes | c.written_shapes,
+    )
 
 
-def plan_fusion(steps: Sequence[Step]) -> list[list[int]]:
+def plan_fusion(steps: Sequence[Step], readers: dict[str, int] | None = None) -> list[list[int]]:
     """Groups of step indices to fuse, each its first map followed by the maps fused into
-    it in order; steps that stay alone are left out.
+    it in order; steps that stay alone are left out. `readers` counts the ops of the
+    SDFG that read each transient (see `one_written_shape`).
 
     Each map fuses into the nearest earlier (possibly already fused) map it may. One
     pass suffices: fusing only grows what a map shares with others, so a map that cannot
     fuse now cannot later."""
-    items: list[tuple[list[int], Step]] = []
+    items: list[tuple[list[int], Step, Counter[str]]] = []
     for index, step in enumerate(steps):
-        target = _fusion_target(items, step)
+        target = _fusion_target(items, step, readers or {})
         if target is None:
-            items.append(([index], step))
+            items.append(([index], step, Counter(step.reads)))
         else:
-            members, info = items[target]
-            items[target] = (members + [index], fused(info, step))
-    return [members for members, _ in items if len(members) > 1]
+            members, info, reads = items[target]
+            items[target] = (members + [index], fused(info, step), reads + Counter(step.reads))
+    return [members for members, _, _ in items if len(members) > 1]
 
 
-def _fusion_target(items: list[tuple[list[int], Step]], step: Step) -> int | None:
+def _fusion_target(items: list[tuple[list[int], Step, Counter[str]]], step: Step, readers: dict[str, int]) -> int | None:
     if step.space is None:
         return None
     between_reads: frozenset[str] = frozenset()
     between_writes: frozenset[str] = frozenset()
     for k in range(len(items) - 1, -1, -1):
-        info = items[k][1]
-        if can_fuse(info, step, between_reads, between_writes):
+        _, info, reads = items[k]
+        if can_fuse(info, step, between_reads, between_writes) and one_written_shape(info, step, reads, readers):
             return k
         between_reads |= info.reads
         between_writes |= info.writes
@@ -179,10 +209,21 @@ def _fusion_target(items: list[tuple[list[int], Step]], step: Step) -> int | Non
     return None
 
 
-def plan_state(state: sd.StateOp) -> list[list[sd.MapOp]]:
+def plan_state(state: sd.StateOp, readers: dict[str, int] | None = None) -> list[list[sd.MapOp]]:
     ops = list(state.body.block.ops)
-    groups = plan_fusion([summarize(op) for op in ops])
+    groups = plan_fusion([summarize(op) for op in ops], readers)
     return [[ops[i] for i in group] for group in groups]  # type: ignore[misc]
+
+
+def transient_readers(sdfg_op: sd.SdfgOp) -> dict[str, int]:
+    """How many ops of the SDFG's states read each transient."""
+    transients = {c.container_name.data for c in sdfg_op.containers() if c.transient is not None}
+    counts: Counter[str] = Counter()
+    for state in sdfg_op.walk():
+        if isinstance(state, sd.StateOp):
+            for op in state.body.block.ops:
+                counts.update(accesses(op)[0] & transients)
+    return {name: counts[name] for name in transients}
 
 
 def dead_transients(sdfg_op: sd.SdfgOp) -> list[sd.ContainerOp]:
@@ -275,8 +316,14 @@ class SdfgFuseMapsPass(ModulePass):
     name = "sdfg-fuse-maps"
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        states = [s for s in op.walk() if isinstance(s, sd.StateOp)]
-        plans = {s: groups for s in states if (groups := plan_state(s))}
+        plans = {
+            state: groups
+            for sdfg_op in op.walk()
+            if isinstance(sdfg_op, sd.SdfgOp)
+            for readers in [transient_readers(sdfg_op)]
+            for state in sdfg_op.walk()
+            if isinstance(state, sd.StateOp) and (groups := plan_state(state, readers))
+        }
         if plans:
             walk([_FuseMaps(plans)]).rewrite_module(op)
         dead = {c for s in op.walk() if isinstance(s, sd.SdfgOp) for c in dead_transients(s)}

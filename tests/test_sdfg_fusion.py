@@ -67,8 +67,8 @@ SPACE = ((IndexExpr.constant(0), N, IndexExpr.constant(1)),)
 OTHER_SPACE = ((IndexExpr.constant(0), N - 1, IndexExpr.constant(1)),)
 
 
-def map_step(reads=(), writes=(), off=(), space=SPACE) -> Step:
-    return Step(frozenset(reads), frozenset(writes), space, frozenset(off))
+def map_step(reads=(), writes=(), off=(), space=SPACE, shapes=()) -> Step:
+    return Step(frozenset(reads), frozenset(writes), space, frozenset(off), frozenset(shapes))
 
 
 def op_step(reads=(), writes=()) -> Step:
@@ -94,6 +94,19 @@ def test_saxpy_steps_fuse_and_the_copy_stays():
 
 def test_different_spaces_do_not_fuse():
     assert plan_fusion([map_step(["x"], ["t"]), map_step(["t"], ["z"], space=OTHER_SPACE)]) == []
+
+
+def test_maps_writing_arrays_of_different_shapes_fuse_only_when_one_dies():
+    """The written arrays' layout places a map's work: a fused map writes one shape, once
+    the transients whose readers are all in it (at the point) are gone."""
+    ten, eleven = (IndexExpr.constant(10),), (IndexExpr.constant(11),)
+    p = map_step(["x"], ["t"], shapes=[("t", ten)])
+    c = map_step(["t"], ["b"], shapes=[("b", eleven)])
+    assert plan_fusion([p, c], {"t": 1}) == [[0, 1]]  # C is t's only reader: t dies
+    assert plan_fusion([p, c], {"t": 2}) == []  # t is read later too: it would stay
+    assert plan_fusion([p, c]) == []  # t is not a transient
+    same = map_step(["t"], ["b"], shapes=[("b", ten)])
+    assert plan_fusion([p, same]) == [[0, 1]]
 
 
 def test_shared_data_off_the_point_blocks_fusion():
@@ -189,7 +202,7 @@ def test_summaries_of_maps_and_copies():
     module = parse_mlir(MAPS)
     (state,) = states(module)
     point, transposed, scalar, copy = (summarize(op) for op in state.body.block.ops)
-    assert point == map_step(["a", "x"], ["y"], off=["a", "x"])
+    assert point == map_step(["a", "x"], ["y"], off=["a", "x"], shapes=[("y", (IndexExpr.symbol("N"),))])
     assert transposed.space is not None and transposed.off_point == {"A"}
     assert transposed.reads == transposed.writes == {"A"}
     assert scalar == op_step(["x"], ["s"])  # writes a scalar: never fused

@@ -519,3 +519,59 @@ sdfg.sdfg @reads_between args ["x", "z", "w"] symbols ["N"] {
 // CHECK-NEXT:       }
 // CHECK-NEXT:     }
 // CHECK-NEXT:   }
+
+// -----
+
+// Maps writing arrays of different shapes fuse only when the fused map ends up writing
+// one shape (whose layout places its work): t dies in "dies" (m2 is its only reader, at
+// the point), but "stays" reads t again later, so its m1 and m2 stay apart.
+
+sdfg.sdfg @dies args ["x", "b"] symbols [] {
+  %x = sdfg.container "x" : !sdfg.array<10 x f32>
+  %b = sdfg.container "b" : !sdfg.array<11 x f32>
+  %t = sdfg.container "t" transient : !sdfg.array<10 x f32>
+  sdfg.state "s" {
+    sdfg.map "m1" (%i) = (0) to (10) step (1) {
+      %v = sdfg.read %x[%i] : !sdfg.array<10 x f32>
+      sdfg.write %v to %t[%i] : !sdfg.array<10 x f32>
+    }
+    sdfg.map "m2" (%k) = (0) to (10) step (1) {
+      %v = sdfg.read %t[%k] : !sdfg.array<10 x f32>
+      sdfg.write %v to %b[%k] : !sdfg.array<11 x f32>
+    }
+  }
+}
+
+// CHECK-LABEL: sdfg.sdfg @dies
+// CHECK-NOT:      sdfg.container "t"
+// CHECK:          sdfg.map "m1"
+// CHECK-NEXT:       sdfg.read %x
+// CHECK-NEXT:       sdfg.write %{{.*}} to %b
+// CHECK-NEXT:     }
+// CHECK-NEXT:   }
+
+// -----
+
+sdfg.sdfg @stays args ["x", "b", "y"] symbols [] {
+  %x = sdfg.container "x" : !sdfg.array<10 x f32>
+  %b = sdfg.container "b" : !sdfg.array<11 x f32>
+  %y = sdfg.container "y" : !sdfg.array<10 x f32>
+  %t = sdfg.container "t" transient : !sdfg.array<10 x f32>
+  sdfg.state "s" {
+    sdfg.map "m1" (%i) = (0) to (10) step (1) {
+      %v = sdfg.read %x[%i] : !sdfg.array<10 x f32>
+      sdfg.write %v to %t[%i] : !sdfg.array<10 x f32>
+    }
+    sdfg.map "m2" (%k) = (0) to (10) step (1) {
+      %v = sdfg.read %t[%k] : !sdfg.array<10 x f32>
+      sdfg.write %v to %b[%k] : !sdfg.array<11 x f32>
+    }
+  }
+  sdfg.state "later" {
+    sdfg.copy %t[0:10] to %y[0:10] : !sdfg.array<10 x f32>, !sdfg.array<10 x f32>
+  }
+}
+
+// CHECK-LABEL: sdfg.sdfg @stays
+// CHECK:          sdfg.map "m1"
+// CHECK:          sdfg.map "m2"
