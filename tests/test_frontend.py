@@ -648,20 +648,22 @@ def dynamic_memlet_sdfg() -> dace.SDFG:
     return sdfg
 
 
-def nested_sdfg_sdfg() -> dace.SDFG:
+def nested_sdfg_in_map_sdfg() -> dace.SDFG:
     inner = dace.SDFG("inner")
-    inner.add_array("a", [N], dace.float32)
-    inner.add_array("b", [N], dace.float32)
-    inner.add_state("s").add_mapped_tasklet(
-        "m", {"i": "0:N"}, {"p": dace.Memlet("a[i]")}, "q = p", {"q": dace.Memlet("b[i]")},
-        external_edges=True)
+    inner.add_scalar("a", dace.float32)
+    inner.add_scalar("b", dace.float32)
+    s = inner.add_state("s")
+    t = s.add_tasklet("t", {"p"}, {"q"}, "q = p")
+    s.add_edge(s.add_read("a"), None, t, "p", dace.Memlet("a[0]"))
+    s.add_edge(t, "q", s.add_write("b"), None, dace.Memlet("b[0]"))
     sdfg = dace.SDFG("outer")
     sdfg.add_array("x", [N], dace.float32)
     sdfg.add_array("y", [N], dace.float32)
     state = sdfg.add_state("main")
+    entry, exit_ = state.add_map("m", {"i": "0:N"})
     node = state.add_nested_sdfg(inner, sdfg, {"a"}, {"b"}, {"N": "N"})
-    state.add_edge(state.add_read("x"), None, node, "a", dace.Memlet("x[0:N]"))
-    state.add_edge(node, "b", state.add_write("y"), None, dace.Memlet("y[0:N]"))
+    state.add_memlet_path(state.add_read("x"), entry, node, dst_conn="a", memlet=dace.Memlet("x[i]"))
+    state.add_memlet_path(node, exit_, state.add_write("y"), src_conn="b", memlet=dace.Memlet("y[i]"))
     return sdfg
 
 
@@ -703,9 +705,9 @@ MORE_UNSUPPORTED = {
         "element into a tasklet")),
     "dynamic memlet": (dynamic_memlet_sdfg,
                        "SDFG 'dyn', state 'main', node 'm' (Tasklet): dynamic memlet"),
-    "nested SDFG": (nested_sdfg_sdfg,
-                    ("SDFG 'outer', state 'main', node 'inner' (NestedSDFG): NestedSDFG nodes are "
-                    "not supported yet")),
+    "nested SDFG in a map": (nested_sdfg_in_map_sdfg,
+                             ("SDFG 'outer', state 'main', node 'inner' (NestedSDFG): NestedSDFG nodes "
+                              "inside a map are not supported yet")),
     "transient array inside a map": (
         transient_array_in_map_sdfg,
         ("SDFG 'tarray', state 'main', node 'tmp' (AccessNode): access nodes inside a map must be "

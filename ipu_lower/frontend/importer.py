@@ -17,11 +17,12 @@ from dace.sdfg import SDFG, SDFGState
 from dace.sdfg.infer_types import infer_connector_types
 from dace.sdfg.utils import dfs_topological_sort
 from xdsl.dialects.builtin import ModuleOp
-from xdsl.ir import Attribute, Block, Region, SSAValue
+from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 
 from ipu_lower.dialects import sdfg as sd
 from ipu_lower.dialects.index_expr import IndexExpr
 from ipu_lower.element_types import element_type_of_numpy
+from ipu_lower.frontend import nested, views
 from ipu_lower.frontend.symbolic import SymbolicError, to_index_expr
 from ipu_lower.frontend.tasklet import TaskletError, translate_tasklet
 
@@ -47,6 +48,10 @@ class _SdfgImporter:
         self.containers: dict[str, SSAValue] = {}
         self.map_params: dict[str, SSAValue] = {}
         """The parameters of the map being imported, by DaCe name."""
+        self.aliases: dict[str, views.Alias] = {}
+        """The views of the state being imported, by name (see `views`)."""
+        self.inlined: list[sd.ContainerOp] = []
+        """The transients of inlined nested SDFGs (see `nested`)."""
 
     def fail(self, message: str, state: SDFGState | None = None, node=None) -> SdfgImportError:
         where = self.where
@@ -64,9 +69,14 @@ class _SdfgImporter:
         body = Block()
         args = self.argument_names()
         for name, desc in self.sdfg.arrays.items():
-            body.add_op(self.container(name, desc))
+            if not views.is_view(desc):  # views are resolved to what they view
+                body.add_op(self.container(name, desc))
         for state in self.states_in_order():
-            body.add_op(self.state(state))
+            body.add_ops(self.state(state))
+        if self.inlined:
+            first = next((op for op in body.ops if not isinstance(op, sd.ContainerOp)), None)
+            for op in self.inlined:
+                body.insert_op_before(op, first) if first is not None else body.add_op(op)
         symbols = sorted(set().union(*(e.symbols() for _, e in sd.index_exprs(body))))
         return sd.SdfgOp(self.sdfg.name, args, symbols, Region(body))
 
@@ -150,12 +160,19 @@ class _SdfgImporter:
 
     # -- dataflow ---------------------------------------------------------------------
 
-    def state(self, state: SDFGState) -> sd.StateOp:
+    def state(self, state: SDFGState) -> list[Operation]:
+        """The state; or, when it calls nested SDFGs, the state split around the states
+        of each, which are inlined."""
         op = sd.StateOp(state.label)
+        ops: list[Operation] = [op]
         scope_children = state.scope_children()
         top = set(scope_children[None])
         block = op.body.block
         values: dict = {}
+        try:
+            self.aliases = views.state_aliases(self.sdfg, state)
+        except views.ViewError as err:
+            raise self.fail(err.message, state, err.node) from err
         for node in dfs_topological_sort(state):
             if node not in top:
                 continue
@@ -164,19 +181,37 @@ class _SdfgImporter:
                 self.map_params = {}
             elif isinstance(node, nodes.AccessNode):
                 for edge in state.out_edges(node):
-                    if isinstance(edge.dst, nodes.AccessNode):
+                    if isinstance(edge.dst, nodes.AccessNode) and not views.is_view_edge(self.sdfg, state, edge):
                         block.add_op(self.copy(state, edge))
             elif isinstance(node, nodes.Tasklet):
                 self.tasklet_with_memlets(state, node, block, values)
+            elif views.is_transpose(node):
+                block.add_op(self.transpose(state, node))
+            elif isinstance(node, nodes.NestedSDFG):
+                ops += self.nested(state, node)
+                ops.append(sd.StateOp(f"{state.label}_after_{node.label}"))
+                block = ops[-1].body.block
             elif isinstance(node, nodes.MapExit):
                 continue
             else:
                 raise self.fail(
                     f"{type(node).__name__} nodes are not supported yet", state, node
                 )
-        return op
+        return [op for k, op in enumerate(ops) if k == 0 or not isinstance(op, sd.StateOp) or op.body.block.ops]
 
-    def copy(self, state: SDFGState, edge) -> sd.CopyOp:
+    def nested(self, state: SDFGState, node: nodes.NestedSDFG) -> list[Operation]:
+        """The states of a nested SDFG, inlined (see `nested`)."""
+        try:
+            moved, ops = nested.inline(
+                self.sdfg, state, node, self.aliases, self.containers, lambda inner: import_sdfg(inner).body.block.first_op
+            )
+        except nested.NestedError as err:
+            raise self.fail(err.message, state, node) from err
+        self.inlined += moved
+        self.containers.update((op.container_name.data, op.result) for op in moved)
+        return ops
+
+    def copy(self, state: SDFGState, edge) -> sd.CopyOp | sd.MapOp:
         memlet = edge.data
         self.check_memlet(state, edge)
         src, dst = edge.src.data, edge.dst.data
@@ -184,9 +219,30 @@ class _SdfgImporter:
             src_subset, dst_subset = memlet.subset, memlet.other_subset
         else:
             src_subset, dst_subset = memlet.other_subset, memlet.subset
-        src_ranges = self.ranges(state, edge.src, src, src_subset)
-        dst_ranges = self.ranges(state, edge.dst, dst, dst_subset)
-        return sd.CopyOp(self.containers[src], src_ranges, self.containers[dst], dst_ranges)
+        return self.views_copy(
+            state, edge.dst, f"copy_{src}_{dst}",
+            (src, self.ranges(state, edge.src, src, src_subset)), (dst, self.ranges(state, edge.dst, dst, dst_subset)),
+        )
+
+    def transpose(self, state: SDFGState, node) -> sd.MapOp:
+        """A `Transpose` library node: a map writing each element of the output from the
+        input element at the transposed index."""
+        (inp,), (out,) = state.in_edges(node), state.out_edges(node)
+        for edge in (inp, out):
+            self.check_memlet(state, edge)
+        ends = [(e.data.data, self.ranges(state, node, e.data.data, e.data.subset)) for e in (inp, out)]
+        return self.views_copy(state, node, node.label, *ends, permutation=(1, 0))  # type: ignore[return-value]
+
+    def views_copy(self, state, node, label, source, destination, permutation=None) -> sd.CopyOp | sd.MapOp:
+        """Copy (name, box) to (name, box), either side possibly a view."""
+        ends = []
+        for name, ranges in (source, destination):
+            alias = self.aliases.get(name) or views.Alias.identity(name, len(ranges))
+            ends.append((self.containers[alias.root], alias, ranges))
+        try:
+            return views.copy_op(label, ends[0], ends[1], permutation)
+        except views.ViewError as err:
+            raise self.fail(err.message, state, node) from err
 
     def ranges(self, state, node, name: str, subset) -> list[tuple[IndexExpr, IndexExpr]]:
         desc = self.sdfg.arrays[name]
@@ -274,7 +330,7 @@ class _SdfgImporter:
             elif isinstance(edge.src, nodes.AccessNode) and edge.src in values:
                 inputs.append((conn, values[edge.src]))
             else:
-                read = sd.ReadOp(self.containers[edge.data.data], *self.element_subset(state, tasklet, edge.data))
+                read = sd.ReadOp(*self.element_subset(state, tasklet, edge.data))
                 block.add_op(read)
                 inputs.append((conn, read.result))
         outputs = [e for e in state.out_edges(tasklet) if e.src_conn is not None]
@@ -304,13 +360,12 @@ class _SdfgImporter:
             elif isinstance(dst, nodes.AccessNode) and state.entry_node(dst) is not None:
                 values[dst] = result
             else:
-                indices, subset = self.element_subset(state, tasklet, edge.data)
-                block.add_op(sd.WriteOp(result, self.containers[edge.data.data], indices, subset))
+                block.add_op(sd.WriteOp(result, *self.element_subset(state, tasklet, edge.data)))
 
-    def element_subset(self, state, tasklet, memlet) -> tuple[list[SSAValue], list[IndexExpr]]:
-        """The single element a tasklet connector reads or writes: the map parameters it
-        uses (in order of first use) and one expression of them per dimension."""
-        desc = self.sdfg.arrays[memlet.data]
+    def element_subset(self, state, tasklet, memlet) -> tuple[SSAValue, list[SSAValue], list[IndexExpr]]:
+        """The single element a tasklet connector reads or writes: its container (the root
+        of a view), the map parameters it uses (in order of first use) and one expression
+        of them per dimension."""
         subset = memlet.subset
         if subset.num_elements() != 1:
             raise self.fail(
@@ -319,16 +374,15 @@ class _SdfgImporter:
                 state,
                 tasklet,
             )
-        if isinstance(desc, dt.Scalar):
-            return [], []
         names = list(self.map_params)
         exprs = [
             self.expr(begin, "unsupported memlet subset", state, tasklet, dict(zip(names, range(len(names)))))
             for begin, _, _ in subset.ndrange()
         ]
-        used = sd.first_use_order(exprs)
-        renumber = {d: IndexExpr.dim(k) for k, d in enumerate(used)}
-        return [self.map_params[names[d]] for d in used], [e.substitute(dims=renumber) for e in exprs]
+        name, exprs = views.resolve(self.aliases, memlet.data, exprs)
+        if isinstance(self.sdfg.arrays[name], dt.Scalar):
+            return self.containers[name], [], []
+        return self.containers[name], *views.indexed(exprs, [self.map_params[n] for n in names])
 
 
 def _is_row_major(desc: dt.Array) -> bool:

@@ -1,0 +1,261 @@
+"""Tests for views, transposes and nested SDFGs in the importer
+(ipu_lower/frontend/views.py, ipu_lower/frontend/nested.py): what accesses of which
+containers they become, and the one-line errors for those it cannot resolve.
+(No `from __future__ import annotations`: DaCe reads the programs' annotations.)"""
+
+import dace
+import pytest
+
+from ipu_lower.dialects import sdfg as sd
+from ipu_lower.dialects.index_expr import IndexExpr
+from ipu_lower.frontend.importer import SdfgImportError, import_sdfg
+from ipu_lower.frontend.views import ViewError, window
+
+M = dace.symbol("M")
+N = dace.symbol("N")
+
+
+def imported(program, simplify: bool = False) -> sd.SdfgOp:
+    module = import_sdfg(program.to_sdfg(simplify=simplify))
+    module.verify()
+    (sdfg_op,) = module.ops
+    return sdfg_op
+
+
+def access_texts(sdfg_op: sd.SdfgOp) -> list[str]:
+    """Every read and write as `r A[i, j + 1]` / `w B[i]`, map parameters by name."""
+    texts = []
+    for op in sdfg_op.walk():
+        if isinstance(op, sd.ReadOp | sd.WriteOp):
+            names = [v.name_hint or f"d{k}" for k, v in enumerate(op.indices)]
+            subset = ", ".join(e.format(lambda d: names[d]) for e in op.subset_exprs())
+            texts.append(f"{'r' if isinstance(op, sd.ReadOp) else 'w'} {sd.container_name(op.container)}[{subset}]")
+    return texts
+
+
+def copies(sdfg_op: sd.SdfgOp) -> list[str]:
+    return [
+        f"{sd.container_name(op.source)}{[(str(b), str(e)) for b, e in op.source_ranges()]} -> "
+        f"{sd.container_name(op.destination)}{[(str(b), str(e)) for b, e in op.destination_ranges()]}"
+        for op in sdfg_op.walk()
+        if isinstance(op, sd.CopyOp)
+    ]
+
+
+def container_names(sdfg_op: sd.SdfgOp) -> list[str]:
+    return [op.container_name.data for op in sdfg_op.containers()]
+
+
+# -- views of DaCe's numpy frontend (without simplify, which removes most of them) ----------
+
+
+@dace.program
+def interior(A: dace.float32[N, N], B: dace.float32[N, N]):
+    B[1:-1, 1:-1] = A[:-2, 1:-1] + A[2:, 1:-1]
+
+
+@dace.program
+def row(A: dace.float32[M, N], y: dace.float32[N]):
+    x = A[3, :]
+    y[:] = x * 2 + y
+
+
+@dace.program
+def column(A: dace.float32[M, N], y: dace.float32[M]):
+    x = A[:, 2]
+    y[:] = x * 2 + y
+
+
+@dace.program
+def reshaped(A: dace.float32[M, N], B: dace.float32[N, M]):
+    B[:] = A.reshape([N, M]) + 1
+
+
+@dace.program
+def transposed(A: dace.float32[M, N], B: dace.float32[N, M]):
+    B[:] = A.T
+
+
+@dace.program
+def shifted(A: dace.float32[N + 2], B: dace.float32[N]):
+    B[:] = A[2:N + 2]
+
+
+def test_slices_become_offsets_of_the_viewed_container():
+    sdfg_op = imported(interior)
+    assert "A_0" not in container_names(sdfg_op) and "A_1" not in container_names(sdfg_op)
+    assert access_texts(sdfg_op) == ["r A[__i0, __i1 + 1]", "r A[__i0 + 2, __i1 + 1]", "w __tmp0[__i0, __i1]"]
+    assert copies(sdfg_op) == ["__tmp0[('0', 'N - 2'), ('0', 'N - 2')] -> B[('1', 'N - 1'), ('1', 'N - 1')]"]
+
+
+def test_row_and_column_views_fix_a_dimension():
+    # x views A_0, which views A: the chain is followed to A
+    assert access_texts(imported(row))[0] == "r A[3, __i0]"
+    assert access_texts(imported(column))[0] == "r A[__i0, 2]"
+
+
+def test_a_reshape_splits_the_row_major_offset():
+    assert access_texts(imported(reshaped))[0] == "r A[((__i0 * M + __i1) floordiv N), ((__i0 * M + __i1) mod N)]"
+    assert access_texts(imported(reshaped, simplify=True))[0] == access_texts(imported(reshaped))[0]
+
+
+def test_a_transpose_is_a_map_reading_the_transposed_element():
+    sdfg_op = imported(transposed, simplify=True)
+    (map_op,) = [op for op in sdfg_op.walk() if isinstance(op, sd.MapOp)]
+    assert map_op.label.data == "_Transpose_"
+    assert [str(hi) for _, hi, _ in map_op.ranges()] == ["N", "M"]
+    assert access_texts(sdfg_op) == ["r A[i1, i0]", "w B[i0, i1]"]
+
+
+def test_a_copy_through_a_view_copies_the_viewed_box():
+    assert copies(imported(shifted)) == ["A[('2', 'N + 2')] -> B[('0', 'N')]"]
+
+
+def transposed_view_copy() -> dace.SDFG:
+    """B = A viewed transposed (strides (1, N) on an (N, N) A), copied."""
+    sdfg = dace.SDFG("tcopy")
+    sdfg.add_array("A", [N, N], dace.float32)
+    sdfg.add_array("B", [N, N], dace.float32)
+    sdfg.add_view("T", [N, N], dace.float32, strides=[1, N])
+    state = sdfg.add_state("main")
+    view = state.add_access("T")
+    state.add_edge(state.add_read("A"), None, view, "views", dace.Memlet("A[0:N, 0:N]"))
+    state.add_edge(view, None, state.add_write("B"), None, dace.Memlet("T[0:N, 0:N]"))
+    return sdfg
+
+
+def test_a_copy_through_a_transposed_view_is_a_map():
+    module = import_sdfg(transposed_view_copy())
+    module.verify()
+    (sdfg_op,) = module.ops
+    assert not copies(sdfg_op)
+    assert access_texts(sdfg_op) == ["r A[i1, i0]", "w B[i0, i1]"]
+
+
+# -- the alias of one view -------------------------------------------------------------------
+
+
+def exprs(*values) -> list[IndexExpr]:
+    return [IndexExpr.lift(v) if not isinstance(v, str) else IndexExpr.symbol(v) for v in values]
+
+
+def ranges(*triples) -> list[tuple[IndexExpr, IndexExpr, IndexExpr]]:
+    return [tuple(IndexExpr.lift(v) for v in t) for t in triples]  # type: ignore[misc]
+
+
+def texts(indices) -> list[str]:
+    return [str(e) for e in indices]
+
+
+def test_window_of_slices_rows_and_transposes():
+    # a 6x8 parent (strides 8, 1)
+    parent = exprs(6, 8), exprs(8, 1)
+    assert texts(window("v", exprs(4, 6), exprs(8, 1), "A", *parent, ranges((1, 4, 1), (2, 7, 1)))) == ["d0 + 1", "d1 + 2"]
+    assert texts(window("v", exprs(8), exprs(1), "A", *parent, ranges((3, 3, 1), (0, 7, 1)))) == ["3", "d0"]
+    assert texts(window("v", exprs(6), exprs(8), "A", *parent, ranges((0, 5, 1), (2, 2, 1)))) == ["d0", "2"]
+    assert texts(window("v", exprs(8, 6), exprs(1, 8), "A", *parent, ranges((0, 5, 1), (0, 7, 1)))) == ["d1", "d0"]
+    assert texts(window("v", exprs(3), exprs(2), "A", *parent, ranges((1, 1, 1), (0, 5, 2)))) == ["1", "2 * d0"]
+    # extra unit dimensions of the view drop out
+    assert texts(window("v", exprs(1, 8), exprs(8, 1), "A", *parent, ranges((3, 3, 1), (0, 7, 1)))) == ["3", "d1"]
+
+
+def test_window_of_a_reshape():
+    parent = exprs(6, 8), exprs(8, 1)
+    assert texts(window("v", exprs(8, 6), exprs(6, 1), "A", *parent, ranges((0, 5, 1), (0, 7, 1)))) == [
+        "((6 * d0 + d1) floordiv 8)", "((6 * d0 + d1) mod 8)"]
+    # a reshape of rows 2 and 3 starts at their first element
+    assert texts(window("v", exprs(4, 4), exprs(4, 1), "A", *parent, ranges((2, 3, 1), (0, 7, 1)))) == [
+        "((4 * d0 + d1 + 16) floordiv 8)", "((4 * d0 + d1 + 16) mod 8)"]
+
+
+@pytest.mark.parametrize("view, subset, message", [
+    ((exprs(8), exprs(-1)), ranges((0, 0, 1), (7, 0, -1)), "view 'v' of 'A' has a negative stride -1"),
+    ((exprs(6), exprs(1)), ranges((0, 5, 1), (2, 2, 1)), "view 'v' of 'A' has shape (6) and strides (1), which are "
+                                                         "neither the strides (8) of the viewed subset's dimensions"),
+    ((exprs(4, 2), exprs(2, 1)), ranges((0, 3, 1), (0, 1, 1)), "nor a reshape of a contiguous subset"),
+])
+def test_window_errors(view, subset, message):
+    with pytest.raises(ViewError) as info:
+        window("v", *view, "A", exprs(6, 8), exprs(8, 1), subset)
+    assert message in info.value.message
+
+
+# -- nested SDFGs -------------------------------------------------------------------------------
+
+
+@dace.program
+def doubled(x: dace.float32[N], y: dace.float32[N]):
+    t = x * dace.float32(2)
+    y[:] = t + x
+    y[1:] = t[1:]  # overwrites: a second state, so simplify keeps the nested SDFG
+
+
+@dace.program
+def caller(a: dace.float32[N + 1], b: dace.float32[N + 1]):
+    doubled(a[1:], b[:-1])
+
+
+@dace.program
+def rows_caller(A: dace.float32[M, N], B: dace.float32[M, N]):
+    t = A[0] + dace.float32(1)
+    doubled(A[1], B[2])
+    B[0] = t
+
+
+@pytest.mark.parametrize("simplify", [False, True])
+def test_nested_sdfg_states_replace_the_call(simplify):
+    sdfg = caller.to_sdfg(simplify=simplify)
+    assert any(isinstance(n, dace.nodes.NestedSDFG) for n, _ in sdfg.all_nodes_recursive())
+    module = import_sdfg(sdfg)
+    module.verify()
+    (sdfg_op,) = module.ops
+    texts = access_texts(sdfg_op)
+    assert "r a[__i0 + 1]" in texts  # x[i] of doubled(a[1:], ...) is a[i + 1]
+    assert not any(" x[" in t or " y[" in t for t in texts)
+    assert "t" in container_names(sdfg_op) and sd.container_name(sdfg_op.containers()[0].result) == "a"
+
+
+def test_nested_sdfg_rows_and_a_renamed_transient():
+    sdfg_op = imported(rows_caller)
+    texts = access_texts(sdfg_op)
+    assert "r A[1, __i0]" in texts  # x[i] of doubled(A[1], B[2]) is A[1, i]
+    assert "__tmp2[('0', 'N')] -> B[('2', '3'), ('0', 'N')]" in copies(sdfg_op)  # y[:] = ... is B[2, :]
+    names = container_names(sdfg_op)
+    assert "t" in names and len(set(names)) == len(names)  # the caller's t and the callee's, renamed
+    assert any(n.endswith("doubled_t") for n in names), names
+
+
+K = dace.symbol("K")
+
+
+@dace.program
+def increment(u: dace.float32[K]):
+    u[:] = u + dace.float32(1)
+
+
+@dace.program
+def increment_part_of_a_row(A: dace.float32[M, N]):
+    increment(A[2, 1:])
+
+
+def test_nested_sdfg_with_another_symbol_name():
+    sdfg_op = imported(increment_part_of_a_row)
+    (map_op,) = [op for op in sdfg_op.walk() if isinstance(op, sd.MapOp)]
+    assert [str(hi) for _, hi, _ in map_op.ranges()] == ["N - 1"]  # K is N - 1 here
+    assert "r A[2, __i0 + 1]" in access_texts(sdfg_op)
+    assert "A[('2', '3'), ('1', 'N')]" in copies(sdfg_op)[0]
+    assert sdfg_op.symbol_names() == ["M", "N"]
+
+
+def test_nested_sdfg_argument_with_strides_that_do_not_address_it():
+    # DaCe 1.0.2 gives the column argument strides in the callee's own symbols (M here)
+    @dace.program
+    def columns(A: dace.float32[M, N], B: dace.float32[M, N]):
+        doubled(A[:, 0], B[:, 1])
+
+    with pytest.raises(SdfgImportError) as info:
+        import_sdfg(columns.to_sdfg(simplify=False))
+    message = str(info.value)
+    assert "\n" not in message
+    assert "(NestedSDFG): nested SDFG '" in message and "doubled': argument 'x' of 'A" in message
+    assert "which are neither the strides (N) of the viewed subset's dimensions" in message
