@@ -268,13 +268,29 @@ def _int_array(values: Sequence[int]) -> DenseArrayBase:
     return DenseArrayBase.from_list(i64, list(values))
 
 
+def check_writable(value: SSAValue, what: str) -> None:
+    """`value` may be written: it is not a view that holds elements several times."""
+    owner = value.owner
+    if isinstance(owner, ViewOp) and owner.is_broadcast():
+        name = variable_of(value).var_name.data
+        raise VerifyException(f"{what} writes a broadcast view of '{name}', which holds elements several times")
+
+
+def _dims_text(dims: Sequence[int]) -> str:
+    return ", ".join("*" if d == ViewOp.BROADCAST else str(d) for d in dims)
+
+
 @irdl_op_definition
 class ViewOp(IRDLOperation):
-    """A window on a variable, no data of its own (Poplar's slice, reshape and
-    dimShuffle): the box [begin, end) of the variable, the dimensions not in `dims`
+    """A window on a variable, no data of its own (Poplar's slice, reshape, dimShuffle
+    and broadcast): the box [begin, end) of the variable, the dimensions not in `dims`
     (fixed at one index) dropped, and result dimension k walking variable dimension
-    `dims[k]`. `%r = ipu.view %A[3, 0:7]` is row 3 of a 5x7 `A` (`memref<7xf32>`);
-    `ipu.view %A[0:5, 0:7] dims [1, 0]` its transpose (`memref<7x5xf32>`).
+    `dims[k]`, or, where `dims[k]` is BROADCAST (`*`), repeating the rest along it
+    (its extent is the result type's). `%r = ipu.view %A[3, 0:7]` is row 3 of a 5x7
+    `A` (`memref<7xf32>`); `ipu.view %A[0:5, 0:7] dims [1, 0]` its transpose
+    (`memref<7x5xf32>`); `ipu.view %A[3, 0:7] dims [*, 0]` row 3 repeated as the rows
+    of a `memref<4x7xf32>`. A view with broadcast dimensions holds elements several
+    times: it may only be read.
     """
 
     name = "ipu.view"
@@ -285,12 +301,24 @@ class ViewOp(IRDLOperation):
     result = result_def(MemRefType)
     traits = traits_def(HasParent(GraphOp), Pure())
 
-    def __init__(self, source: SSAValue, begin: Sequence[int], end: Sequence[int], dims: Sequence[int]):
+    BROADCAST: ClassVar[int] = -1
+
+    def __init__(
+        self,
+        source: SSAValue,
+        begin: Sequence[int],
+        end: Sequence[int],
+        dims: Sequence[int],
+        broadcast_extents: Sequence[int] = (),
+    ):
+        """`broadcast_extents`: the extent of each broadcast dimension, in order."""
         element = source.type.element_type  # type: ignore[attr-defined]
+        extents = iter(broadcast_extents)
+        shape = [end[d] - begin[d] if d != ViewOp.BROADCAST else next(extents) for d in dims]
         super().__init__(
             operands=[source],
             properties={"begin": _int_array(begin), "end": _int_array(end), "dims": _int_array(dims)},
-            result_types=[MemRefType(element, [end[d] - begin[d] for d in dims])],
+            result_types=[MemRefType(element, shape)],
         )
 
     def box(self) -> list[tuple[int, int]]:
@@ -301,7 +329,10 @@ class ViewOp(IRDLOperation):
 
     def kept_order(self) -> list[int]:
         """The walked dimensions in the order they have in the variable."""
-        return sorted(self.walked())
+        return sorted(d for d in self.walked() if d != ViewOp.BROADCAST)
+
+    def is_broadcast(self) -> bool:
+        return ViewOp.BROADCAST in self.walked()
 
     def verify_(self) -> None:
         source, result = self.source.type, self.result.type
@@ -313,14 +344,22 @@ class ViewOp(IRDLOperation):
         box, dims = self.box(), self.walked()
         if len(box) != len(shape) or len(self.end.get_values()) != len(shape):
             raise VerifyException(f"view of '{name}' needs one begin and one end per dimension of {source}")
-        if sorted(set(dims)) != sorted(dims) or any(not 0 <= d < len(shape) for d in dims):
-            raise VerifyException(f"view of '{name}': dims {dims} must be distinct dimensions of {source}")
+        kept = self.kept_order()
+        if len(set(kept)) != len(kept) or any(not (0 <= d < len(shape) or d == ViewOp.BROADCAST) for d in dims):
+            raise VerifyException(
+                f"view of '{name}': dims [{_dims_text(dims)}] must be distinct dimensions of {source} or *"
+            )
         for d, ((begin, end), n) in enumerate(zip(box, shape)):
             if not 0 <= begin < end <= n:
                 raise VerifyException(f"view of '{name}': dimension {d} range [{begin}:{end}] is empty or outside [0:{n}]")
             if d not in dims and end - begin != 1:
                 raise VerifyException(f"view of '{name}' drops dimension {d}, which must then be one index, not [{begin}:{end}]")
-        expected = MemRefType(source.element_type, [box[d][1] - box[d][0] for d in dims])
+        if result.get_num_dims() != len(dims):
+            raise VerifyException(f"view of '{name}' has {len(dims)} dimensions, not those of {result}")
+        extents = result.get_shape()
+        expected = MemRefType(
+            source.element_type, [box[d][1] - box[d][0] if d != ViewOp.BROADCAST else n for d, n in zip(dims, extents)]
+        )
         if result != expected:
             raise VerifyException(f"view of '{name}' is {expected}, not {result}")
 
@@ -332,7 +371,7 @@ class ViewOp(IRDLOperation):
             "[" + ", ".join(f"{b}:{e}" if d in dims else str(b) for d, (b, e) in enumerate(self.box())) + "]"
         )
         if dims != self.kept_order():
-            printer.print_string(" dims [" + ", ".join(map(str, dims)) + "]")
+            printer.print_string(f" dims [{_dims_text(dims)}]")
         print_view_tail(printer, self, self.source, self.result)
 
     @classmethod
@@ -348,9 +387,13 @@ class ViewOp(IRDLOperation):
         ranges = parser.parse_comma_separated_list(parser.Delimiter.SQUARE, parse_range)
         dims = [d for d, (_, _, kept) in enumerate(ranges) if kept]
         if parser.parse_optional_keyword("dims"):
-            dims = parser.parse_comma_separated_list(
-                parser.Delimiter.SQUARE, lambda: parser.parse_integer(allow_negative=False, allow_boolean=False)
-            )
+
+            def parse_dim() -> int:
+                if parser.parse_optional_punctuation("*"):
+                    return ViewOp.BROADCAST
+                return parser.parse_integer(allow_negative=False, allow_boolean=False)
+
+            dims = parser.parse_comma_separated_list(parser.Delimiter.SQUARE, parse_dim)
         attrs, source_type, result_type = parse_view_tail(parser)
         op = cls.build(
             operands=[parser.resolve_operand(source, source_type)],
@@ -403,6 +446,7 @@ class CopyOp(IRDLOperation):
             var = variable_of(value)
             if not 0 <= begin < end <= num_elements(value.type):
                 raise VerifyException(f"copy range [{begin}:{end}] of '{var.var_name.data}' is empty or out of bounds")
+        check_writable(self.destination, "ipu.copy")
         (sb, se), (db, de) = self.source_range(), self.destination_range()
         if se - sb != de - db:
             raise VerifyException("copy source and destination ranges differ in length")
@@ -539,6 +583,7 @@ class TiledMapOp(IRDLOperation):
             if rule.is_whole and value.type.get_num_dims() != 0:  # type: ignore[union-attr]
                 raise VerifyException(f"tiled map '{label}' reads array '{name}' whole; only scalars may be")
         for value, rule in zip(self.outs, self.out_rules.data):
+            check_writable(value, f"tiled map '{label}'")
             name = variable_of(value).var_name.data
             if rule.is_whole and self.tile_map.total() > 1:
                 raise VerifyException(f"tiled map '{label}' writes scalar '{name}' from every point")
@@ -811,6 +856,9 @@ class VerticesOp(IRDLOperation):
                 f"{count(len(self.tensors), 'tensor')} with {count(len(self.rules.data), 'slice rule')}"
             )
         names = [variable_of(v).var_name.data for v in self.tensors]
+        for field, value in zip(codelet.fields.data, self.tensors):
+            if field.direction.data != "input":
+                check_writable(value, f"ipu.vertices of {self.codelet}")
         verify_placement(
             str(self.codelet),
             fields,

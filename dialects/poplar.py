@@ -398,6 +398,17 @@ class _ViewOp(BuildOp):
         """The integer lists between the tensor and the types."""
         return ""
 
+    def expected(self, source: TensorType) -> TensorType:
+        """The result type of this view of `source`; a VerifyException naming the bad
+        parameters when there is none."""
+        return tensor_type(self.result)
+
+    def verify_(self) -> None:
+        super().verify_()
+        source, result = tensor_type(self.tensor), tensor_type(self.result)
+        if (expected := self.expected(source)) != result:
+            raise VerifyException(f"{self.name} of {source} gives {expected}, not {result}")
+
     def print(self, printer: Printer) -> None:
         printer.print_string(" ")
         printer.print_ssa_value(self.tensor)
@@ -431,16 +442,13 @@ class SliceBoxOp(_ViewOp):
     def bounds(self) -> tuple[list[int], list[int]]:
         return list(self.begin.get_values()), list(self.end.get_values())  # type: ignore[arg-type]
 
-    def verify_(self) -> None:
-        super().verify_()
-        source = tensor_type(self.tensor)
+    def expected(self, source: TensorType) -> TensorType:
         begin, end = self.bounds()
         if len(begin) != len(source.get_shape()) or len(end) != len(begin):
             raise VerifyException(f"poplar.slice_box of {source} needs one begin and one end per dimension")
         if any(not 0 <= b < e <= n for b, e, n in zip(begin, end, source.get_shape())):
             raise VerifyException(f"box {begin} to {end} is empty or outside {source}")
-        if tensor_type(self.result) != TensorType([e - b for b, e in zip(begin, end)], source.element_type):
-            raise VerifyException(f"box {begin} to {end} of {source} has the wrong result type")
+        return TensorType([e - b for b, e in zip(begin, end)], source.element_type)
 
     def lists_text(self) -> str:
         begin, end = self.bounds()
@@ -464,11 +472,11 @@ class ReshapeOp(_ViewOp):
     def __init__(self, tensor: SSAValue, shape: Sequence[int]):
         super().__init__(operands=[tensor], result_types=[TensorType(shape, tensor_type(tensor).element_type)])
 
-    def verify_(self) -> None:
-        super().verify_()
-        source, result = tensor_type(self.tensor), tensor_type(self.result)
+    def expected(self, source: TensorType) -> TensorType:
+        result = tensor_type(self.result)
         if source.num_elements() != result.num_elements() or source.element_type != result.element_type:
             raise VerifyException(f"cannot reshape {source} to {result}")
+        return result
 
     @classmethod
     def parse(cls, parser: Parser) -> ReshapeOp:
@@ -494,14 +502,11 @@ class DimShuffleOp(_ViewOp):
     def order(self) -> list[int]:
         return list(self.permutation.get_values())  # type: ignore[arg-type]
 
-    def verify_(self) -> None:
-        super().verify_()
-        source = tensor_type(self.tensor)
+    def expected(self, source: TensorType) -> TensorType:
         order = self.order()
         if sorted(order) != list(range(len(source.get_shape()))):
             raise VerifyException(f"{order} is not a permutation of the dimensions of {source}")
-        if tensor_type(self.result) != TensorType([source.get_shape()[d] for d in order], source.element_type):
-            raise VerifyException(f"dimShuffle {order} of {source} has the wrong result type")
+        return TensorType([source.get_shape()[d] for d in order], source.element_type)
 
     def lists_text(self) -> str:
         return f" {self.order()}"
@@ -511,6 +516,44 @@ class DimShuffleOp(_ViewOp):
         tensor = parser.parse_unresolved_operand()
         order = _int_list(parser)
         return cls.parse_typed(parser, tensor, {"permutation": _ints(order)})
+
+
+@irdl_op_definition
+class BroadcastOp(_ViewOp):
+    """`t.broadcast(times, dim)`: `t` repeated `times` times along dimension `dim`."""
+
+    name = "poplar.broadcast"
+    times = prop_def(IntegerAttr[I64])
+    dim = prop_def(IntegerAttr[I64])
+
+    def __init__(self, tensor: SSAValue, times: int, dim: int):
+        t = tensor_type(tensor)
+        shape = list(t.get_shape())
+        shape[dim] *= times
+        super().__init__(
+            operands=[tensor],
+            properties={"times": IntegerAttr(times, i64), "dim": IntegerAttr(dim, i64)},
+            result_types=[TensorType(shape, t.element_type)],
+        )
+
+    def expected(self, source: TensorType) -> TensorType:
+        times, dim = self.times.value.data, self.dim.value.data
+        if not 0 <= dim < len(source.get_shape()) or times < 1:
+            raise VerifyException(f"cannot broadcast {source} {times} times along dimension {dim}")
+        shape = list(source.get_shape())
+        shape[dim] *= times
+        return TensorType(shape, source.element_type)
+
+    def lists_text(self) -> str:
+        return f" {self.times.value.data} along {self.dim.value.data}"
+
+    @classmethod
+    def parse(cls, parser: Parser) -> BroadcastOp:
+        tensor = parser.parse_unresolved_operand()
+        times = parser.parse_integer(allow_negative=False, allow_boolean=False)
+        parser.parse_keyword("along")
+        dim = parser.parse_integer(allow_negative=False, allow_boolean=False)
+        return cls.parse_typed(parser, tensor, {"times": IntegerAttr(times, i64), "dim": IntegerAttr(dim, i64)})
 
 
 @irdl_op_definition
@@ -882,6 +925,7 @@ POPLAR = Dialect(
         SliceBoxOp,
         ReshapeOp,
         DimShuffleOp,
+        BroadcastOp,
         AddComputeSetOp,
         AddVerticesOp,
         CreateHostWriteOp,

@@ -172,24 +172,36 @@ def _view(tensor: SSAValue, begin: int, end: int) -> tuple[list[Operation], SSAV
 
 class _TensorView(RewritePattern):
     """A view becomes Poplar's views of the tensor: the box (`slice`), without the
-    dimensions it drops (`reshape`), in its order of dimensions (`dimShuffle`)."""
+    dimensions it drops (`reshape`), in its order of dimensions (`dimShuffle`), with a
+    dimension of extent 1 at each broadcast one (`reshape`) repeated (`broadcast`)."""
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: ipu.ViewOp, rewriter: PatternRewriter) -> None:
         ops: list[Operation] = []
-        tensor = op.source
-        shape = poplar.tensor_type(tensor).get_shape()
+
+        def then(view: Operation) -> None:
+            ops.append(view)
+
+        def current() -> SSAValue:
+            return ops[-1].results[0] if ops else op.source
+
+        shape = poplar.tensor_type(op.source).get_shape()
         box, kept = op.box(), op.kept_order()
+        extents = op.result.type.get_shape()  # type: ignore[union-attr]
+        walked = [d for d in op.walked() if d != ipu.ViewOp.BROADCAST]
+        broadcast = [k for k, d in enumerate(op.walked()) if d == ipu.ViewOp.BROADCAST]
+        unit_broadcasts = [1 if k in broadcast else n for k, n in enumerate(extents)]
         if box != [(0, n) for n in shape]:
-            ops.append(poplar.SliceBoxOp(tensor, [b for b, _ in box], [e for _, e in box]))
-            tensor = ops[-1].results[0]
-        if len(kept) != len(shape):
-            ops.append(poplar.ReshapeOp(tensor, [box[d][1] - box[d][0] for d in kept]))
-            tensor = ops[-1].results[0]
-        if op.walked() != kept:
-            ops.append(poplar.DimShuffleOp(tensor, [kept.index(d) for d in op.walked()]))
-            tensor = ops[-1].results[0]
-        rewriter.replace(op, ops, [tensor])
+            then(poplar.SliceBoxOp(current(), [b for b, _ in box], [e for _, e in box]))
+        if walked != kept:
+            if len(kept) != len(shape):
+                then(poplar.ReshapeOp(current(), [box[d][1] - box[d][0] for d in kept]))
+            then(poplar.DimShuffleOp(current(), [kept.index(d) for d in walked]))
+        if poplar.tensor_type(current()).get_shape() != tuple(unit_broadcasts):
+            then(poplar.ReshapeOp(current(), unit_broadcasts))
+        for k in broadcast:
+            then(poplar.BroadcastOp(current(), extents[k], k))
+        rewriter.replace(op, ops, [current()])
 
 
 class _Copy(RewritePattern):

@@ -40,9 +40,13 @@ from ipu_lower.arch import DEFAULT_ARCH, Arch, get_arch
 from ipu_lower.diagnostics import IpuLowerError, error
 from ipu_lower.element_types import element_type, on_ipu
 from ipu_lower.passes.tile_partition_views import (
+    BROADCAST,
+    PointFrame,
     ViewKey,
     check_flat_read,
+    frame_offsets,
     plan_view,
+    point_frame,
     reshaped_offset,
     split_offset,
     view_halos,
@@ -119,6 +123,8 @@ class MapAccesses:
     views: dict[sd.ReadOp, tuple[ViewKey, tuple[int, ...]]] = field(default_factory=dict)
     """Reads through a view of their container, and their offset in it."""
     view_halos: dict[ViewKey, tuple[int, int]] = field(default_factory=dict)
+    offsets: dict[Operation, tuple[int, ...]] = field(default_factory=dict, compare=False)
+    """The offset from the point of every other access of an array."""
 
     def laid_out_together(self) -> list[str]:
         """The containers that share the layout of the map's points: all but those it
@@ -172,20 +178,20 @@ class _ArrayAccess:
     op: sd.ReadOp | sd.WriteOp
     name: str
     offsets: list[int]
-    shape: tuple[int, ...]
+    """From the point, per dimension of the frame (unused for a reshaped read)."""
     flat: int | None = None
-    """A reshaped read's row-major offset from the point (its `offsets` are unused)."""
+    """A reshaped read's row-major offset from the point."""
 
 
 def analyze_body(
     what: str, ops: list[Operation], params: tuple[SSAValue, ...], bounds: list[tuple[int, int]]
 ) -> MapAccesses:
-    """Check the memlets of a body over the box `bounds` of `params`: scalars, and arrays
-    of one shape accessed at constant offsets from the point (the parameters in order)."""
+    """Check the memlets of a body over the box `bounds` of `params`: scalars, and
+    arrays: those of the written shape accessed at constant offsets from the point
+    (`PointFrame`), reshapes of them and views of others (`tile_partition_views`)."""
     reads: list[str] = []
     writes: list[str] = []
-    arrays: list[_ArrayAccess] = []
-    other: list[sd.ReadOp] = []  # reads away from the point's pattern: reshaped or view reads
+    accessed: list[sd.ReadOp | sd.WriteOp] = []
     points = prod(hi - lo for lo, hi in bounds)
     for op in ops:
         if isinstance(op, sd.TaskletOp):
@@ -203,54 +209,84 @@ def analyze_body(
             continue
         if not params:
             raise error(op, f"{what} accesses '{describe_access(op)}' outside any map; only scalars are supported there yet")
-        offsets = point_offsets(op, params)
-        shape = _static_shape(ctype, op)
-        if offsets is None or len(shape) != len(bounds):
+        accessed.append(op)
+    frame = _frame(what, accessed, params, bounds)
+    arrays: list[_ArrayAccess] = []
+    other: list[sd.ReadOp] = []  # reads away from the point's pattern: reshaped or view reads
+    rows: list[sd.ReadOp] = []  # reads of other rows than the written one
+    for op in accessed:
+        shape = _static_shape(op.container.type, op)  # type: ignore[arg-type]
+        offsets = frame_offsets(op, params, frame) if shape == frame.shape else None
+        if offsets is None:
+            if isinstance(op, sd.WriteOp) and shape != frame.shape:
+                first = next(w for w in accessed if isinstance(w, sd.WriteOp))
+                raise error(
+                    op,
+                    f"{what} writes '{describe_access(op)}' of shape {op.container.type}, but also "
+                    f"'{sd.container_name(first.container)}' of shape {first.container.type}; the arrays a map "
+                    "writes must have one shape",
+                )
             if isinstance(op, sd.WriteOp):
                 raise _unsupported_access(what, op)
             other.append(op)
             continue
-        if any(lo + o < 0 or hi + o > n for (lo, hi), o, n in zip(bounds, offsets, shape)):
+        if isinstance(op, sd.ReadOp) and any(o for o, m in zip(offsets, frame.params) if m is None):
+            rows.append(op)  # read through a view, which brings just its elements, not a halo of rows
+            continue
+        if any(lo + o < 0 or hi + o > n for (lo, hi), o, n in zip(frame.box, offsets, shape)):
             verb = "writes" if isinstance(op, sd.WriteOp) else "reads"
-            raise error(op, f"{what} {verb} '{describe_access(op)}' outside its shape {ctype}")
-        arrays.append(_ArrayAccess(op, name, offsets, shape))
-    written = next((a for a in arrays if isinstance(a.op, sd.WriteOp)), None)
-    if written is not None:  # reads of arrays of another shape are not neighbours of the point
-        moved = [a for a in arrays if a.shape != written.shape and isinstance(a.op, sd.ReadOp)]
-        other += [a.op for a in moved]  # type: ignore[misc]
-        arrays = [a for a in arrays if a not in moved]
-    elif other:
-        raise _unsupported_access(what, other[0])
-    reshaped, views = _reads_elsewhere(what, other, params, bounds, written)  # type: ignore[arg-type]
-    arrays += [_ArrayAccess(op, sd.container_name(op.container), [], (), flat) for op, flat in reshaped.items()]
-    span, halos, mask = _geometry(what, arrays, bounds)
-    if written is not None:
-        points_span = span or (0, prod(written.shape))
-        for op, flat in reshaped.items():
-            check_flat_read(what, describe_access, op, (flat, flat), points_span, prod(written.shape))
-        halos_of_views = view_halos(
-            what, describe_access, views, written.shape, points_span, {a.name for a in arrays if isinstance(a.op, sd.WriteOp)}
-        )
-    else:
-        halos_of_views = {}
+            raise error(op, f"{what} {verb} '{describe_access(op)}' outside its shape {op.container.type}")
+        arrays.append(_ArrayAccess(op, sd.container_name(op.container), offsets))
+    reshaped, views = _reads_elsewhere(what, other, params, bounds, frame)
+    views.update(_reads_elsewhere(what, rows, params, bounds, frame, reshapes=False)[1])
+    arrays += [_ArrayAccess(op, sd.container_name(op.container), [], flat) for op, flat in reshaped.items()]
+    span, halos, mask = _geometry(what, arrays, frame)
+    points_span = span or (0, prod(frame.shape))
+    for op, flat in reshaped.items():
+        check_flat_read(what, describe_access, op, (flat, flat), points_span, prod(frame.shape))
+    written = {a.name: frame.box for a in arrays if isinstance(a.op, sd.WriteOp)}
+    halos_of_views = view_halos(what, describe_access, views, frame.shape, points_span, written)
+    offsets = {a.op: tuple(a.offsets) for a in arrays if a.flat is None}
     return MapAccesses(
-        points, list(dict.fromkeys(reads)), list(dict.fromkeys(writes)), span, halos, mask, reshaped, views, halos_of_views
+        points, list(dict.fromkeys(reads)), list(dict.fromkeys(writes)), span, halos, mask, reshaped, views,
+        halos_of_views, offsets,
     )
 
 
+def _frame(
+    what: str, accessed: list[sd.ReadOp | sd.WriteOp], params: tuple[SSAValue, ...], bounds: list[tuple[int, int]]
+) -> PointFrame:
+    """The frame of the first array the body writes; without one, the parameters in
+    order over an array of the first read's shape."""
+    write = next((op for op in accessed if isinstance(op, sd.WriteOp)), None)
+    if write is not None:
+        frame = point_frame(write, params, bounds, _static_shape(write.container.type, write))  # type: ignore[arg-type]
+        if frame is None:
+            raise _unsupported_access(what, write)
+        return frame
+    shape = _static_shape(accessed[0].container.type, accessed[0]) if accessed else ()  # type: ignore[arg-type]
+    return PointFrame(shape, tuple(range(len(params))), (0,) * len(params), tuple(bounds))
+
+
 def _reads_elsewhere(
-    what: str, reads: list[sd.ReadOp], params: tuple[SSAValue, ...], bounds: list[tuple[int, int]], written: _ArrayAccess
+    what: str,
+    reads: list[sd.ReadOp],
+    params: tuple[SSAValue, ...],
+    bounds: list[tuple[int, int]],
+    frame: PointFrame,
+    reshapes: bool = True,
 ) -> tuple[dict[sd.ReadOp, int], dict[sd.ReadOp, tuple[ViewKey, tuple[int, ...]]]]:
-    """The reshaped reads of a map (by row-major offset) and its view reads (by view and
-    offset in it); any other read is an error (see `tile_partition_views`)."""
+    """The reshaped reads of a map (by row-major offset; none unless `reshapes`) and its
+    view reads (by view and offset in it); any other read is an error (see
+    `tile_partition_views`)."""
     reshaped: dict[sd.ReadOp, int] = {}
     views: dict[sd.ReadOp, tuple[ViewKey, tuple[int, ...]]] = {}
     for op in reads:
         shape = _static_shape(op.container.type, op)  # type: ignore[arg-type]
-        flat = reshaped_offset(op, params, written.offsets, shape, written.shape)
+        flat = reshaped_offset(op, params, frame, shape) if reshapes else None
         if flat is not None:
             reshaped[op] = flat
-        elif (view := plan_view(what, describe_access, op, params, bounds, written.offsets, shape, written.shape)) is not None:
+        elif (view := plan_view(what, describe_access, op, params, bounds, frame, shape)) is not None:
             views[op] = view
         else:
             raise _unsupported_access(what, op)
@@ -278,36 +314,30 @@ def _check_tasklet_width(op: sd.TaskletOp) -> None:
 
 
 def _geometry(
-    what: str, arrays: list[_ArrayAccess], bounds: list[tuple[int, int]]
+    what: str, arrays: list[_ArrayAccess], frame: PointFrame
 ) -> tuple[tuple[int, int] | None, dict[str, tuple[int, int]], tuple[tuple[int, int, int, int], ...]]:
     """The written span, the read halos and the mask of a map's array accesses (see
     MapAccesses).
 
-    Every array of the map has the shape of the arrays it writes, and every write is at
-    one offset from the point: the element it writes is the point of the tiled map, and
-    the other accesses are offsets from it. A written box that is not contiguous in
-    memory runs over its whole span with a mask; the reads of the masked points stay
-    inside the arrays, since they lie between those of the box's first and last points."""
+    Every array of the map (but reshaped reads) has the frame's shape, and every write
+    is at the point: the element it writes is the point of the tiled map, and the other
+    accesses are offsets from it. A written box that is not contiguous in memory runs
+    over its whole span with a mask; the reads of the masked points stay inside the
+    arrays, since they lie between those of the box's first and last points."""
     written = [a for a in arrays if isinstance(a.op, sd.WriteOp)]
     if not written:
         return None, {}, ()
     first = written[0]
-    for access in arrays:
-        if access.shape != first.shape and access.flat is None:
-            raise error(
-                access.op,
-                f"{what} accesses '{describe_access(access.op)}' of shape {access.op.container.type}, but writes "
-                f"'{first.name}' of shape {first.op.container.type}; the arrays of a map must have one shape for now",
-            )
-        if isinstance(access.op, sd.WriteOp) and access.offsets != first.offsets:
+    for access in written:
+        if any(access.offsets):
             raise error(
                 access.op,
                 f"{what} writes '{describe_access(access.op)}' and '{describe_access(first.op)}' at different "
                 "offsets from the point; not supported yet",
             )
-    shape = first.shape
+    shape = frame.shape
     strides = [prod(shape[k + 1 :]) for k in range(len(shape))]
-    box = [(lo + o, hi + o) for (lo, hi), o in zip(bounds, first.offsets)]
+    box = list(frame.box)
     span = (sum(lo * st for (lo, _), st in zip(box, strides)), sum((hi - 1) * st for (_, hi), st in zip(box, strides)) + 1)
     mask: tuple[tuple[int, int, int, int], ...] = ()
     if not _is_contiguous(box, shape):
@@ -316,9 +346,7 @@ def _geometry(
     halos: dict[str, tuple[int, int]] = {}
     written_names = {a.name for a in written}
     for access in arrays:
-        flat = access.flat if access.flat is not None else sum(
-            (o - w) * st for o, w, st in zip(access.offsets, first.offsets, strides)
-        )
+        flat = access.flat if access.flat is not None else sum(o * st for o, st in zip(access.offsets, strides))
         if flat == 0 or isinstance(access.op, sd.WriteOp):
             continue
         if access.name in written_names:
@@ -528,7 +556,8 @@ def _copy_end(value: SSAValue, ranges: list[sd.Range], op: Operation) -> CopyEnd
     last = partial[-1] if partial else 0
     if any(e - b != 1 for b, e in bounds[:last]):  # type: ignore[operator]
         begins, ends = zip(*bounds)
-        return ViewKey(sd.container_name(value), begins, ends, tuple(range(len(shape))))  # type: ignore[arg-type]
+        extents = tuple(e - b for b, e in bounds)  # type: ignore[operator]
+        return ViewKey(sd.container_name(value), begins, ends, tuple(range(len(shape))), extents)  # type: ignore[arg-type]
     strides = [prod(shape[i + 1 :]) for i in range(len(shape))]
     begin = sum(b * s for (b, _), s in zip(bounds, strides))  # type: ignore[misc]
     return begin, begin + prod(e - b for b, e in bounds)  # type: ignore[operator]
@@ -538,23 +567,20 @@ def tiled_map(
     label: str,
     ops: list[Operation],
     tile_map: ipu.TileMapAttr,
-    params: tuple[SSAValue, ...] = (),
+    where: dict[Operation, tuple[SSAValue, tuple[int, ...]]] | None = None,
     halos: dict[str, tuple[int, int]] | None = None,
     mask: tuple[tuple[int, int, int, int], ...] = (),
-    elsewhere: dict[sd.ReadOp, tuple[SSAValue, tuple[int, ...]]] | None = None,
     view_rules: dict[SSAValue, ipu.SliceAttr] | None = None,
 ) -> ipu.TiledMapOp:
     """The memlets and tasklets of one point (`ops`, checked by `analyze_body`) as a
     tiled map whose points are the elements the map writes: reads become `ipu.access`
-    at their offset from that element (read with the halos of `halos`), writes the
-    yielded values. With a `mask` (see MapAccesses), points outside it yield the
-    values their outputs already hold. `elsewhere` gives the input (a container or a
-    view of one, connected by `view_rules`) and offset of each reshaped or view read."""
+    of the input and at the offset from that element that `where` gives for each array
+    access (the container, or a view of it connected by `view_rules`; read with the
+    halos of `halos`), writes the yielded values. With a `mask` (see MapAccesses),
+    points outside it yield the values their outputs already hold."""
+    where = where or {}
     halos = halos or {}
-    elsewhere = elsewhere or {}
     view_rules = view_rules or {}
-    write = next((op for op in ops if isinstance(op, sd.WriteOp) and op.container.type.rank), None)  # type: ignore[union-attr]
-    origin = point_offsets(write, params) if write is not None else None
     ins: list[SSAValue] = []
     outs: list[SSAValue] = []
     body = Block()
@@ -582,15 +608,11 @@ def tiled_map(
             if isinstance(op, sd.WriteOp) and op.container not in old_values:
                 old_values[op.container] = read(op.container, (0,) * op.container.type.rank)  # type: ignore[union-attr]
     for op in ops:
-        if op in elsewhere:
-            mapping[op.results[0]] = read(*elsewhere[op])  # type: ignore[index]
-            continue
         if isinstance(op, sd.ReadOp | sd.WriteOp):
-            rank = op.container.type.rank  # type: ignore[union-attr]
-            offset = tuple(o - w for o, w in zip(point_offsets(op, params), origin)) if rank and origin else (0,) * rank  # type: ignore[arg-type]
-            key = (op.container, offset)
+            value, offset = where.get(op, (op.container, ()))
+            key = (value, offset)
         if isinstance(op, sd.ReadOp):
-            mapping[op.result] = read(op.container, offset)
+            mapping[op.result] = read(value, offset)
         elif isinstance(op, sd.TaskletOp):
             _inline_tasklet(op, body, mapping)
         elif isinstance(op, sd.WriteOp):
@@ -725,35 +747,36 @@ class _MapToTiledMap(RewritePattern):
         tile_map = _layout_of(self.plan, containers)
         if accesses.span is not None:
             tile_map = tile_map.restricted(*accesses.span)
-        elsewhere, view_rules, view_ops = _elsewhere(accesses, ops)
+        where, view_rules, view_ops = _inputs(accesses, ops)
         rewriter.insert(view_ops, InsertPoint.before(op))
         rewriter.replace(
-            op,
-            tiled_map(op.label.data, ops, tile_map, op.params, accesses.halos, accesses.mask, elsewhere, view_rules),
+            op, tiled_map(op.label.data, ops, tile_map, where, accesses.halos, accesses.mask, view_rules)
         )
 
 
-def _elsewhere(
+def _inputs(
     accesses: MapAccesses, ops: list[Operation]
-) -> tuple[dict[sd.ReadOp, tuple[SSAValue, tuple[int, ...]]], dict[SSAValue, ipu.SliceAttr], list[ipu.ViewOp]]:
-    """The input and offset of each reshaped or view read of a map (see `tiled_map`),
-    how each view is connected, and the `ipu.view`s to insert before the tiled map."""
-    elsewhere: dict[sd.ReadOp, tuple[SSAValue, tuple[int, ...]]] = {}
+) -> tuple[dict[Operation, tuple[SSAValue, tuple[int, ...]]], dict[SSAValue, ipu.SliceAttr], list[ipu.ViewOp]]:
+    """The input and offset of each array access of a map (see `tiled_map`), how each
+    view is connected, and the `ipu.view`s to insert before the tiled map."""
+    where: dict[Operation, tuple[SSAValue, tuple[int, ...]]] = {
+        op: (op.container, offsets) for op, offsets in accesses.offsets.items()  # type: ignore[attr-defined]
+    }
     inputs: dict[ViewKey, SSAValue] = {}
     created: list[ipu.ViewOp] = []
     for op, flat in accesses.reshaped.items():
-        elsewhere[op] = (op.container, split_offset(flat, op.container.type.static_shape()))  # type: ignore[union-attr]
+        where[op] = (op.container, split_offset(flat, op.container.type.static_shape()))  # type: ignore[union-attr]
     for op in ops:
         if op in accesses.views:
             key, offsets = accesses.views[op]  # type: ignore[index]
             if key not in inputs:
                 inputs[key] = _view_of(op.container, key, created)  # type: ignore[union-attr]
-            elsewhere[op] = (inputs[key], offsets)  # type: ignore[index]
+            where[op] = (inputs[key], offsets)
     rules = {
         value: ipu.SliceAttr("halo", *accesses.view_halos[key]) if any(accesses.view_halos[key]) else ipu.BLOCK
         for key, value in inputs.items()
     }
-    return elsewhere, rules, created
+    return where, rules, created
 
 
 def _view_of(container: SSAValue, key: ViewKey, created: list[ipu.ViewOp]) -> SSAValue:
@@ -762,7 +785,8 @@ def _view_of(container: SSAValue, key: ViewKey, created: list[ipu.ViewOp]) -> SS
     shape = container.type.static_shape()  # type: ignore[attr-defined]
     if key.begin == (0,) * len(shape) and key.end == shape and key.dims == tuple(range(len(shape))):
         return container
-    created.append(ipu.ViewOp(container, key.begin, key.end, key.dims))
+    extents = [n for d, n in zip(key.dims, key.shape) if d == BROADCAST]
+    created.append(ipu.ViewOp(container, key.begin, key.end, key.dims, extents))
     created[-1].result.name_hint = f"{container.name_hint}_view" if container.name_hint else None
     return created[-1].result
 

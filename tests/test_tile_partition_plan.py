@@ -490,10 +490,6 @@ REJECTED = {
         "map 'm' reads 'x[i - 1]' away from the point and also writes 'x': other vertices write "
         "those elements in the same compute set",
     ),
-    "constant index": (
-        one_map("%i", "0", "16", "1", copy_body("x", "3", "y", "%i", V16), VEC_CONTAINERS),
-        f"map 'm' accesses 'x[3]' of shape {V16}; {OFFSETS_ONLY}",
-    ),
     "symbolic index": (
         one_map("%i", "0", "16", "1", copy_body("x", "%i + N", "y", "%i", V16), VEC_CONTAINERS,
                 symbols='"N"'),

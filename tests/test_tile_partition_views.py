@@ -12,7 +12,7 @@ from ipu_lower.diagnostics import IpuLowerError
 from ipu_lower.dialects import ipu
 from ipu_lower.dialects import sdfg as sd
 from ipu_lower.passes.tile_partition import IpuTilePartitionPass, analyze_map
-from ipu_lower.passes.tile_partition_views import ViewKey, split_offset
+from ipu_lower.passes.tile_partition_views import BROADCAST, ViewKey, split_offset
 
 
 def program(containers: dict[str, str], params: str, lower: str, upper: str, reads: list[tuple[str, str]],
@@ -55,8 +55,8 @@ def accesses(text: str):
 def test_row_view_read_one_element_back():
     text = program({"A": "4 x 6", "y": "6"}, "%i", "1", "6", [("A", "3, %i - 1"), ("y", "%i")], ("y", "%i"))
     plan, (row, y) = accesses(text)
-    assert plan.views == {row: (ViewKey("A", (3, 0), (4, 6), (1,)), (-1,))}
-    assert plan.view_halos == {ViewKey("A", (3, 0), (4, 6), (1,)): (1, 0)}
+    assert plan.views == {row: (ViewKey("A", (3, 0), (4, 6), (1,), (6,)), (-1,))}
+    assert plan.view_halos == {ViewKey("A", (3, 0), (4, 6), (1,), (6,)): (1, 0)}
     assert plan.span == (1, 6) and not plan.reshaped
     assert plan.laid_out_together() == ["y", "y"]  # A keeps its own layout
 
@@ -64,19 +64,19 @@ def test_row_view_read_one_element_back():
 def test_column_and_transpose_views():
     text = program({"A": "4 x 6", "y": "4"}, "%i", "0", "4", [("A", "%i, 2")], ("y", "%i"))
     plan, (column,) = accesses(text)
-    assert plan.views[column] == (ViewKey("A", (0, 2), (4, 3), (0,)), (0,))
+    assert plan.views[column] == (ViewKey("A", (0, 2), (4, 3), (0,), (4,)), (0,))
     text = program({"A": "4 x 6", "B": "6 x 4"}, "%i, %j", "0, 0", "6, 4", [("A", "%j, %i")], ("B", "%i, %j"))
     plan, (transposed,) = accesses(text)
-    assert plan.views[transposed] == (ViewKey("A", (0, 0), (4, 6), (1, 0)), (0, 0))
-    assert plan.view_halos == {ViewKey("A", (0, 0), (4, 6), (1, 0)): (0, 0)}
+    assert plan.views[transposed] == (ViewKey("A", (0, 0), (4, 6), (1, 0), (6, 4)), (0, 0))
+    assert plan.view_halos == {ViewKey("A", (0, 0), (4, 6), (1, 0), (6, 4)): (0, 0)}
 
 
 def test_reads_of_a_smaller_array_are_cut_to_the_written_shape_or_offset():
     # B[1:7, :] = A[:6, :] of an 8x4 A into a 7x4 B: the view is A's first 7 rows, read one row back
     text = program({"A": "8 x 4", "B": "7 x 4"}, "%i, %j", "0, 0", "6, 4", [("A", "%i, %j")], ("B", "%i + 1, %j"))
     plan, (read,) = accesses(text)
-    assert plan.views[read] == (ViewKey("A", (0, 0), (7, 4), (0, 1)), (-1, 0))
-    assert plan.view_halos[ViewKey("A", (0, 0), (7, 4), (0, 1))] == (4, 0)
+    assert plan.views[read] == (ViewKey("A", (0, 0), (7, 4), (0, 1), (7, 4)), (-1, 0))
+    assert plan.view_halos[ViewKey("A", (0, 0), (7, 4), (0, 1), (7, 4))] == (4, 0)
 
 
 def test_reshaped_read_shares_the_layout():
@@ -117,3 +117,43 @@ def test_unsupported_view_reads(reads, write, message):
     text = program({"A": "4 x 4", "B": "4 x 4"}, "%i, %j", "0, 0", "4, 4", reads, write)
     with pytest.raises(IpuLowerError, match=message.replace("[", r"\[").replace("]", r"\]")):
         accesses(text)
+
+
+def test_a_row_write_fixes_a_dimension_of_the_frame():
+    # B[2, :] = A[1, :]: the points are row 2 of B; row 1 of A comes through a view that
+    # repeats it over B's rows (a broadcast), not as a halo of a whole row
+    text = program({"A": "4 x 6", "B": "4 x 6"}, "%i", "0", "6", [("A", "1, %i")], ("B", "2, %i"))
+    plan, (read,) = accesses(text)
+    assert plan.span == (12, 18) and not plan.halos
+    assert plan.views[read] == (ViewKey("A", (1, 0), (2, 6), (BROADCAST, 1), (4, 6)), (0, 0))
+    # the same row of B itself: read at the point
+    text = program({"B": "4 x 6"}, "%i", "0", "6", [("B", "2, %i")], ("B", "2, %i"))
+    plan, (read,) = accesses(text)
+    assert plan.offsets[read] == (0, 0) and not plan.views
+    # another row of B than the one written: outside the written box, so no hazard
+    text = program({"B": "4 x 6"}, "%i", "0", "6", [("B", "1, %i")], ("B", "2, %i"))
+    plan, (read,) = accesses(text)
+    assert plan.views[read][0] == ViewKey("B", (1, 0), (2, 6), (BROADCAST, 1), (4, 6))
+
+
+def test_broadcast_reads_repeat_a_vector_over_rows_or_columns():
+    # B[i, j] = A[i, j] * x[j] (numpy A * x) and A[i, j] + y[i] (A + y[:, None])
+    text = program({"A": "4 x 6", "x": "6", "B": "4 x 6"}, "%i, %j", "0, 0", "4, 6", [("A", "%i, %j"), ("x", "%j")],
+                   ("B", "%i, %j"))
+    plan, (_, x) = accesses(text)
+    assert plan.views[x] == (ViewKey("x", (0,), (6,), (BROADCAST, 0), (4, 6)), (0, 0))
+    text = program({"A": "4 x 6", "y": "4", "B": "4 x 6"}, "%i, %j", "0, 0", "4, 6", [("A", "%i, %j"), ("y", "%i")],
+                   ("B", "%i, %j"))
+    plan, (_, y) = accesses(text)
+    assert plan.views[y] == (ViewKey("y", (0,), (4,), (0, BROADCAST), (4, 6)), (0, 0))
+    assert plan.laid_out_together() == ["A", "B"]
+
+
+def test_lowered_broadcast_view():
+    text = program({"A": "4 x 6", "x": "6", "B": "4 x 6"}, "%i, %j", "0, 0", "4, 6", [("A", "%i, %j"), ("x", "%j")],
+                   ("B", "%i, %j"))
+    module = parse(text)
+    IpuTilePartitionPass(arch="ipu1").apply(make_ctx(), module)
+    module.verify()
+    view = the(module, ipu.ViewOp)
+    assert view.walked() == [ipu.ViewOp.BROADCAST, 0] and view.result.type.get_shape() == (4, 6)

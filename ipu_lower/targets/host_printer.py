@@ -2,7 +2,7 @@
 
 Each build-region op has a short printing function, found through `_BUILD_PRINTERS`.
 Views (`poplar.flatten`, `poplar.slice`, `poplar.slice_box`, `poplar.reshape`,
-`poplar.dim_shuffle`) are printed inline where they are used. Every
+`poplar.dim_shuffle`, `poplar.broadcast`) are printed inline where they are used. Every
 distinct tile map becomes one constant table of runs; `poplar.map_tensor` and
 `poplar.add_vertices` are loops over it (`for_each_block`) that compute each tile's
 slice from its run, so host.cpp is as long as the program, whatever the tile count.
@@ -115,6 +115,8 @@ def _view(ctx: PrintContext, op: Operation) -> None:
         ctx.values[op.result] = f"{ctx[op.tensor]}.reshape({_braced(poplar.tensor_type(op.result).get_shape())})"
     elif isinstance(op, poplar.DimShuffleOp):
         ctx.values[op.result] = f"{ctx[op.tensor]}.dimShuffle({_braced(op.order())})"
+    elif isinstance(op, poplar.BroadcastOp):
+        ctx.values[op.result] = f"{ctx[op.tensor]}.broadcast({op.times.value.data}, {op.dim.value.data})"
 
 
 def _add_variable(ctx: PrintContext, op: poplar.AddVariableOp) -> None:
@@ -217,6 +219,7 @@ _BUILD_PRINTERS: dict[type[Operation], Callable[[PrintContext, Operation], None]
     poplar.SliceBoxOp: _view,
     poplar.ReshapeOp: _view,
     poplar.DimShuffleOp: _view,
+    poplar.BroadcastOp: _view,
     poplar.AddVariableOp: _add_variable,  # type: ignore[dict-item]
     poplar.MapTensorOp: _map_tensor,  # type: ignore[dict-item]
     poplar.AddComputeSetOp: _add_compute_set,  # type: ignore[dict-item]

@@ -84,3 +84,50 @@ ipu.graph "g" arch "ipu2" args [] {
 }
 
 // CHECK: ipu-view-invalid.mlir:[[# @LINE - 3]]:3: error: copy range [0:8] of 'A' is empty or out of bounds
+
+// -----
+
+ipu.graph "g" arch "ipu2" args [] {
+  %A = ipu.variable "A" mapping <0 to 5 x 7> : memref<5x7xf32>
+  %v = ipu.view %A[3, 0:7] dims [*, 1, *] : memref<5x7xf32> -> memref<2x7xf32>
+}
+
+// CHECK: ipu-view-invalid.mlir:[[# @LINE - 3]]:3: error: view of 'A' has 3 dimensions, not those of memref<2x7xf32>
+
+// -----
+
+// A broadcast view holds elements several times: nothing may write it.
+ipu.graph "g" arch "ipu2" args [] {
+  %A = ipu.variable "A" mapping <0 to 5 x 7> : memref<5x7xf32>
+  %v = ipu.view %A[3, 0:7] dims [*, 1] : memref<5x7xf32> -> memref<4x7xf32>
+  ipu.copy %A[0:28] to %v[0:28] : memref<5x7xf32>, memref<4x7xf32>
+}
+
+// CHECK: ipu-view-invalid.mlir:[[# @LINE - 3]]:3: error: ipu.copy writes a broadcast view of 'A', which holds elements several times
+
+// -----
+
+ipu.graph "g" arch "ipu2" args [] {
+  %A = ipu.variable "A" mapping <0 to 5 x 7> : memref<5x7xf32>
+  %v = ipu.view %A[3, 0:7] dims [*, 1] : memref<5x7xf32> -> memref<4x7xf32>
+  ipu.tiled_map "m" over <0 to 4 x 7> ins() outs(%v block : memref<4x7xf32>) {
+    %c = arith.constant 1.0 : f32
+    ipu.yield %c : f32
+  }
+}
+
+// CHECK: ipu-view-invalid.mlir:[[# @LINE - 6]]:3: error: tiled map 'm' writes a broadcast view of 'A', which holds elements several times
+
+// -----
+
+ipu.graph "g" arch "ipu2" args [] {
+  ipu.codelet @fill(%y: memref<?xf32> output "y") {
+  }
+  %A = ipu.variable "A" mapping <0 to 5 x 7> : memref<5x7xf32>
+  %v = ipu.view %A[3, 0:7] dims [*, 1] : memref<5x7xf32> -> memref<4x7xf32>
+  ipu.compute_set "cs" {
+    ipu.vertices @fill over <0 to 4 x 7> (%v block : memref<4x7xf32>)
+  }
+}
+
+// CHECK: ipu-view-invalid.mlir:[[# @LINE - 4]]:5: error: ipu.vertices of @fill writes a broadcast view of 'A', which holds elements several times

@@ -28,7 +28,7 @@ poplar.host_program @p arch "ipu2" args [] : [] build {
 } run {
 }
 
-// CHECK: poplar-views-invalid.mlir:[[# @LINE - 4]]:3: error: box [3, 0] to [4, 7] of !poplar.tensor<5x7xf32> has the wrong result type
+// CHECK: poplar-views-invalid.mlir:[[# @LINE - 4]]:3: error: poplar.slice_box of !poplar.tensor<5x7xf32> gives !poplar.tensor<1x7xf32>, not !poplar.tensor<7xf32>
 
 // -----
 
@@ -58,7 +58,7 @@ poplar.host_program @p arch "ipu2" args [] : [] build {
 } run {
 }
 
-// CHECK: poplar-views-invalid.mlir:[[# @LINE - 4]]:3: error: dimShuffle [1, 0] of !poplar.tensor<5x7xf32> has the wrong result type
+// CHECK: poplar-views-invalid.mlir:[[# @LINE - 4]]:3: error: poplar.dim_shuffle of !poplar.tensor<5x7xf32> gives !poplar.tensor<7x5xf32>, not !poplar.tensor<5x7xf32>
 
 // -----
 
@@ -71,3 +71,23 @@ poplar.host_program @p arch "ipu2" args [] : [] build {
 }
 
 // CHECK: poplar-views-invalid.mlir:[[# @LINE - 3]]:3: error: 'poplar.reshape' must be in the build region of a poplar.host_program
+
+// -----
+
+poplar.host_program @p arch "ipu2" args [] : [] build {
+  %A = poplar.add_variable "A" : !poplar.tensor<1x7xf32>
+  %b = poplar.broadcast %A 3 along 2 : !poplar.tensor<1x7xf32> -> !poplar.tensor<3x7xf32>
+} run {
+}
+
+// CHECK: poplar-views-invalid.mlir:[[# @LINE - 4]]:3: error: cannot broadcast !poplar.tensor<1x7xf32> 3 times along dimension 2
+
+// -----
+
+poplar.host_program @p arch "ipu2" args [] : [] build {
+  %A = poplar.add_variable "A" : !poplar.tensor<1x7xf32>
+  %b = poplar.broadcast %A 3 along 0 : !poplar.tensor<1x7xf32> -> !poplar.tensor<3x1xf32>
+} run {
+}
+
+// CHECK: poplar-views-invalid.mlir:[[# @LINE - 4]]:3: error: poplar.broadcast of !poplar.tensor<1x7xf32> gives !poplar.tensor<3x7xf32>, not !poplar.tensor<3x1xf32>

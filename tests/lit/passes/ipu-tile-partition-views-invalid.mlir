@@ -1,21 +1,21 @@
 // RUN: ipu-opt %s -p ipu-tile-partition --split-input-file --verify-diagnostics | filecheck %s
 
-// Reads the partition cannot give a vertex through a view: a broadcast (a parameter the
-// read does not use), a view of what the map writes, a view whose elements do not cover
-// the points' neighbourhood, a view read outside its container.
+// Reads the partition cannot give a vertex through a view: a diagonal (a parameter in
+// two indices), a view of what the map writes, a view whose elements do not cover the
+// points' neighbourhood, a view read outside its container.
 
-sdfg.sdfg @broadcast args ["x", "A"] symbols [] {
-  %x = sdfg.container "x" : !sdfg.array<4 x f32>
+sdfg.sdfg @diagonal args ["x", "A"] symbols [] {
+  %x = sdfg.container "x" : !sdfg.array<6 x 6 x f32>
   %A = sdfg.container "A" : !sdfg.array<4 x 6 x f32>
   sdfg.state "s" {
     sdfg.map "m" (%i, %j) = (0, 0) to (4, 6) step (1, 1) {
-      %v = sdfg.read %x[%i] : !sdfg.array<4 x f32>
+      %v = sdfg.read %x[%i, %i] : !sdfg.array<6 x 6 x f32>
       sdfg.write %v to %A[%i, %j] : !sdfg.array<4 x 6 x f32>
     }
   }
 }
 
-// CHECK: ipu-tile-partition-views-invalid.mlir:[[# @LINE - 6]]:7: error: map 'm' accesses 'x[i]' of shape !sdfg.array<4 x f32>; only accesses at constant offsets from the point (the map parameters in order), reshapes and views (rows, columns, boxes, transposes) are supported yet
+// CHECK: ipu-tile-partition-views-invalid.mlir:[[# @LINE - 6]]:7: error: map 'm' accesses 'x[i, i]' of shape !sdfg.array<6 x 6 x f32>; only accesses at constant offsets from the point (the map parameters in order), reshapes and views (rows, columns, boxes, transposes) are supported yet
 
 // -----
 

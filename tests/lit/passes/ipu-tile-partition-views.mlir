@@ -128,3 +128,31 @@ sdfg.sdfg @box args ["A", "B"] symbols [] {
 // CHECK-LABEL: ipu.graph "box" arch "ipu1"
 // CHECK:      %A_box = ipu.view %A[1:3, 2:5] : memref<4x6xf32> -> memref<2x3xf32>
 // CHECK-NEXT: ipu.copy %A_box[0:6] to %B[3:9] : memref<2x3xf32>, memref<3x3xf32>
+
+// -----
+
+// A row write (DaCe's simplified B[2, :] = A[1, :] * x): the points are row 2 of B (its
+// layout cut to elements [12, 18)); row 1 of A and x come through views that repeat
+// them over B's rows (broadcasts), so each vertex receives just its block of them.
+sdfg.sdfg @row_write args ["A", "B", "x"] symbols [] {
+  %A = sdfg.container "A" : !sdfg.array<4 x 6 x f32>
+  %B = sdfg.container "B" : !sdfg.array<4 x 6 x f32>
+  %x = sdfg.container "x" : !sdfg.array<6 x f32>
+  sdfg.state "s" {
+    sdfg.map "m" (%i) = (0) to (6) step (1) {
+      %a = sdfg.read %A[1, %i] : !sdfg.array<4 x 6 x f32>
+      %b = sdfg.read %x[%i] : !sdfg.array<6 x f32>
+      %v = sdfg.tasklet "mul" ins(p = %a, q = %b) outs(o) : (f32, f32) -> (f32) {
+      ^bb0(%p: f32, %q: f32):
+        %r = arith.mulf %p, %q : f32
+        sdfg.yield %r : f32
+      }
+      sdfg.write %v to %B[2, %i] : !sdfg.array<4 x 6 x f32>
+    }
+  }
+}
+
+// CHECK-LABEL: ipu.graph "row_write" arch "ipu1"
+// CHECK:      %A_view = ipu.view %A[1, 0:6] dims [*, 1] : memref<4x6xf32> -> memref<4x6xf32>
+// CHECK-NEXT: %x_view = ipu.view %x[0:6] dims [*, 0] : memref<6xf32> -> memref<4x6xf32>
+// CHECK-NEXT: ipu.tiled_map "m" over <from 12: 6 to 9 x 2> ins(%A_view block, %x_view block : memref<4x6xf32>, memref<4x6xf32>) outs(%B block : memref<4x6xf32>) {
