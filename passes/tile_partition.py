@@ -749,9 +749,29 @@ class _MapToTiledMap(RewritePattern):
             tile_map = tile_map.restricted(*accesses.span)
         where, view_rules, view_ops = _inputs(accesses, ops)
         rewriter.insert(view_ops, InsertPoint.before(op))
+        if (copy := _view_copy(accesses, ops, where)) is not None:
+            rewriter.replace(op, copy)
+            return
         rewriter.replace(
             op, tiled_map(op.label.data, ops, tile_map, where, accesses.halos, accesses.mask, view_rules)
         )
+
+
+def _view_copy(
+    accesses: MapAccesses, ops: list[Operation], where: dict[Operation, tuple[SSAValue, tuple[int, ...]]]
+) -> ipu.CopyOp | None:
+    """A map that only writes each point of a contiguous span from the point of a view (a
+    transpose `B = A.T`, a strided copy) as a copy of the view: a Poplar Copy program,
+    exchange and on-tile moves without a compute set."""
+    if len(ops) != 2 or accesses.mask:
+        return None
+    read, write = ops
+    if not (isinstance(read, sd.ReadOp) and isinstance(write, sd.WriteOp) and write.value is read.result):
+        return None
+    if read not in accesses.views or any(where[read][1]):
+        return None
+    span = accesses.span or (0, prod(write.container.type.static_shape()))  # type: ignore[union-attr]
+    return ipu.CopyOp(where[read][0], span, write.container, span)
 
 
 def _inputs(

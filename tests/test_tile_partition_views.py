@@ -16,21 +16,25 @@ from ipu_lower.passes.tile_partition_views import BROADCAST, ViewKey, split_offs
 
 
 def program(containers: dict[str, str], params: str, lower: str, upper: str, reads: list[tuple[str, str]],
-            write: tuple[str, str]) -> str:
-    """A map that writes the sum of `reads` ((container, subset) pairs) to `write`."""
+            write: tuple[str, str], tasklet: bool = True) -> str:
+    """A map that writes the sum of `reads` ((container, subset) pairs) to `write` (a
+    single read straight, without a tasklet, when not `tasklet`)."""
     types = {name: f"!sdfg.array<{shape} x f32>" for name, shape in containers.items()}
     lines = [f'    %{name} = sdfg.container "{name}" : {t}' for name, t in types.items()]
     body = [f"        %r{k} = sdfg.read %{name}[{subset}] : {types[name]}" for k, (name, subset) in enumerate(reads)]
-    ins = ", ".join(f"v{k} = %r{k}" for k in range(len(reads)))
-    body.append(f'        %sum = sdfg.tasklet "sum" ins({ins}) outs(o) : ({", ".join("f32" for _ in reads)}) -> (f32) {{')
-    body.append(f'        ^bb0({", ".join(f"%v{k}: f32" for k in range(len(reads)))}):')
-    total = "%v0"
-    for k in range(1, len(reads)):
-        body.append(f"          %s{k} = arith.addf {total}, %v{k} : f32")
-        total = f"%s{k}"
-    body += [f"          sdfg.yield {total} : f32", "        }"]
+    value = "%r0"
+    if tasklet:
+        ins = ", ".join(f"v{k} = %r{k}" for k in range(len(reads)))
+        body.append(f'        %sum = sdfg.tasklet "sum" ins({ins}) outs(o) : ({", ".join("f32" for _ in reads)}) -> (f32) {{')
+        body.append(f'        ^bb0({", ".join(f"%v{k}: f32" for k in range(len(reads)))}):')
+        total = "%v0"
+        for k in range(1, len(reads)):
+            body.append(f"          %s{k} = arith.addf {total}, %v{k} : f32")
+            total = f"%s{k}"
+        body += [f"          sdfg.yield {total} : f32", "        }"]
+        value = "%sum"
     name, subset = write
-    body.append(f"        sdfg.write %sum to %{name}[{subset}] : {types[name]}")
+    body.append(f"        sdfg.write {value} to %{name}[{subset}] : {types[name]}")
     args = ", ".join(f'"{n}"' for n in containers)
     return "\n".join([
         "builtin.module {",
@@ -99,14 +103,32 @@ def test_split_offset(flat, shape, offsets):
     assert sum(o * s for o, s in zip(offsets, strides)) == flat
 
 
-def test_lowered_transpose_reads_a_view():
-    text = program({"A": "4 x 6", "B": "6 x 4"}, "%i, %j", "0, 0", "6, 4", [("A", "%j, %i")], ("B", "%i, %j"))
+def lowered(text: str):
     module = parse(text)
     IpuTilePartitionPass(arch="ipu1").apply(make_ctx(), module)
     module.verify()
+    return module
+
+
+def test_lowered_transpose_reads_a_view():
+    # B = A.T + A.T: a tiled map reads the transposed view
+    module = lowered(program({"A": "4 x 6", "B": "6 x 4"}, "%i, %j", "0, 0", "6, 4", [("A", "%j, %i"), ("A", "%j, %i")],
+                             ("B", "%i, %j")))
     view, tiled = the(module, ipu.ViewOp), the(module, ipu.TiledMapOp)
     assert (view.box(), view.walked()) == ([(0, 4), (0, 6)], [1, 0])
     assert list(tiled.ins) == [view.result] and tiled.in_rules.data == (ipu.BLOCK,)
+
+
+def test_a_map_that_only_copies_a_view_is_a_copy():
+    # B = A.T: a Poplar Copy of the transposed view, no compute set
+    module = lowered(program({"A": "4 x 6", "B": "6 x 4"}, "%i, %j", "0, 0", "6, 4", [("A", "%j, %i")], ("B", "%i, %j"),
+                             tasklet=False))
+    view, copy = the(module, ipu.ViewOp), the(module, ipu.CopyOp)
+    assert copy.source is view.result and (copy.source_range(), copy.destination_range()) == ((0, 24), (0, 24))
+    assert not [op for op in module.walk() if isinstance(op, ipu.TiledMapOp)]
+    # a part of B: the span it writes
+    module = lowered(program({"A": "4 x 6", "B": "6 x 4"}, "%i", "0", "4", [("A", "%i, 5")], ("B", "5, %i"), tasklet=False))
+    assert the(module, ipu.CopyOp).destination_range() == (20, 24)
 
 
 @pytest.mark.parametrize("reads, write, message", [
@@ -150,10 +172,7 @@ def test_broadcast_reads_repeat_a_vector_over_rows_or_columns():
 
 
 def test_lowered_broadcast_view():
-    text = program({"A": "4 x 6", "x": "6", "B": "4 x 6"}, "%i, %j", "0, 0", "4, 6", [("A", "%i, %j"), ("x", "%j")],
-                   ("B", "%i, %j"))
-    module = parse(text)
-    IpuTilePartitionPass(arch="ipu1").apply(make_ctx(), module)
-    module.verify()
+    module = lowered(program({"A": "4 x 6", "x": "6", "B": "4 x 6"}, "%i, %j", "0, 0", "4, 6",
+                             [("A", "%i, %j"), ("x", "%j")], ("B", "%i, %j")))
     view = the(module, ipu.ViewOp)
     assert view.walked() == [ipu.ViewOp.BROADCAST, 0] and view.result.type.get_shape() == (4, 6)

@@ -35,7 +35,8 @@ sdfg.sdfg @row args ["A", "y"] symbols [] {
 
 // -----
 
-// A column view: A[i, 2] is a strided view of A that Poplar's exchange gathers.
+// A column view: A[i, 2] is a strided view of A that Poplar's exchange gathers. A map
+// that only copies a view is a copy of it (a Copy program, no compute set).
 sdfg.sdfg @column args ["A", "y"] symbols [] {
   %A = sdfg.container "A" : !sdfg.array<4 x 6 x f32>
   %y = sdfg.container "y" : !sdfg.array<4 x f32>
@@ -49,11 +50,11 @@ sdfg.sdfg @column args ["A", "y"] symbols [] {
 
 // CHECK-LABEL: ipu.graph "column" arch "ipu1"
 // CHECK:      %A_view = ipu.view %A[0:4, 2] : memref<4x6xf32> -> memref<4xf32>
-// CHECK-NEXT: ipu.tiled_map "m" over <0 to 2 x 2> ins(%A_view block : memref<4xf32>) outs(%y block : memref<4xf32>) {
+// CHECK-NEXT: ipu.copy %A_view[0:4] to %y[0:4] : memref<4xf32>, memref<4xf32>
 
 // -----
 
-// A transposed read (B = A.T): the view walks A's dimensions in the other order
+// A transposed read (B = A.T + 1): the view walks A's dimensions in the other order
 // (dimShuffle), so each vertex is connected to the transposed block it needs.
 sdfg.sdfg @transpose args ["A", "B"] symbols [] {
   %A = sdfg.container "A" : !sdfg.array<4 x 6 x f32>
@@ -61,7 +62,13 @@ sdfg.sdfg @transpose args ["A", "B"] symbols [] {
   sdfg.state "s" {
     sdfg.map "m" (%i, %j) = (0, 0) to (6, 4) step (1, 1) {
       %v = sdfg.read %A[%j, %i] : !sdfg.array<4 x 6 x f32>
-      sdfg.write %v to %B[%i, %j] : !sdfg.array<6 x 4 x f32>
+      %w = sdfg.tasklet "inc" ins(a = %v) outs(o) : (f32) -> (f32) {
+      ^bb0(%a: f32):
+        %one = arith.constant 1.0 : f32
+        %s = arith.addf %a, %one : f32
+        sdfg.yield %s : f32
+      }
+      sdfg.write %w to %B[%i, %j] : !sdfg.array<6 x 4 x f32>
     }
   }
 }
@@ -71,7 +78,6 @@ sdfg.sdfg @transpose args ["A", "B"] symbols [] {
 // CHECK-NEXT: ipu.tiled_map "m" over <0 to 12 x 2> ins(%A_view block : memref<6x4xf32>) outs(%B block : memref<6x4xf32>) {
 // CHECK-NEXT: ^bb0(%A_view_1: memref<6x4xf32>):
 // CHECK-NEXT:   %0 = ipu.access %A_view_1[0, 0] : memref<6x4xf32>
-// CHECK-NEXT:   ipu.yield %0 : f32
 
 // -----
 
@@ -96,7 +102,8 @@ sdfg.sdfg @reshape args ["A", "B"] symbols [] {
 
 // -----
 
-// A shorter outermost dimension: b[0:10] = t reads all of t, in t's own layout.
+// A shorter outermost dimension: b[0:10] = t reads all of t, in t's own layout (a
+// copy of it, since the map only copies).
 sdfg.sdfg @shorter args ["t", "b"] symbols [] {
   %t = sdfg.container "t" : !sdfg.array<10 x f32>
   %b = sdfg.container "b" : !sdfg.array<11 x f32>
@@ -112,7 +119,7 @@ sdfg.sdfg @shorter args ["t", "b"] symbols [] {
 // CHECK-NEXT: %t = ipu.variable "t" mapping <0 to 5 x 2> : memref<10xf32>
 // CHECK-NEXT: %b = ipu.variable "b" mapping <0 to 5 x 2, 5 to 6 x 1> : memref<11xf32>
 // CHECK-NOT:  ipu.view
-// CHECK:      ipu.tiled_map "m" over <0 to 5 x 2> ins(%t block : memref<10xf32>) outs(%b block : memref<11xf32>) {
+// CHECK:      ipu.copy %t[0:10] to %b[0:10] : memref<10xf32>, memref<11xf32>
 
 // -----
 
