@@ -309,3 +309,138 @@ def test_stencils_match_dace(program, shape, received):
     # only halos cross tiles, not whole arrays
     step = max(compiled.report["steps"], key=lambda s: s["vertices"])
     assert 0 < step["exchange_bytes"] <= 4 * received * step["vertices"]
+
+
+# -- views, transposes, nested SDFGs, many states and containers --------------------------------
+#
+# DaCe's simplify removes most views (and inlines most nested SDFGs), so these run the
+# SDFG as DaCe's frontend writes it (simplify=False: views, several states, transients
+# copied into the arguments) and, where different, simplified.
+
+
+@dace.program
+def interior_views(A: dace.float32[M, N], B: dace.float32[M, N]):
+    B[1:-1, 1:-1] = A[:-2, 1:-1] + A[2:, 1:-1] - A[1:-1, :-2]
+
+
+@dace.program
+def shifted_copy(A: dace.float32[N + 2], B: dace.float32[N]):
+    B[:] = A[2:N + 2]
+
+
+@dace.program
+def transpose_plus(A: dace.float32[M, N], B: dace.float32[N, M], C: dace.float32[N, M]):
+    C[:] = A.T + B
+
+
+@dace.program
+def row_and_column(A: dace.float32[M, N], y: dace.float32[N], z: dace.float32[M]):
+    x = A[3, :]
+    y[:] = x * dace.float32(2) + y
+    c = A[:, 2]
+    z[:] = c - z
+
+
+@dace.program
+def reshaped_plus(A: dace.float32[M, N], B: dace.float32[N, M]):
+    B[:] = A.reshape([N, M]) + dace.float32(1)
+
+
+@dace.program
+def boxes(A: dace.float32[M, N], B: dace.float32[M, N], x: dace.float32[N]):
+    x[0:5] = x[3:8]  # a copy into another subset of one container
+    B[0:2, 1:4] = A[3:5, 0:3]  # boxes that are not contiguous: copies of views
+
+
+@dace.program
+def scaled_rows(A: dace.float32[M, N], x: dace.float32[N], B: dace.float32[M, N]):
+    B[:] = A * x  # x repeated over the rows: a broadcast
+    B[2, :] = A[1, :] + x  # a row written from another row
+
+
+VIEW_CASES = {
+    "interior": (interior_views, {"A": (37, 53), "B": (37, 53)},
+                 lambda d: d["B"].__setitem__((slice(1, -1), slice(1, -1)),
+                                              d["A"][:-2, 1:-1] + d["A"][2:, 1:-1] - d["A"][1:-1, :-2])),
+    "shifted": (shifted_copy, {"A": (3003,), "B": (3001,)}, lambda d: d["B"].__setitem__(slice(None), d["A"][2:])),
+    "transpose": (transpose_plus, {"A": (37, 53), "B": (53, 37), "C": (53, 37)},
+                  lambda d: d["C"].__setitem__(slice(None), d["A"].T + d["B"])),
+    "row_and_column": (row_and_column, {"A": (37, 53), "y": (53,), "z": (37,)},
+                       lambda d: (d["y"].__setitem__(slice(None), d["A"][3] * 2 + d["y"]),
+                                  d["z"].__setitem__(slice(None), d["A"][:, 2] - d["z"]))),
+    "reshape": (reshaped_plus, {"A": (37, 53), "B": (53, 37)},
+                lambda d: d["B"].__setitem__(slice(None), d["A"].reshape(53, 37) + 1)),
+    "broadcast": (scaled_rows, {"A": (37, 53), "x": (53,), "B": (37, 53)},
+                  lambda d: (d["B"].__setitem__(slice(None), d["A"] * d["x"]),
+                             d["B"].__setitem__(2, d["A"][1] + d["x"]))),
+    "boxes": (boxes, {"A": (37, 53), "B": (37, 53), "x": (53,)},
+              lambda d: (d["x"].__setitem__(slice(0, 5), d["x"][3:8].copy()),
+                         d["B"].__setitem__((slice(0, 2), slice(1, 4)), d["A"][3:5, 0:3]))),
+}
+
+
+@pytest.mark.parametrize("case, simplify", [
+    ("interior", False), ("shifted", False), ("transpose", True), ("transpose", False), ("row_and_column", False),
+    ("row_and_column", True), ("reshape", True), ("broadcast", True), ("boxes", True),
+])
+def test_views_match_dace_and_numpy(case, simplify):
+    program, shapes, update = VIEW_CASES[case]
+    sdfg = program.to_sdfg(simplify=simplify)
+    sdfg.name = program.f.__name__
+    arrays = {name: RNG.random(shape, dtype=np.float32) for name, shape in shapes.items()}
+    sizes = {s.name: n for s in (M, N) for name, shape in shapes.items()
+             for dim, n in zip(program.f.__annotations__[name].shape, shape) if dim == s}
+    ours, _ = run_ipu(copy.deepcopy(sdfg), arrays, sizes)
+    expected = {k: v.copy() for k, v in arrays.items()}
+    update(expected)
+    assert_same(ours, expected, shapes)
+    assert_same(ours, run_dace(sdfg, arrays, sizes), shapes)
+
+
+@dace.program
+def doubled(x: dace.float32[N], y: dace.float32[N]):
+    t = x * dace.float32(2)
+    y[:] = t + x
+    y[1:] = t[1:]  # overwrites: a second state, so that simplify keeps the nested SDFG
+
+
+@dace.program
+def calls_doubled(A: dace.float32[M, N], B: dace.float32[M, N], b: dace.float32[N + 1]):
+    doubled(A[1], B[2])  # a row and a row
+    doubled(A[0], b[:-1])  # a row and a slice
+
+
+@pytest.mark.parametrize("simplify", [False, True])
+def test_nested_sdfg_matches_dace(simplify):
+    sdfg = calls_doubled.to_sdfg(simplify=simplify)
+    assert any(isinstance(n, dace.nodes.NestedSDFG) for n, _ in sdfg.all_nodes_recursive())
+    arrays = {"A": RNG.random((5, 301), dtype=np.float32), "B": RNG.random((5, 301), dtype=np.float32),
+              "b": RNG.random(302, dtype=np.float32)}
+    ours, _ = run_ipu(copy.deepcopy(sdfg), arrays, {"M": 5, "N": 301})
+    expected = {k: v.copy() for k, v in arrays.items()}
+    for row, out in ((arrays["A"][1], expected["B"][2]), (arrays["A"][0], expected["b"][:-1])):
+        out[:] = 2 * row
+        out[0] = 3 * row[0]
+    assert_same(ours, expected, arrays)
+    assert_same(ours, run_dace(sdfg, arrays, {"M": 5, "N": 301}), arrays)
+
+
+@dace.program
+def three_steps(x: dace.float32[N], y: dace.float32[N]):
+    t1 = x * dace.float32(2)
+    t2 = t1 + dace.float32(1)
+    y[:] = t2 * t1
+
+
+def test_three_states_through_transients_match_dace():
+    """Unsimplified, each statement is a state of its own (and the result a copy into y
+    in another): t1 and t2 are transients that live from one state to the next."""
+    sdfg = three_steps.to_sdfg(simplify=False)
+    working = [s for s in sdfg.states() if s.nodes()]
+    assert len(working) >= 3 and {"t1", "t2"} <= {n for n, d in sdfg.arrays.items() if d.transient}
+    x = RNG.random(3001, dtype=np.float32)
+    arrays = {"x": x, "y": np.zeros(3001, np.float32)}
+    ours, compiled = run_ipu(copy.deepcopy(sdfg), arrays, {"N": 3001})
+    assert_same(ours, {"y": (2 * x + 1) * (2 * x)}, ["y"])
+    assert_same(ours, run_dace(sdfg, arrays, {"N": 3001}), ["y"])
+    assert len([s for s in compiled.report["steps"] if s.get("vertices")]) >= 3  # a compute set per state
