@@ -934,3 +934,31 @@ ipu.graph "g" arch "ipu2" args [] {
 }
 
 // CHECK: ipu-invalid.mlir:[[# @LINE - 3]]:3: error: 'ipu.block_start' expects ancestor op 'ipu.codelet'
+
+// -----
+
+// `neighbours` is a tiled map's unplanned halo: a placement needs a planned slice.
+ipu.graph "g" arch "ipu2" args [] {
+  %x = ipu.variable "x" mapping <0 to 2 x 5> : memref<10xf32>
+  ipu.codelet @c(%v: memref<?xf32> input "x") {
+  }
+  ipu.compute_set "cs" {
+    ipu.vertices @c over <0 to 2 x 5> (%x neighbours : memref<10xf32>)
+  }
+}
+
+// CHECK: ipu-invalid.mlir:[[# @LINE - 4]]:5: error: 'x' connected to field 'x' of @c: its halo is not planned yet (run ipu-plan-exchange)
+
+// -----
+
+// A tiled map reads its neighbours only from inputs it does not write.
+ipu.graph "g" arch "ipu2" args [] {
+  %x = ipu.variable "x" mapping <0 to 2 x 5> : memref<10xf32>
+  ipu.tiled_map "m" over <0 to 2 x 5> ins(%x neighbours : memref<10xf32>) outs(%x block : memref<10xf32>) {
+  ^bb0(%v: memref<10xf32>):
+    %l = ipu.access %v[-1] : memref<10xf32>
+    ipu.yield %l : f32
+  }
+}
+
+// CHECK: ipu-invalid.mlir:[[# @LINE - 7]]:3: error: tiled map 'm' reads 'x' with a halo and writes it: a vertex would read what its neighbour writes
