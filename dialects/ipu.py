@@ -72,7 +72,7 @@ from xdsl.traits import (
 from xdsl.utils.exceptions import VerifyException
 
 from ipu_lower.arch import ARCHS
-from ipu_lower.element_types import on_ipu
+from ipu_lower.element_types import is_signedness_cast, on_ipu
 
 
 def num_elements(t: Attribute) -> int:
@@ -446,8 +446,11 @@ class TiledMapOp(IRDLOperation):
         if [a.type for a in block.args] != [v.type for v in self.ins]:
             raise VerifyException(f"body of tiled map '{label}' must take its inputs, in order")
         for op in block.walk():
-            if not (op.dialect_name() in ("arith", "math") or isinstance(op, AccessOp | YieldOp)):
-                raise VerifyException(f"'{op.name}' is not allowed in tiled map '{label}' (only arith, math, ipu.access)")
+            if not (op.dialect_name() in ("arith", "math") or isinstance(op, AccessOp | YieldOp) or is_signedness_cast(op)):
+                raise VerifyException(
+                    f"'{op.name}' is not allowed in tiled map '{label}' "
+                    "(only arith, math, ipu.access and signedness casts)"
+                )
             if any(not on_ipu(r.type) for r in op.results):
                 raise VerifyException(f"'{op.name}' in tiled map '{label}' computes a {op.results[0].type}")
         term = block.last_op

@@ -37,7 +37,7 @@ from ipu_lower.diagnostics import IpuLowerError, error
 from ipu_lower.dialects import ipu
 from ipu_lower.dialects import sdfg as sd
 from ipu_lower.dialects.index_expr import IndexExpr
-from ipu_lower.element_types import element_type, on_ipu
+from ipu_lower.element_types import element_type, is_signedness_cast, on_ipu
 
 
 def balanced_tile_map(elements: int, tiles: int, grain: int) -> ipu.TileMapAttr:
@@ -386,6 +386,9 @@ def tiled_map(label: str, ops: list[Operation], tile_map: ipu.TileMapAttr) -> ip
                 outs.append(op.container)
             current[op.container] = mapping[op.value]
     body.add_op(ipu.YieldOp(*(current[c] for c in outs)))
+    for op in reversed(list(body.ops)):  # casts whose value only fed a folded cast back
+        if is_signedness_cast(op) and not op.results[0].uses:
+            body.erase_op(op)
 
     def rule(value: SSAValue) -> ipu.SliceAttr:
         return ipu.WHOLE if value.type.rank == 0 else ipu.BLOCK  # type: ignore[union-attr]
@@ -394,12 +397,19 @@ def tiled_map(label: str, ops: list[Operation], tile_map: ipu.TileMapAttr) -> ip
 
 
 def _inline_tasklet(op: sd.TaskletOp, body: Block, mapping: dict[SSAValue, SSAValue]) -> None:
+    """Clones the tasklet's ops into `body`. A value one tasklet casts to an unsigned type
+    and the next casts back (a fused intermediate) is used as it was, without the casts."""
     values = {arg: mapping[operand] for arg, operand in zip(op.body.block.args, op.inputs)}
     for inner in op.body.block.ops:
         if isinstance(inner, sd.YieldOp):
             for result, value in zip(op.outputs, inner.values):
                 mapping[result] = values[value]
             continue
+        if is_signedness_cast(inner):
+            source = values.get(inner.operands[0], inner.operands[0]).owner
+            if is_signedness_cast(source) and source.operands[0].type == inner.results[0].type:  # type: ignore[arg-type]
+                values[inner.results[0]] = source.operands[0]  # type: ignore[union-attr]
+                continue
         body.add_op(inner.clone(value_mapper=values))
 
 

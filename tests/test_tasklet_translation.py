@@ -637,9 +637,9 @@ def test_error_constant_conversion():
 def test_error_connector_types():
     with pytest.raises(TaskletError, match="unsupported type index of input connector 'a'"):
         translate_tasklet("y = a", Block(arg_types=[IndexType()]), ["a"], [("y", f32)])
-    u32 = IntegerType(32, Signedness.UNSIGNED)
-    with pytest.raises(TaskletError, match="unsupported type ui32 of output connector 'y'"):
-        translate_tasklet("y = a", Block(arg_types=[f32]), ["a"], [("y", u32)])
+    u64 = IntegerType(64, Signedness.UNSIGNED)
+    with pytest.raises(TaskletError, match="unsupported type ui64 of output connector 'y'"):
+        translate_tasklet("y = a", Block(arg_types=[f32]), ["a"], [("y", u64)])
     with pytest.raises(TaskletError, match="block has 1 arguments but 2 input connectors"):
         translate_tasklet("y = a", Block(arg_types=[f32]), ["a", "b"], [("y", f32)])
 
