@@ -503,7 +503,7 @@ class _Translator:
                 raise TaskletError(f"output connector '{name}' is not assigned on every path")
             results.append(self.stored(self.materialize(v, t)))
         for arg in self.unsigned_args.values():  # casts of inputs only passed through
-            if not arg.bits.uses:
+            if not arg.bits.uses and arg.bits not in results:
                 self.builder.insertion_point.block.erase_op(arg.bits.owner)  # type: ignore[arg-type]
         return results
 
