@@ -428,6 +428,11 @@ def complex_scale(x: dace.complex64[N], y: dace.complex64[N]):
     y[:] = x * 2
 
 
+@dace.program
+def converting_copy(x: dace.uint32[N], y: dace.float32[N]):
+    y[:] = x
+
+
 def stream_sdfg() -> dace.SDFG:
     sdfg = dace.SDFG("streamy")
     sdfg.add_array("x", [N], dace.float32)
@@ -525,6 +530,11 @@ UNSUPPORTED = {
     "complex_api": (
         lambda: mapped_tasklet_sdfg("c128", "b = a", dtype=dace.complex128),
         ["SDFG 'c128'", "container 'x' has unsupported data type 'complex128'"],
+    ),
+    "converting_copy": (
+        lambda: program_sdfg(converting_copy),
+        ["SDFG 'converting_copy', state '", "(AccessNode)",
+         "copy from 'x' (uint32) to 'y' (float32) converts element types, which is not supported yet"],
     ),
     "uint64_api": (
         lambda: mapped_tasklet_sdfg("u64", "b = a", dtype=dace.uint64),
