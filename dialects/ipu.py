@@ -75,7 +75,7 @@ from xdsl.traits import (
 from xdsl.utils.exceptions import VerifyException
 
 from ipu_lower.arch import ARCHS
-from ipu_lower.element_types import on_ipu
+from ipu_lower.element_types import is_signedness_cast, on_ipu
 
 
 def num_elements(t: Attribute) -> int:
@@ -451,9 +451,14 @@ class TiledMapOp(IRDLOperation):
         if [a.type for a in block.args] != [v.type for v in self.ins]:
             raise VerifyException(f"body of tiled map '{label}' must take its inputs, in order")
         for op in block.walk():
-            if not (op.dialect_name() in ("arith", "math") or isinstance(op, AccessOp | PointOp | YieldOp)):
+            if not (
+                op.dialect_name() in ("arith", "math")
+                or isinstance(op, AccessOp | PointOp | YieldOp)
+                or is_signedness_cast(op)
+            ):
                 raise VerifyException(
-                    f"'{op.name}' is not allowed in tiled map '{label}' (only arith, math, ipu.access, ipu.point)"
+                    f"'{op.name}' is not allowed in tiled map '{label}' "
+                    "(only arith, math, ipu.access, ipu.point and signedness casts)"
                 )
             if any(not (on_ipu(r.type) or isinstance(r.type, IndexType)) for r in op.results):
                 raise VerifyException(f"'{op.name}' in tiled map '{label}' computes a {op.results[0].type}")

@@ -52,7 +52,7 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Attribute, Block, Operation, SSAValue
 
 from ipu_lower.dialects import ipu, poplar
-from ipu_lower.element_types import element_type
+from ipu_lower.element_types import element_type, is_signedness_cast
 from ipu_lower.poplibs_estimates import (
     BASIC_OP_SUPERVISOR_OVERHEAD,
     BINARY_OP_TABLE,
@@ -257,8 +257,13 @@ registers or folds them."""
 
 
 def _is_free(op: Operation) -> bool:
-    """Facts and, inside loops, address arithmetic."""
-    return isinstance(op, _FACTS) or (bool(op.results) and isinstance(op.results[0].type, IndexType))
+    """Facts, signedness casts (the bits stay in their register) and, inside loops,
+    address arithmetic."""
+    return (
+        isinstance(op, _FACTS)
+        or is_signedness_cast(op)
+        or (bool(op.results) and isinstance(op.results[0].type, IndexType))
+    )
 
 
 def _constant_trip_count(loop: scf.ForOp) -> int | None:
@@ -274,6 +279,8 @@ def _constant_trip_count(loop: scf.ForOp) -> int | None:
 
 def instructions(op: Operation) -> Bundles:
     """The instructions of one op that is not a loop or branch."""
+    if is_signedness_cast(op):
+        return Bundles()  # the same bits, read as another type
     if isinstance(op, vector.LoadOp):
         return Bundles(vector_loads=Counter({op.base: 1}))
     if isinstance(op, vector.StoreOp):

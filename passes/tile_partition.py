@@ -19,10 +19,6 @@ from dataclasses import dataclass, field
 from functools import cache
 from math import ceil, prod
 
-from ipu_lower.dialects import ipu
-from ipu_lower.dialects import sdfg as sd
-from ipu_lower.dialects.index_expr import IndexExpr
-from ipu_lower.dialects.tiling import UNPLANNED
 from xdsl.context import Context
 from xdsl.dialects import arith
 from xdsl.dialects.builtin import IndexType, IntegerAttr, MemRefType, ModuleOp
@@ -39,7 +35,11 @@ from xdsl.rewriter import InsertPoint
 
 from ipu_lower.arch import DEFAULT_ARCH, Arch, get_arch
 from ipu_lower.diagnostics import IpuLowerError, error
-from ipu_lower.element_types import element_type, on_ipu
+from ipu_lower.dialects import ipu
+from ipu_lower.dialects import sdfg as sd
+from ipu_lower.dialects.index_expr import IndexExpr
+from ipu_lower.dialects.tiling import UNPLANNED
+from ipu_lower.element_types import element_type, is_signedness_cast, on_ipu
 
 
 def balanced_tile_map(elements: int, tiles: int, grain: int) -> ipu.TileMapAttr:
@@ -506,6 +506,9 @@ def tiled_map(
         inside = _inside(body, mask)
         results = [_add(body, arith.SelectOp(inside, new, old_values[c])) for c, new in zip(outs, results)]
     body.add_op(ipu.YieldOp(*results))
+    for op in reversed(list(body.ops)):  # casts whose value only fed a folded cast back
+        if is_signedness_cast(op) and not op.results[0].uses:
+            body.erase_op(op)
 
     def rule(value: SSAValue) -> ipu.SliceAttr:
         if value.type.rank == 0:  # type: ignore[union-attr]
@@ -542,12 +545,19 @@ def _index_constant(value: int) -> arith.ConstantOp:
 
 
 def _inline_tasklet(op: sd.TaskletOp, body: Block, mapping: dict[SSAValue, SSAValue]) -> None:
+    """Clones the tasklet's ops into `body`. A value one tasklet casts to an unsigned type
+    and the next casts back (a fused intermediate) is used as it was, without the casts."""
     values = {arg: mapping[operand] for arg, operand in zip(op.body.block.args, op.inputs)}
     for inner in op.body.block.ops:
         if isinstance(inner, sd.YieldOp):
             for result, value in zip(op.outputs, inner.values):
                 mapping[result] = values[value]
             continue
+        if is_signedness_cast(inner):
+            source = values.get(inner.operands[0], inner.operands[0]).owner
+            if is_signedness_cast(source) and source.operands[0].type == inner.results[0].type:  # type: ignore[arg-type]
+                values[inner.results[0]] = source.operands[0]  # type: ignore[union-attr]
+                continue
         body.add_op(inner.clone(value_mapper=values))
 
 

@@ -48,7 +48,7 @@ from xdsl.traits import Pure
 
 from ipu_lower.arch import get_arch
 from ipu_lower.diagnostics import error
-from ipu_lower.element_types import element_type
+from ipu_lower.element_types import element_type, is_signedness_cast
 from ipu_lower.names import UniqueNames
 
 # Members and parameters of every vertex class; fields must not shadow them.
@@ -132,7 +132,7 @@ def invariant_values(op: ipu.TiledMapOp, signature: Signature) -> set[SSAValue]:
                 invariant.add(inner.result)
         elif isinstance(inner, ipu.PointOp):
             continue
-        elif inner.has_trait(Pure) and all(o in invariant for o in inner.operands):
+        elif (inner.has_trait(Pure) or is_signedness_cast(inner)) and all(o in invariant for o in inner.operands):
             invariant.update(inner.results)
     return invariant
 

@@ -359,7 +359,7 @@ ipu.graph "g" arch "ipu2" args [] {
   }
 }
 
-// CHECK: ipu-invalid.mlir:[[# @LINE - 7]]:3: error: 'memref.alloc' is not allowed in tiled map 'm' (only arith, math, ipu.access, ipu.point)
+// CHECK: ipu-invalid.mlir:[[# @LINE - 7]]:3: error: 'memref.alloc' is not allowed in tiled map 'm' (only arith, math, ipu.access, ipu.point and signedness casts)
 
 // -----
 
@@ -650,6 +650,32 @@ ipu.graph "g" arch "ipu2" args [] {
 }
 
 // CHECK: ipu-invalid.mlir:[[# @LINE - 5]]:3: error: 'memref.alloca' is not allowed in codelet 'c'
+
+// -----
+
+// ... and casts only change signedness: an unsigned value and the signless integer of its width.
+ipu.graph "g" arch "ipu2" args [] {
+  %y = ipu.variable "y" mapping <0 to 1 x 4> : memref<4xui8>
+  ipu.tiled_map "m" over <0 to 1 x 4> ins() outs(%y block : memref<4xui8>) {
+    %c = arith.constant 1 : i16
+    %u = builtin.unrealized_conversion_cast %c : i16 to ui8
+    ipu.yield %u : ui8
+  }
+}
+
+// CHECK: ipu-invalid.mlir:[[# @LINE - 7]]:3: error: 'builtin.unrealized_conversion_cast' is not allowed in tiled map 'm' (only arith, math, ipu.access, ipu.point and signedness casts)
+
+// -----
+
+ipu.graph "g" arch "ipu2" args [] {
+  ipu.codelet @c(%x: memref<?xf32> input "x") {
+    %c0 = arith.constant 0 : index
+    %v = memref.load %x[%c0] : memref<?xf32>
+    %i = builtin.unrealized_conversion_cast %v : f32 to i32
+  }
+}
+
+// CHECK: ipu-invalid.mlir:[[# @LINE - 7]]:3: error: 'builtin.unrealized_conversion_cast' is not allowed in codelet 'c'
 
 // -----
 
