@@ -145,6 +145,8 @@ def analyze_map(map_op: sd.MapOp) -> MapAccesses:
         if values[2] != 1:
             raise error(map_op, f"map '{label}' ranges must have step 1 for now (got {lo} to {hi} step {st})")
         bounds.append((values[0], values[1]))
+    if any(hi <= lo for lo, hi in bounds):
+        return MapAccesses(0, [], [])  # runs no iteration (`B[1:-1]` of two elements): touches nothing
     return analyze_body(f"map '{label}'", list(map_op.body.block.ops), map_op.params, bounds)
 
 
@@ -633,6 +635,9 @@ class _MapToTiledMap(RewritePattern):
         ops = list(op.body.block.ops)
         containers = [o.container for o in ops if isinstance(o, sd.ReadOp | sd.WriteOp)]
         accesses = self.plan.maps[op]
+        if not accesses.iterations:
+            rewriter.erase(op)
+            return
         tile_map = _layout_of(self.plan, containers)
         if accesses.span is not None:
             tile_map = tile_map.restricted(*accesses.span)
