@@ -13,6 +13,7 @@ import ctypes
 import hashlib
 import json
 import os
+import re
 import subprocess
 import threading
 from collections.abc import Mapping
@@ -86,6 +87,59 @@ def _gxx(arguments: list[str]) -> None:
 
 
 RETURN_PREFIX = "__return"
+MAX_MANIFEST_BYTES = 1 << 20
+_IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+
+
+def load_manifest(path: Path) -> dict[str, Any]:
+    """program.json, every field checked before use: a damaged or hand-edited file is a
+    ProgramError naming the field, not a KeyError later (or a wrong-sized buffer at the C
+    boundary)."""
+    try:
+        with path.open("rb") as file:
+            text = file.read(MAX_MANIFEST_BYTES + 1)
+    except OSError as err:
+        raise ProgramError(f"cannot read {path}: {err.strerror}") from None
+    if len(text) > MAX_MANIFEST_BYTES:
+        raise ProgramError(f"{path} is larger than {MAX_MANIFEST_BYTES} bytes")
+    try:
+        manifest = json.loads(text)
+    except (ValueError, RecursionError) as err:
+        raise ProgramError(f"{path} is not valid JSON: {err}") from None
+
+    def fail(what: str) -> ProgramError:
+        return ProgramError(f"{path}: {what}")
+
+    def identifier(value: Any, what: str) -> str:
+        if not isinstance(value, str) or not _IDENTIFIER.fullmatch(value):
+            raise fail(f"{what} must be a C identifier, got {value!r:.60}")
+        return value
+
+    if not isinstance(manifest, dict):
+        raise fail("must be a JSON object")
+    identifier(manifest.get("sdfg"), "'sdfg'")
+    identifier(manifest.get("prefix"), "'prefix'")
+    functions = manifest.get("functions")
+    if not isinstance(functions, dict):
+        raise fail("'functions' must be an object")
+    for key in ("init", "run", "exit", "last_error"):
+        identifier(functions.get(key), f"'functions.{key}'")
+    arguments = manifest.get("arguments")
+    if not isinstance(arguments, list):
+        raise fail("'arguments' must be a list")
+    for k, argument in enumerate(arguments):
+        where = f"'arguments[{k}]'"
+        if not isinstance(argument, dict):
+            raise fail(f"{where} must be an object")
+        identifier(argument.get("name"), f"{where}.name")
+        if not isinstance(argument.get("dtype"), str) or element_type_of_numpy(argument["dtype"]) is None:
+            raise fail(f"{where}.dtype must name a supported element type, got {argument.get('dtype')!r:.60}")
+        shape = argument.get("shape")
+        if not isinstance(shape, list) or any(type(d) is not int or not 0 <= d < 2**40 for d in shape):
+            raise fail(f"{where}.shape must be a list of non-negative integers, got {shape!r:.60}")
+        if type(argument.get("output")) is not bool:
+            raise fail(f"{where}.output must be true or false")
+    return manifest
 
 
 @dataclass(frozen=True)
@@ -110,7 +164,7 @@ class CompiledProgram:
 
     def __init__(self, directory: Path):
         self.directory = Path(directory)
-        self.manifest = json.loads((self.directory / "program.json").read_text())
+        self.manifest = load_manifest(self.directory / "program.json")
         self.arguments = [
             Argument(a["name"], np.dtype(a["dtype"]), tuple(a["shape"]), a["output"])
             for a in self.manifest["arguments"]
