@@ -18,6 +18,7 @@ import re
 from collections.abc import Iterator, Sequence
 
 from ipu_lower.dialects.index_expr import IndexExpr, check_symbol_name, parse_index_expr
+from ipu_lower.dialects.reduction import REDUCTION_KINDS
 from ipu_lower.dialects.syntax import LabelledBodyMixin, parse_body, print_body
 from xdsl.dialects.builtin import ArrayAttr, IndexType, StringAttr, UnitAttr
 from xdsl.ir import (
@@ -860,10 +861,6 @@ class YieldOp(IRDLOperation):
 
     def __init__(self, *values: SSAValue):
         super().__init__(operands=[values])
-
-
-REDUCTION_KINDS = ("add", "mul", "min", "max")
-"""The reductions an `sdfg.accumulate` combines with: DaCe's Sum, Product, Min and Max."""
 
 
 @irdl_op_definition
