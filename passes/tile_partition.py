@@ -9,7 +9,8 @@ one op kind each: the SDFG becomes a graph with host transfers, containers becom
 variables laid out by the plan, states are inlined, maps become `ipu.tiled_map`s over
 the layout of the data they touch (so every access is local), copies become
 `ipu.copy`, and tasklets outside maps (scalar computations) run as single-point tiled
-maps on tile 0, where scalars live. The patterns trust the plan: every map and scalar
+maps on tile 0, where scalars live. Maps that accumulate become tiled reductions
+(`ipu_lower.passes.tile_partition_reductions`). The patterns trust the plan: every map and scalar
 computation was checked while planning.
 """
 
@@ -37,7 +38,15 @@ from ipu_lower.diagnostics import IpuLowerError, error
 from ipu_lower.dialects import ipu
 from ipu_lower.dialects import sdfg as sd
 from ipu_lower.dialects.index_expr import IndexExpr
+from ipu_lower.dialects.reduction import combine
 from ipu_lower.element_types import element_type, on_ipu
+from ipu_lower.passes.tile_partition_reductions import (
+    ReductionPlan,
+    analyze_reduction,
+    is_reduction_map,
+    plan_reduction,
+    reduction_ops,
+)
 
 
 def balanced_tile_map(elements: int, tiles: int, grain: int) -> ipu.TileMapAttr:
@@ -154,33 +163,41 @@ def analyze_body(what: str, ops: list[Operation], params: tuple[SSAValue, ...], 
                     f"support; demote it with the ipu-demote-f64 pass or use {fix} constants",
                 )
             continue
-        if not isinstance(op, sd.ReadOp | sd.WriteOp):
+        if not isinstance(op, sd.ReadOp | sd.WriteOp | sd.AccumulateOp):
             raise error(op, f"'{op.name}' inside {what} is not supported yet")
         name = sd.container_name(op.container)
         ctype = op.container.type
         assert isinstance(ctype, sd.ArrayType)
         if ctype.rank == 0:
-            if isinstance(op, sd.WriteOp) and prod(bounds) > 1:
+            if isinstance(op, sd.WriteOp | sd.AccumulateOp) and prod(bounds) > 1:
                 raise error(op, f"every iteration of {what} writes scalar '{name}'; reductions are not supported yet")
         else:
             offsets = point_offsets(op, params)
             shape = _static_shape(ctype, op)
-            verb = "writes" if isinstance(op, sd.WriteOp) else "reads"
+            verb = "writes" if isinstance(op, sd.WriteOp | sd.AccumulateOp) else "reads"
             if offsets is not None and any(offsets) and shape == tuple(bounds):
                 raise error(
                     op,
                     f"{what} {verb} '{describe_access(op)}', a neighbour at offset ({', '.join(map(str, offsets))}) "
                     "of the point; stencils are not supported yet",
                 )
-            if not params:
-                raise error(op, f"{what} accesses '{describe_access(op)}' outside any map; only scalars are supported there yet")
-            if offsets is None or shape != tuple(bounds):
+            if not params and prod(shape) == 1:
+                pass  # a one-element array (`s[0] = np.sum(x)`) is a scalar
+            elif not params:
+                raise error(
+                    op,
+                    f"{what} accesses '{describe_access(op)}' outside any map; only scalars and one-element "
+                    "arrays are supported there yet",
+                )
+            elif offsets is None or shape != tuple(bounds):
                 raise error(
                     op,
                     f"{what} accesses '{describe_access(op)}' of shape {ctype}; only elementwise accesses "
                     "(the map parameters in order, over the whole container) are supported yet",
                 )
-        (writes if isinstance(op, sd.WriteOp) else reads).append(name)
+        if isinstance(op, sd.AccumulateOp):  # reads the element it combines with
+            reads.append(name)
+        (writes if isinstance(op, sd.WriteOp | sd.AccumulateOp) else reads).append(name)
     return MapAccesses(prod(bounds), list(dict.fromkeys(reads)), list(dict.fromkeys(writes)))
 
 
@@ -192,7 +209,7 @@ def state_steps(state: sd.StateOp) -> list[Step]:
     (scalar computations), each run becoming one single-point step."""
     steps: list[Step] = []
     for op in state.body.block.ops:
-        if isinstance(op, sd.ReadOp | sd.TaskletOp | sd.WriteOp):
+        if isinstance(op, sd.ReadOp | sd.TaskletOp | sd.WriteOp | sd.AccumulateOp):
             if not steps or not isinstance(steps[-1], list):
                 steps.append([])
             steps[-1].append(op)  # type: ignore[union-attr]
@@ -206,6 +223,10 @@ def free_label(ops: list[Operation]) -> str:
 
 
 def analyze_step(step: Step) -> MapAccesses | None:
+    if is_reduction_map(step):
+        reduction = analyze_reduction(step)  # type: ignore[arg-type]
+        points = reduction.outer * reduction.reduced * reduction.inner
+        return MapAccesses(points, reduction.inputs, [])  # its inputs share a layout, not its results
     if isinstance(step, sd.MapOp):
         return analyze_map(step)
     if isinstance(step, list):
@@ -222,6 +243,8 @@ class PartitionPlan:
     layouts: dict[str, ipu.TileMapAttr]
     written: frozenset[str] = field(default_factory=frozenset)
     copies: dict[sd.CopyOp, tuple[tuple[int, int], tuple[int, int]]] = field(default_factory=dict)
+    reductions: dict[sd.MapOp, ReductionPlan] = field(default_factory=dict)
+    """the tiled reductions of each map that accumulates"""
 
 
 def plan_layouts(sdfg_op: sd.SdfgOp, arch: Arch) -> dict[str, ipu.TileMapAttr]:
@@ -277,12 +300,16 @@ def plan_layouts(sdfg_op: sd.SdfgOp, arch: Arch) -> dict[str, ipu.TileMapAttr]:
 def plan_partition(sdfg_op: sd.SdfgOp, arch: Arch) -> PartitionPlan:
     layouts = plan_layouts(sdfg_op, arch)
     written = {
-        sd.container_name(op.container if isinstance(op, sd.WriteOp) else op.destination)
+        sd.container_name(op.destination if isinstance(op, sd.CopyOp) else op.container)
         for op in sdfg_op.walk()
-        if isinstance(op, sd.WriteOp | sd.CopyOp)
+        if isinstance(op, sd.WriteOp | sd.CopyOp | sd.AccumulateOp)
     }
     copies = {op: plan_copy(op) for op in sdfg_op.walk() if isinstance(op, sd.CopyOp)}
-    return PartitionPlan(arch, layouts, frozenset(written), copies)
+    containers = {op.container_name.data: op for op in sdfg_op.containers()}
+    reductions = {
+        op: plan_reduction(op, layouts, arch, containers) for op in sdfg_op.walk() if is_reduction_map(op)  # type: ignore[arg-type]
+    }
+    return PartitionPlan(arch, layouts, frozenset(written), copies, reductions)
 
 
 def plan_copy(op: sd.CopyOp) -> tuple[tuple[int, int], tuple[int, int]]:
@@ -385,6 +412,19 @@ def tiled_map(label: str, ops: list[Operation], tile_map: ipu.TileMapAttr) -> ip
             if op.container not in outs:
                 outs.append(op.container)
             current[op.container] = mapping[op.value]
+        elif isinstance(op, sd.AccumulateOp):  # outside maps: read, combine, write
+            if op.container not in current:
+                ins.append(op.container)
+                arg = body.insert_arg(memref_of(op.container.type), len(body.args))  # type: ignore[arg-type]
+                arg.name_hint = op.container.name_hint
+                access = ipu.AccessOp(arg, [0] * op.container.type.rank)  # type: ignore[union-attr]
+                body.add_op(access)
+                current[op.container] = access.result
+            combined = combine(op.kind.data, current[op.container], mapping[op.value])
+            body.add_op(combined)
+            if op.container not in outs:
+                outs.append(op.container)
+            current[op.container] = combined.results[0]
     body.add_op(ipu.YieldOp(*(current[c] for c in outs)))
 
     def rule(value: SSAValue) -> ipu.SliceAttr:
@@ -472,6 +512,16 @@ class _MapToTiledMap(RewritePattern):
     def match_and_rewrite(self, op: sd.MapOp, rewriter: PatternRewriter) -> None:
         if isinstance(op.parent_op(), sd.StateOp):
             return  # its state is inlined first
+        if op in self.plan.reductions:
+            sdfg_op = op.parent_op()
+            assert isinstance(sdfg_op, sd.SdfgOp)
+            taken = {c.container_name.data for c in sdfg_op.containers()}
+            taken |= {v.var_name.data for v in sdfg_op.body.block.ops if isinstance(v, ipu.VariableOp)}
+            variables, reductions = reduction_ops(op, self.plan.reductions[op], taken)
+            last_container = sdfg_op.containers()[-1]
+            rewriter.insert(variables, InsertPoint.after(last_container))
+            rewriter.replace(op, reductions)
+            return
         ops = list(op.body.block.ops)
         containers = [o.container for o in ops if isinstance(o, sd.ReadOp | sd.WriteOp)]
         rewriter.replace(op, tiled_map(op.label.data, ops, _layout_of(self.plan, containers)))

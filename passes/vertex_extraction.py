@@ -38,6 +38,7 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import (
+    GreedyRewritePatternApplier,
     PatternRewriter,
     PatternRewriteWalker,
     RewritePattern,
@@ -49,6 +50,7 @@ from xdsl.traits import Pure
 from ipu_lower.arch import get_arch
 from ipu_lower.element_types import element_type
 from ipu_lower.names import UniqueNames
+from ipu_lower.passes.vertex_extraction_reductions import ExtractFolds
 
 # Members and parameters of every vertex class; fields must not shadow them.
 RESERVED_FIELD_NAMES = ("compute", "numWorkers", "workerId")
@@ -409,5 +411,10 @@ class IpuVertexExtractionPass(ModulePass):
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         for graph in [g for g in op.walk() if isinstance(g, ipu.GraphOp)]:
             names = UniqueNames(tuple(o.sym_name.data for o in graph.body.block.ops if isinstance(o, ipu.CodeletOp)))
-            vector_bytes = get_arch(graph.arch.data).data_path_bytes
-            PatternRewriteWalker(_ExtractVertices(names, vector_bytes), apply_recursively=False).rewrite_region(graph.body)
+            arch = get_arch(graph.arch.data)
+            patterns = [
+                _ExtractVertices(names, arch.data_path_bytes),
+                ExtractFolds(names, arch.workers_per_tile, RESERVED_FIELD_NAMES),
+            ]
+            walker = PatternRewriteWalker(GreedyRewritePatternApplier(patterns, dce_enabled=False), apply_recursively=False)
+            walker.rewrite_region(graph.body)

@@ -299,7 +299,7 @@ sdfg.sdfg @free args ["x", "y"] symbols [] {
   }
 }
 
-// CHECK: ipu-tile-partition-invalid.mlir:[[# @LINE - 9]]:5: error: tasklet 't' accesses 'x[3]' outside any map; only scalars are supported there yet
+// CHECK: ipu-tile-partition-invalid.mlir:[[# @LINE - 9]]:5: error: tasklet 't' accesses 'x[3]' outside any map; only scalars and one-element arrays are supported there yet
 
 // -----
 
