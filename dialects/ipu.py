@@ -449,9 +449,11 @@ class TiledMapOp(IRDLOperation):
         if [a.type for a in block.args] != [v.type for v in self.ins]:
             raise VerifyException(f"body of tiled map '{label}' must take its inputs, in order")
         for op in block.walk():
-            if not (op.dialect_name() in ("arith", "math") or isinstance(op, AccessOp | YieldOp)):
-                raise VerifyException(f"'{op.name}' is not allowed in tiled map '{label}' (only arith, math, ipu.access)")
-            if any(not on_ipu(r.type) for r in op.results):
+            if not (op.dialect_name() in ("arith", "math") or isinstance(op, AccessOp | PointOp | YieldOp)):
+                raise VerifyException(
+                    f"'{op.name}' is not allowed in tiled map '{label}' (only arith, math, ipu.access, ipu.point)"
+                )
+            if any(not (on_ipu(r.type) or isinstance(r.type, IndexType)) for r in op.results):
                 raise VerifyException(f"'{op.name}' in tiled map '{label}' computes a {op.results[0].type}")
         term = block.last_op
         assert isinstance(term, YieldOp)  # the terminator traits of the body ops see to it
@@ -600,7 +602,31 @@ class CodeletOp(CodeletOpMixin, IRDLOperation):
 
     @staticmethod
     def worker_ops() -> tuple[type[IRDLOperation], ...]:
-        return (WorkerIdOp, NumWorkersOp)
+        return (WorkerIdOp, NumWorkersOp, BlockStartOp)
+
+
+@irdl_op_definition
+class PointOp(IRDLOperation):
+    """The current point of the enclosing `ipu.tiled_map`, as the row-major index of the
+    element it writes: `%p = ipu.point` (for masks over boxes that are not contiguous)."""
+
+    name = "ipu.point"
+    result = result_def(IndexType)
+    traits = traits_def(Pure(), HasParent(TiledMapOp))
+    assembly_format = "attr-dict"
+
+    def __init__(self):
+        super().__init__(result_types=[IndexType()])
+
+
+@irdl_op_definition
+class BlockStartOp(WorkerOpMixin, IRDLOperation):
+    """The row-major index of the first element of this vertex's block (what host code
+    knows of each vertex as `block.begin`)."""
+
+    name = "ipu.block_start"
+    result = result_def(IndexType)
+    traits = traits_def(Pure(), HasAncestor(CodeletOp))
 
 
 @irdl_op_definition
@@ -914,10 +940,12 @@ IPU = Dialect(
         CopyOp,
         TiledMapOp,
         AccessOp,
+        PointOp,
         YieldOp,
         CodeletOp,
         WorkerIdOp,
         NumWorkersOp,
+        BlockStartOp,
         ComputeSetOp,
         VerticesOp,
         TiledReduceOp,

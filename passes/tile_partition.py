@@ -20,8 +20,12 @@ from dataclasses import dataclass, field
 from functools import cache
 from math import ceil, prod
 
+from ipu_lower.dialects import ipu
+from ipu_lower.dialects import sdfg as sd
+from ipu_lower.dialects.index_expr import IndexExpr
 from xdsl.context import Context
-from xdsl.dialects.builtin import MemRefType, ModuleOp
+from xdsl.dialects import arith
+from xdsl.dialects.builtin import IndexType, IntegerAttr, MemRefType, ModuleOp
 from xdsl.ir import Block, Operation, Region, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import (
@@ -35,9 +39,6 @@ from xdsl.rewriter import InsertPoint
 
 from ipu_lower.arch import DEFAULT_ARCH, Arch, get_arch
 from ipu_lower.diagnostics import IpuLowerError, error
-from ipu_lower.dialects import ipu
-from ipu_lower.dialects import sdfg as sd
-from ipu_lower.dialects.index_expr import IndexExpr
 from ipu_lower.dialects.reduction import combine
 from ipu_lower.element_types import element_type, on_ipu
 from ipu_lower.passes.tile_partition_reductions import (
@@ -99,11 +100,20 @@ class _UnionFind:
 
 @dataclass(frozen=True)
 class MapAccesses:
-    """What one elementwise map reads and writes, in first-use order."""
+    """What one map reads and writes, in first-use order, and where: `span` is the
+    row-major element range [begin, end) of the arrays it writes that its points cover
+    (None: all of them); `halos` gives, for each array it reads away from the point,
+    how many elements it needs before and after each point."""
 
     iterations: int
     reads: list[str]
     writes: list[str]
+    span: tuple[int, int] | None = None
+    halos: dict[str, tuple[int, int]] = field(default_factory=dict)
+    mask: tuple[tuple[int, int, int, int], ...] = ()
+    """When the written box is not contiguous in memory (`B[1:-1, 1:-1]`), the span runs
+    from its first to its last element and a point writes only if, for each
+    (stride, size, lo, hi), lo <= (point / stride) % size < hi."""
 
 
 def _param_name(value: SSAValue, position: int) -> str:
@@ -133,72 +143,145 @@ def point_offsets(op: sd.ReadOp | sd.WriteOp, params: tuple[SSAValue, ...]) -> l
 
 
 def analyze_map(map_op: sd.MapOp) -> MapAccesses:
-    """Check that `map_op` is elementwise and list the containers it touches."""
+    """Check that `map_op` is a map the partition supports and say what it touches."""
     label = map_op.label.data
     bounds = []
     for lo, hi, st in map_op.ranges():
         values = (lo.constant_value(), hi.constant_value(), st.constant_value())
         if None in values:
             raise error(map_op, f"map '{label}' has a range that is not static; run sdfg-specialize first")
-        if values[0] != 0 or values[2] != 1:
-            raise error(
-                map_op, f"map '{label}' ranges must start at 0 with step 1 for now (got {lo} to {hi} step {st})"
-            )
-        bounds.append(values[1])
+        if values[2] != 1:
+            raise error(map_op, f"map '{label}' ranges must have step 1 for now (got {lo} to {hi} step {st})")
+        bounds.append((values[0], values[1]))
     return analyze_body(f"map '{label}'", list(map_op.body.block.ops), map_op.params, bounds)
 
 
-def analyze_body(what: str, ops: list[Operation], params: tuple[SSAValue, ...], bounds: list[int]) -> MapAccesses:
-    """Check that the memlets of an elementwise body over `bounds` index by `params`."""
+@dataclass(frozen=True)
+class _ArrayAccess:
+    op: sd.ReadOp | sd.WriteOp
+    name: str
+    offsets: list[int]
+    shape: tuple[int, ...]
+
+
+def analyze_body(
+    what: str, ops: list[Operation], params: tuple[SSAValue, ...], bounds: list[tuple[int, int]]
+) -> MapAccesses:
+    """Check the memlets of a body over the box `bounds` of `params`: scalars, and arrays
+    of one shape accessed at constant offsets from the point (the parameters in order)."""
     reads: list[str] = []
     writes: list[str] = []
+    arrays: list[_ArrayAccess] = []
+    points = prod(hi - lo for lo, hi in bounds)
     for op in ops:
         if isinstance(op, sd.TaskletOp):
-            wide = next((r.type for inner in op.body.block.ops for r in inner.results if not on_ipu(r.type)), None)
-            if wide is not None:
-                kind, fix = ("float64", "float32") if str(wide) == "f64" else ("int64", "int32")
-                raise error(
-                    op,
-                    f"tasklet '{op.label.data}' computes in {kind}, which the IPU does not "
-                    f"support; demote it with the ipu-demote-f64 pass or use {fix} constants",
-                )
+            _check_tasklet_width(op)
             continue
         if not isinstance(op, sd.ReadOp | sd.WriteOp | sd.AccumulateOp):
             raise error(op, f"'{op.name}' inside {what} is not supported yet")
         name = sd.container_name(op.container)
         ctype = op.container.type
         assert isinstance(ctype, sd.ArrayType)
-        if ctype.rank == 0:
-            if isinstance(op, sd.WriteOp | sd.AccumulateOp) and prod(bounds) > 1:
-                raise error(op, f"every iteration of {what} writes scalar '{name}'; reductions are not supported yet")
-        else:
-            offsets = point_offsets(op, params)
-            shape = _static_shape(ctype, op)
-            verb = "writes" if isinstance(op, sd.WriteOp | sd.AccumulateOp) else "reads"
-            if offsets is not None and any(offsets) and shape == tuple(bounds):
-                raise error(
-                    op,
-                    f"{what} {verb} '{describe_access(op)}', a neighbour at offset ({', '.join(map(str, offsets))}) "
-                    "of the point; stencils are not supported yet",
-                )
-            if not params and prod(shape) == 1:
-                pass  # a one-element array (`s[0] = np.sum(x)`) is a scalar
-            elif not params:
-                raise error(
-                    op,
-                    f"{what} accesses '{describe_access(op)}' outside any map; only scalars and one-element "
-                    "arrays are supported there yet",
-                )
-            elif offsets is None or shape != tuple(bounds):
-                raise error(
-                    op,
-                    f"{what} accesses '{describe_access(op)}' of shape {ctype}; only elementwise accesses "
-                    "(the map parameters in order, over the whole container) are supported yet",
-                )
         if isinstance(op, sd.AccumulateOp):  # reads the element it combines with
             reads.append(name)
         (writes if isinstance(op, sd.WriteOp | sd.AccumulateOp) else reads).append(name)
-    return MapAccesses(prod(bounds), list(dict.fromkeys(reads)), list(dict.fromkeys(writes)))
+        if ctype.rank == 0 or (not params and prod(_static_shape(ctype, op)) == 1):
+            # a one-element array outside maps (`s[0] = np.sum(x)`) is a scalar
+            if isinstance(op, sd.WriteOp | sd.AccumulateOp) and points > 1:
+                raise error(op, f"every iteration of {what} writes scalar '{name}'; reductions are not supported yet")
+            continue
+        if not params:
+            raise error(
+                op,
+                f"{what} accesses '{describe_access(op)}' outside any map; only scalars and one-element "
+                "arrays are supported there yet",
+            )
+        offsets = point_offsets(op, params)
+        shape = _static_shape(ctype, op)
+        if offsets is None or len(shape) != len(bounds):
+            raise error(
+                op,
+                f"{what} accesses '{describe_access(op)}' of shape {ctype}; only accesses at constant offsets "
+                "from the point (the map parameters in order) are supported yet",
+            )
+        if any(lo + o < 0 or hi + o > n for (lo, hi), o, n in zip(bounds, offsets, shape)):
+            verb = "writes" if isinstance(op, sd.WriteOp) else "reads"
+            raise error(op, f"{what} {verb} '{describe_access(op)}' outside its shape {ctype}")
+        arrays.append(_ArrayAccess(op, name, offsets, shape))
+    span, halos, mask = _geometry(what, arrays, bounds)
+    return MapAccesses(points, list(dict.fromkeys(reads)), list(dict.fromkeys(writes)), span, halos, mask)
+
+
+def _check_tasklet_width(op: sd.TaskletOp) -> None:
+    wide = next((r.type for inner in op.body.block.ops for r in inner.results if not on_ipu(r.type)), None)
+    if wide is not None:
+        kind, fix = ("float64", "float32") if str(wide) == "f64" else ("int64", "int32")
+        raise error(
+            op,
+            f"tasklet '{op.label.data}' computes in {kind}, which the IPU does not "
+            f"support; demote it with the ipu-demote-f64 pass or use {fix} constants",
+        )
+
+
+def _geometry(
+    what: str, arrays: list[_ArrayAccess], bounds: list[tuple[int, int]]
+) -> tuple[tuple[int, int] | None, dict[str, tuple[int, int]], tuple[tuple[int, int, int, int], ...]]:
+    """The written span, the read halos and the mask of a map's array accesses (see
+    MapAccesses).
+
+    Every array of the map has the shape of the arrays it writes, and every write is at
+    one offset from the point: the element it writes is the point of the tiled map, and
+    the other accesses are offsets from it. A written box that is not contiguous in
+    memory runs over its whole span with a mask; the reads of the masked points stay
+    inside the arrays, since they lie between those of the box's first and last points."""
+    written = [a for a in arrays if isinstance(a.op, sd.WriteOp)]
+    if not written:
+        return None, {}, ()
+    first = written[0]
+    for access in arrays:
+        if access.shape != first.shape:
+            raise error(
+                access.op,
+                f"{what} accesses '{describe_access(access.op)}' of shape {access.op.container.type}, but writes "
+                f"'{first.name}' of shape {first.op.container.type}; the arrays of a map must have one shape for now",
+            )
+        if isinstance(access.op, sd.WriteOp) and access.offsets != first.offsets:
+            raise error(
+                access.op,
+                f"{what} writes '{describe_access(access.op)}' and '{describe_access(first.op)}' at different "
+                "offsets from the point; not supported yet",
+            )
+    shape = first.shape
+    strides = [prod(shape[k + 1 :]) for k in range(len(shape))]
+    box = [(lo + o, hi + o) for (lo, hi), o in zip(bounds, first.offsets)]
+    span = (sum(lo * st for (lo, _), st in zip(box, strides)), sum((hi - 1) * st for (_, hi), st in zip(box, strides)) + 1)
+    mask: tuple[tuple[int, int, int, int], ...] = ()
+    if not _is_contiguous(box, shape):
+        # the outermost dimension stays inside the box between its first and last point
+        mask = tuple((strides[k], shape[k], lo, hi) for k, (lo, hi) in enumerate(box) if k and (lo, hi) != (0, shape[k]))
+    halos: dict[str, tuple[int, int]] = {}
+    written_names = {a.name for a in written}
+    for access in arrays:
+        flat = sum((o - w) * st for o, w, st in zip(access.offsets, first.offsets, strides))
+        if flat == 0 or isinstance(access.op, sd.WriteOp):
+            continue
+        if access.name in written_names:
+            raise error(
+                access.op,
+                f"{what} reads '{describe_access(access.op)}' away from the point and also writes "
+                f"'{access.name}': other vertices write those elements in the same compute set",
+            )
+        before, after = halos.get(access.name, (0, 0))
+        halos[access.name] = (max(before, -flat), max(after, flat))
+    whole = span == (0, prod(shape))
+    return (None if whole else span), halos, mask
+
+
+def _is_contiguous(box: list[tuple[int, int]], shape: tuple[int, ...]) -> bool:
+    """Whether `box` is one run of row-major memory: the dimensions before the last
+    partial one are single indices."""
+    partial = [k for k, ((lo, hi), n) in enumerate(zip(box, shape)) if (lo, hi) != (0, n)]
+    return not partial or all(hi - lo == 1 for lo, hi in box[: partial[-1]])
 
 
 Step = sd.MapOp | sd.CopyOp | list[Operation]
@@ -245,6 +328,7 @@ class PartitionPlan:
     copies: dict[sd.CopyOp, tuple[tuple[int, int], tuple[int, int]]] = field(default_factory=dict)
     reductions: dict[sd.MapOp, ReductionPlan] = field(default_factory=dict)
     """the tiled reductions of each map that accumulates"""
+    maps: dict[sd.MapOp, MapAccesses] = field(default_factory=dict)
 
 
 def plan_layouts(sdfg_op: sd.SdfgOp, arch: Arch) -> dict[str, ipu.TileMapAttr]:
@@ -306,10 +390,10 @@ def plan_partition(sdfg_op: sd.SdfgOp, arch: Arch) -> PartitionPlan:
     }
     copies = {op: plan_copy(op) for op in sdfg_op.walk() if isinstance(op, sd.CopyOp)}
     containers = {op.container_name.data: op for op in sdfg_op.containers()}
-    reductions = {
-        op: plan_reduction(op, layouts, arch, containers) for op in sdfg_op.walk() if is_reduction_map(op)  # type: ignore[arg-type]
-    }
-    return PartitionPlan(arch, layouts, frozenset(written), copies, reductions)
+    map_ops = [op for op in sdfg_op.walk() if isinstance(op, sd.MapOp)]
+    reductions = {op: plan_reduction(op, layouts, arch, containers) for op in map_ops if is_reduction_map(op)}
+    maps = {op: analyze_map(op) for op in map_ops if op not in reductions}
+    return PartitionPlan(arch, layouts, frozenset(written), copies, reductions, maps)
 
 
 def plan_copy(op: sd.CopyOp) -> tuple[tuple[int, int], tuple[int, int]]:
@@ -388,49 +472,105 @@ def _flat_range(value: SSAValue, ranges: list[sd.Range], op: Operation) -> tuple
     return begin, begin + count
 
 
-def tiled_map(label: str, ops: list[Operation], tile_map: ipu.TileMapAttr) -> ipu.TiledMapOp:
+def tiled_map(
+    label: str,
+    ops: list[Operation],
+    tile_map: ipu.TileMapAttr,
+    params: tuple[SSAValue, ...] = (),
+    halos: dict[str, tuple[int, int]] | None = None,
+    mask: tuple[tuple[int, int, int, int], ...] = (),
+) -> ipu.TiledMapOp:
     """The memlets and tasklets of one point (`ops`, checked by `analyze_body`) as a
-    tiled map: reads become `ipu.access` at the point, writes the yielded values."""
+    tiled map whose points are the elements the map writes: reads become `ipu.access`
+    at their offset from that element (read with the halos of `halos`), writes the
+    yielded values. With a `mask` (see MapAccesses), points outside it yield the
+    values their outputs already hold."""
+    halos = halos or {}
+    write = next((op for op in ops if isinstance(op, sd.WriteOp) and op.container.type.rank), None)  # type: ignore[union-attr]
+    origin = point_offsets(write, params) if write is not None else None
     ins: list[SSAValue] = []
     outs: list[SSAValue] = []
     body = Block()
-    current: dict[SSAValue, SSAValue] = {}  # container -> its value at this point
+    arguments: dict[SSAValue, SSAValue] = {}  # container -> its block argument
+    current: dict[tuple[SSAValue, tuple[int, ...]], SSAValue] = {}  # (container, offset) -> value
     mapping: dict[SSAValue, SSAValue] = {}
+
+    def read(container: SSAValue, offset: tuple[int, ...]) -> SSAValue:
+        key = (container, offset)
+        if key not in current:
+            if container not in arguments:
+                ins.append(container)
+                arg = body.insert_arg(memref_of(container.type), len(body.args))  # type: ignore[arg-type]
+                arg.name_hint = container.name_hint
+                arguments[container] = arg
+            access = ipu.AccessOp(arguments[container], list(offset))
+            body.add_op(access)
+            current[key] = access.result
+        return current[key]
+
+    old_values = {}
+    if mask:
+        for op in ops:
+            if isinstance(op, sd.WriteOp) and op.container not in old_values:
+                old_values[op.container] = read(op.container, (0,) * op.container.type.rank)  # type: ignore[union-attr]
     for op in ops:
+        if isinstance(op, sd.ReadOp | sd.WriteOp):
+            rank = op.container.type.rank  # type: ignore[union-attr]
+            offset = tuple(o - w for o, w in zip(point_offsets(op, params), origin)) if rank and origin else (0,) * rank  # type: ignore[arg-type]
+            key = (op.container, offset)
         if isinstance(op, sd.ReadOp):
-            if op.container not in current:
-                ins.append(op.container)
-                arg = body.insert_arg(memref_of(op.container.type), len(body.args))  # type: ignore[arg-type]
-                arg.name_hint = op.container.name_hint
-                access = ipu.AccessOp(arg, [0] * op.container.type.rank)  # type: ignore[union-attr]
-                body.add_op(access)
-                current[op.container] = access.result
-            mapping[op.result] = current[op.container]
+            mapping[op.result] = read(op.container, offset)
         elif isinstance(op, sd.TaskletOp):
             _inline_tasklet(op, body, mapping)
         elif isinstance(op, sd.WriteOp):
             if op.container not in outs:
                 outs.append(op.container)
-            current[op.container] = mapping[op.value]
+            current[key] = mapping[op.value]
         elif isinstance(op, sd.AccumulateOp):  # outside maps: read, combine, write
-            if op.container not in current:
-                ins.append(op.container)
-                arg = body.insert_arg(memref_of(op.container.type), len(body.args))  # type: ignore[arg-type]
-                arg.name_hint = op.container.name_hint
-                access = ipu.AccessOp(arg, [0] * op.container.type.rank)  # type: ignore[union-attr]
-                body.add_op(access)
-                current[op.container] = access.result
-            combined = combine(op.kind.data, current[op.container], mapping[op.value])
-            body.add_op(combined)
+            key = (op.container, (0,) * op.container.type.rank)  # type: ignore[union-attr]
+            combined = _add(body, combine(op.kind.data, current[key] if key in current else read(*key), mapping[op.value]))
             if op.container not in outs:
                 outs.append(op.container)
-            current[op.container] = combined.results[0]
-    body.add_op(ipu.YieldOp(*(current[c] for c in outs)))
+            current[key] = combined
+    results = [current[(c, (0,) * c.type.rank)] for c in outs]  # type: ignore[union-attr]
+    if mask:
+        inside = _inside(body, mask)
+        results = [_add(body, arith.SelectOp(inside, new, old_values[c])) for c, new in zip(outs, results)]
+    body.add_op(ipu.YieldOp(*results))
 
     def rule(value: SSAValue) -> ipu.SliceAttr:
-        return ipu.WHOLE if value.type.rank == 0 else ipu.BLOCK  # type: ignore[union-attr]
+        if value.type.rank == 0:  # type: ignore[union-attr]
+            return ipu.WHOLE
+        halo = halos.get(sd.container_name(value))
+        return ipu.SliceAttr("halo", *halo) if halo else ipu.BLOCK
 
     return ipu.TiledMapOp(label, tile_map, [(v, rule(v)) for v in ins], [(v, rule(v)) for v in outs], Region(body))
+
+
+def _add(block: Block, op: Operation) -> SSAValue:
+    block.add_op(op)
+    return op.results[0]
+
+
+def _inside(body: Block, mask: tuple[tuple[int, int, int, int], ...]) -> SSAValue:
+    """Whether the current point lies in the box `mask` describes (an i1)."""
+    point = _add(body, ipu.PointOp())
+    inside = None
+    for stride, size, lo, hi in mask:
+        coordinate = point
+        if stride != 1:
+            coordinate = _add(body, arith.DivUIOp(coordinate, _add(body, _index_constant(stride))))
+        coordinate = _add(body, arith.RemUIOp(coordinate, _add(body, _index_constant(size))))
+        low = _add(body, arith.CmpiOp(coordinate, _add(body, _index_constant(lo)), "uge"))
+        high = _add(body, arith.CmpiOp(coordinate, _add(body, _index_constant(hi)), "ult"))
+        both = _add(body, arith.AndIOp(low, high))
+        inside = both if inside is None else _add(body, arith.AndIOp(inside, both))
+    assert inside is not None
+    return inside
+
+
+def _index_constant(value: int) -> arith.ConstantOp:
+    return arith.ConstantOp(IntegerAttr(value, IndexType()))
 
 
 def _inline_tasklet(op: sd.TaskletOp, body: Block, mapping: dict[SSAValue, SSAValue]) -> None:
@@ -524,7 +664,11 @@ class _MapToTiledMap(RewritePattern):
             return
         ops = list(op.body.block.ops)
         containers = [o.container for o in ops if isinstance(o, sd.ReadOp | sd.WriteOp)]
-        rewriter.replace(op, tiled_map(op.label.data, ops, _layout_of(self.plan, containers)))
+        accesses = self.plan.maps[op]
+        tile_map = _layout_of(self.plan, containers)
+        if accesses.span is not None:
+            tile_map = tile_map.restricted(*accesses.span)
+        rewriter.replace(op, tiled_map(op.label.data, ops, tile_map, op.params, accesses.halos, accesses.mask))
 
 
 @dataclass
