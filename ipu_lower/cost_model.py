@@ -51,6 +51,7 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.ir import Attribute, Block, Operation, SSAValue
 
+from ipu_lower.arch import Arch
 from ipu_lower.dialects import ipu, poplar
 from ipu_lower.element_types import element_type
 from ipu_lower.poplibs_estimates import (
@@ -372,3 +373,11 @@ def vertex_cycles(body: Block, field_sizes: Sequence[int], workers: int, paired:
     """Cycles of one vertex whose fields (the block arguments of `body`) hold
     `field_sizes` elements, run by `workers` worker threads."""
     return VertexCost(body, paired).cycles(field_sizes, workers)
+
+
+def superstep_cycles(compute: int, exchange_bytes: int, arch: Arch) -> int:
+    """Cycles of one compute set run as a BSP superstep, as the emulator counts them
+    (ipu_lower/emulator/include/ipu_lower_emulator/CostModel.hpp): its busiest tile's
+    compute, the bytes the busiest tile receives at `arch.exchange_bytes_per_cycle`,
+    and one sync (`arch.sync_cycles`)."""
+    return compute + ceil(exchange_bytes / arch.exchange_bytes_per_cycle) + arch.sync_cycles

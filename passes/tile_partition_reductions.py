@@ -1,81 +1,40 @@
 """The reductions of ipu-tile-partition: a map that accumulates becomes a few tiled
 reductions, each one compute set, the first over the map's data and the others over
-the partial results of the one before.
+the partial results of the one before (`ipu_lower.passes.reduction_plan` chooses them).
 
 A map over (p0, ..., pk) that accumulates into `s[pa, ..., pb]` (the parameters it keeps,
 in order) reduces the parameters between: its points are the row-major box O x R x I
 (O: the product of the ranges before the reduced ones, R: of the reduced ones, I: after)
-and its O x I results go to consecutive elements of s. `analyze_reduction` checks that;
-`plan_levels` decides, as plain data, how the work is split over tiles, level by level:
-
-- O = 1 (the whole array, or leading axes): the points are R rows of I. A *split* level
-  gives each vertex a block of whole rows (contiguous: the data's own blocks when they
-  hold whole rows); its workers share the rows, each its own I partial results, when I
-  is smaller than the number of workers, else they share the I columns. Its partial
-  results are R' rows of I (`partials<n>`) for the next level. The *final* level splits
-  the I columns over tiles (`columns<I>`: every row of a block of columns), each vertex
-  folding all rows of its columns into its block of s, on the tiles that hold s.
-- O > 1 (trailing axes): when there are many outputs (O at least half the tiles) or
-  few values to fold, one final level splits the outputs over tiles, each vertex
-  folding the R x I points of its block of O x I results (`rows<R>`). Otherwise a split
-  level gives each vertex a block of the R rows of every output (`columns<R I>`), and
-  its O x I partial results are the rows of an O = 1 reduction.
-
-Each split level reduces R by a factor (FOLD_MIN rows per worker at least) and runs
-only if it and the final level after it are then cheaper than the final level alone; partial results are 32-bit (see
-`ipu_lower.dialects.reduction`), so workers and vertices write whole words; the final
-level writes s with `accumulate`: the value s held before takes part, as DaCe's
-write-conflict resolution requires, and its blocks of s hold whole 32-bit words.
+and its O x I results go to consecutive elements of s. `analyze_reduction` checks that
+and measures it; `plan_reduction` plans its levels with the cost model's estimate of
+each level's codelet (`FoldCosts`); `reduction_ops` builds them. Partial results are
+32-bit (see `ipu_lower.dialects.reduction`), so workers and vertices write whole words;
+the final level writes s with `accumulate`: the value s held before takes part, as
+DaCe's write-conflict resolution requires, and its blocks of s hold whole 32-bit words.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from math import ceil, gcd, prod
+from math import prod
 
 from xdsl.dialects.builtin import MemRefType
 from xdsl.ir import Block, Operation, Region, SSAValue
 
 from ipu_lower.arch import Arch
+from ipu_lower.cost_model import VertexCost
 from ipu_lower.diagnostics import error
 from ipu_lower.dialects import ipu
 from ipu_lower.dialects import sdfg as sd
 from ipu_lower.dialects.index_expr import IndexExpr
 from ipu_lower.dialects.reduction import accumulator_type
 from ipu_lower.element_types import element_type
-
-FOLD_MIN = 16
-"""Values a worker folds at least in a split level, so that it is worth its compute set."""
-
-LEVEL_OVERHEAD = 50
-"""What a level costs beyond folding, in values a worker could fold in that time: a
-compute set's launch, sync and exchange (some 300 cycles)."""
-
-ATOMIC_STORE_BYTES = 4
-"""Stores narrower than 32 bits are read-modify-writes of their word (see
-ipu_lower.passes.vertex_extraction)."""
+from ipu_lower.passes.reduction_plan import FoldLevel, FoldProblem, ReductionMap, plan_levels
+from ipu_lower.passes.vertex_extraction_reductions import fold_codelet_body, plan_fold_signature
 
 
 def is_reduction_map(op: Operation) -> bool:
     return isinstance(op, sd.MapOp) and any(isinstance(inner, sd.AccumulateOp) for inner in op.body.block.ops)
-
-
-@dataclass(frozen=True)
-class ReductionMap:
-    """A map that accumulates: its points are the box outer x reduced x inner, its
-    results go to the first outer x inner elements of `destination`."""
-
-    kind: str
-    inputs: list[str]
-    """the arrays it reads at the point, in first-use order (scalars are read whole)"""
-    destination: str
-    outer: int
-    reduced: int
-    inner: int
-
-    @property
-    def results(self) -> int:
-        return self.outer * self.inner
 
 
 def _static_bounds(map_op: sd.MapOp) -> list[int]:
@@ -191,154 +150,75 @@ def _kept_parameters(map_op: sd.MapOp, accumulate: sd.AccumulateOp, bounds: list
 
 
 @dataclass(frozen=True)
-class FoldLevel:
-    """One tiled reduction: over `tile_map`, its streamed inputs connected by `in_rule`,
-    each vertex folding the middle of `fold`; it writes `partials` results per vertex
-    into a new tensor, or (partials None) the destination with `out_rule`."""
-
-    tile_map: ipu.TileMapAttr
-    in_rule: ipu.SliceAttr
-    fold: tuple[int | None, int | None, int | None]
-    split: str
-    partials: int | None = None
-    out_rule: ipu.SliceAttr = ipu.BLOCK
-
-    @property
-    def is_final(self) -> bool:
-        return self.partials is None
-
-    def partial_map(self) -> ipu.TileMapAttr:
-        """Where the partial results live: on the tile of the vertex that writes them."""
-        assert self.partials is not None
-        runs: list[tuple[int, int, int]] = []
-        for r in self.tile_map.runs():
-            if runs and runs[-1][1] == r.first:
-                runs[-1] = (runs[-1][0], r.end, self.partials)  # the same count: one run
-            else:
-                runs.append((r.first, r.end, self.partials))
-        return ipu.TileMapAttr(runs)
-
-
-def _whole_rows(tile_map: ipu.TileMapAttr | None, row: int, total: int | None = None) -> bool:
-    """Whether `tile_map` (over `total` elements, when given) has blocks of whole rows."""
-    if tile_map is None or (total is not None and (tile_map.start, tile_map.total()) != (0, total)):
-        return False
-    return tile_map.start % row == 0 and all(r.count % row == 0 for r in tile_map.runs())
-
-
-def _lcm(a: int, b: int) -> int:
-    return a * b // gcd(a, b)
-
-
-def fold_steps(results: int, values: int, per_worker: bool, workers: int) -> int:
-    """Values the busiest worker of a vertex folds: `results` results of `values`
-    values each, the workers sharing the results or (per_worker) the values."""
-    return results * ceil(values / workers) if per_worker else ceil(results / workers) * values
-
-
-def plan_levels(
-    reduction: ReductionMap,
-    arch: Arch,
-    out_bytes: int,
-    input_layout: ipu.TileMapAttr | None,
-    output_layout: ipu.TileMapAttr,
-    scalar_output: bool = False,
-) -> list[FoldLevel]:
-    """The tiled reductions that compute `reduction` on `arch`, the last one writing
-    its destination (of `out_bytes` elements, laid out by `output_layout`).
-
-    A split level is chosen when it and the final level after it fold fewer values on
-    their busiest worker, plus LEVEL_OVERHEAD, than the final level alone would."""
-    from ipu_lower.passes.tile_partition import balanced_tile_map
-
-    tiles, workers = arch.tiles, arch.workers_per_tile
-    word = max(1, ATOMIC_STORE_BYTES // out_bytes)  # results per 32-bit word of s
-
-    def final_steps(rows: int, columns: int) -> int:
-        width = min(tiles, ceil(columns / word))
-        return fold_steps(ceil(columns / width), rows, False, workers)
-
-    outer, rows, inner = reduction.outer, reduction.reduced, reduction.inner
-    levels: list[FoldLevel] = []
-    layout = input_layout
-    while True:
-        results = outer * inner
-        per_worker = results < workers and rows >= 2 * FOLD_MIN * workers
-        chunk = FOLD_MIN * (workers if per_worker else 1)
-        slots = workers if per_worker else 1
-        if outer > 1:
-            grain = _lcm(inner, word)
-            width = min(tiles, ceil(results / grain))
-            alone = fold_steps(ceil(results / width), rows, False, workers)
-            count = min(tiles, rows // chunk)
-            split = (
-                fold_steps(results, ceil(rows / count), per_worker, workers) + LEVEL_OVERHEAD
-                + final_steps(count * slots, results)
-                if count >= 2 else None
-            )
-            if split is None or split >= alone:
-                work = output_layout if _whole_rows(output_layout, grain, results) else balanced_tile_map(results, tiles, grain)
-                levels.append(FoldLevel(work, ipu.SliceAttr("rows", rows), (None, rows, inner), "outputs"))
-                return levels
-            work = balanced_tile_map(rows * inner, count, inner)
-            levels.append(
-                FoldLevel(
-                    work, ipu.SliceAttr("columns", rows * inner), (outer, None, inner),
-                    "folded" if per_worker else "outputs", results * slots, ipu.SliceAttr("partials", results * slots),
-                )
-            )
-            outer, rows, inner = 1, work.num_blocks() * slots, results
-            layout = None
-            continue
-        if layout is not None and _whole_rows(layout, inner) and rows >= tiles * chunk:
-            work = layout  # the data's own blocks: no exchange
-        else:
-            count = min(tiles, rows // chunk)
-            work = balanced_tile_map(rows * inner, count, inner) if count >= 2 else None
-        if work is not None:
-            count = work.num_blocks()
-            split = (
-                fold_steps(inner, ceil(rows / count), per_worker, workers) + LEVEL_OVERHEAD
-                + final_steps(count * slots, inner)
-            )
-        if work is None or split >= final_steps(rows, inner):
-            if scalar_output or inner == 1:
-                owner = output_layout.first_block()
-                assert owner is not None
-                work = ipu.TileMapAttr([(owner.tile, owner.tile + 1, 1)])
-            else:
-                work = output_layout if _whole_rows(output_layout, word, inner) else balanced_tile_map(inner, tiles, word)
-            out_rule = ipu.WHOLE if scalar_output else ipu.BLOCK
-            levels.append(FoldLevel(work, ipu.SliceAttr("columns", inner), (1, rows, None), "outputs", None, out_rule))
-            return levels
-        levels.append(
-            FoldLevel(work, ipu.BLOCK, (1, None, inner), "folded" if per_worker else "outputs", inner * slots,
-                      ipu.SliceAttr("partials", inner * slots))
-        )
-        rows = work.num_blocks() * slots
-        layout = None
-
-
-@dataclass(frozen=True)
 class ReductionPlan:
     reduction: ReductionMap
     levels: list[FoldLevel]
+
+
+class FoldCosts:
+    """The planner's vertex estimates (`VertexCycles`): the cost model on the fold
+    codelet ipu-vertex-extraction builds for a level of this map, built once per kind
+    of level and evaluated for each block size."""
+
+    def __init__(self, map_op: sd.MapOp, destination: sd.ArrayType, workers: int):
+        self.ops = list(map_op.body.block.ops)
+        self.accumulate = next(op for op in self.ops if isinstance(op, sd.AccumulateOp))
+        self.kind = self.accumulate.kind.data
+        self.destination = destination
+        self.workers = workers
+        self.costs: dict[tuple, tuple[VertexCost, list[ipu.SliceAttr]]] = {}
+
+    def __call__(self, level: FoldLevel, count: int, elements: int) -> int:
+        key = (level.first, level.split, level.fold, level.in_rule, level.out_rule, level.partials)
+        if key not in self.costs:
+            self.costs[key] = self._codelet_cost(level)
+        cost, rules = self.costs[key]
+        results = self.destination.static_shape() or (1,)
+        sizes = [rule.slice_size(count, elements if rule == level.in_rule else 1) for rule in rules[:-1]]
+        sizes.append(level.out_rule.slice_size(count, prod(results)))
+        return cost.cycles(sizes, self.workers)
+
+    def _codelet_cost(self, level: FoldLevel) -> tuple[VertexCost, list[ipu.SliceAttr]]:
+        from ipu_lower.passes.tile_partition import _inline_tasklet, memref_of
+
+        def detached(name: str, memref: MemRefType) -> SSAValue:
+            return ipu.VariableOp(name, memref, SCALAR_TILE).result
+
+        partial = MemRefType(accumulator_type(self.destination.element_type), [1])
+        if level.first:
+            body, ins = _point_body(self.ops, self.accumulate, level.in_rule, _inline_tasklet, memref_of)
+            ins = [(detached(f"in{k}", memref_of(value.type)), rule) for k, (value, rule) in enumerate(ins)]
+        else:
+            body, ins = _partials_body(detached("partials", partial), level.in_rule)
+        out = detached("out", memref_of(self.destination) if level.is_final else partial)
+        op = _level_op("estimate", self.kind, level, ins, (out, level.out_rule), body)
+        signature = plan_fold_signature(op, ())
+        return VertexCost(fold_codelet_body(op, signature, self.workers).block), signature.rules
+
+
+SCALAR_TILE = ipu.TileMapAttr([(0, 1, 1)])
 
 
 def plan_reduction(
     map_op: sd.MapOp, layouts: dict[str, ipu.TileMapAttr], arch: Arch, containers: dict[str, sd.ContainerOp]
 ) -> ReductionPlan:
     reduction = analyze_reduction(map_op)
-    destination = containers[reduction.destination].result.type
-    assert isinstance(destination, sd.ArrayType)
-    out_bytes = element_type(destination.element_type).bytes  # type: ignore[union-attr]
-    input_layout = layouts[reduction.inputs[0]] if reduction.inputs else None
     if not reduction.inputs:
         raise error(map_op, f"map '{map_op.label.data}' reduces no array; its values do not depend on the point")
-    levels = plan_levels(
-        reduction, arch, out_bytes, input_layout, layouts[reduction.destination], scalar_output=destination.rank == 0
+    destination = containers[reduction.destination].result.type
+    assert isinstance(destination, sd.ArrayType)
+    streamed = [containers[name].result.type for name in reduction.inputs]
+    problem = FoldProblem(
+        reduction,
+        arch,
+        in_bytes=sum(element_type(t.element_type).bytes for t in streamed),  # type: ignore[union-attr]
+        partial_bytes=element_type(accumulator_type(destination.element_type)).bytes,  # type: ignore[union-attr]
+        out_bytes=element_type(destination.element_type).bytes,  # type: ignore[union-attr]
+        input_layout=layouts[reduction.inputs[0]],
+        output_layout=layouts[reduction.destination],
+        scalar_output=destination.rank == 0,
     )
-    return ReductionPlan(reduction, levels)
+    return ReductionPlan(reduction, plan_levels(problem, FoldCosts(map_op, destination, arch.workers_per_tile)))
 
 
 # -- rewriting --------------------------------------------------------------------------------
@@ -361,9 +241,10 @@ def reduction_ops(
     reductions: list[ipu.TiledReduceOp] = []
     source: SSAValue | None = None  # the partials of the level before
     for k, level in enumerate(plan.levels):
-        if source is None:
+        if level.first:
             body, ins = _point_body(ops, accumulate, level.in_rule, _inline_tasklet, memref_of)
         else:
+            assert source is not None
             body, ins = _partials_body(source, level.in_rule)
         if level.is_final:
             out: tuple[SSAValue, ipu.SliceAttr] = (destination, level.out_rule)
@@ -375,21 +256,20 @@ def reduction_ops(
             variable.result.name_hint = name if SSAValue.is_valid_name(name) else None
             variables.append(variable)
             out = (variable.result, level.out_rule)
-        reductions.append(
-            ipu.TiledReduceOp(
-                label if k == 0 else f"{label}_{k}",
-                kind,
-                level.tile_map,
-                level.fold,
-                level.split,
-                ins,
-                out,
-                body,
-                accumulate=level.is_final,
-            )
-        )
+        reductions.append(_level_op(label if k == 0 else f"{label}_{k}", kind, level, ins, out, body))
         source = out[0]
     return variables, reductions
+
+
+def _level_op(
+    label: str,
+    kind: str,
+    level: FoldLevel,
+    ins: list[tuple[SSAValue, ipu.SliceAttr]],
+    out: tuple[SSAValue, ipu.SliceAttr],
+    body: Region,
+) -> ipu.TiledReduceOp:
+    return ipu.TiledReduceOp(label, kind, level.tile_map, level.fold, level.split, ins, out, body, level.is_final)
 
 
 def _fresh(name: str, taken: set[str]) -> str:

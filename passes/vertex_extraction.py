@@ -47,7 +47,7 @@ from xdsl.pattern_rewriter import (
 from xdsl.rewriter import InsertPoint, Rewriter
 from xdsl.traits import Pure
 
-from ipu_lower.arch import get_arch
+from ipu_lower.arch import ATOMIC_STORE_BYTES, get_arch
 from ipu_lower.element_types import element_type
 from ipu_lower.names import UniqueNames
 from ipu_lower.passes.vertex_extraction_reductions import ExtractFolds
@@ -136,12 +136,6 @@ def invariant_values(op: ipu.TiledMapOp, signature: Signature) -> set[SSAValue]:
         elif inner.has_trait(Pure) and all(o in invariant for o in inner.operands):
             invariant.update(inner.results)
     return invariant
-
-
-ATOMIC_STORE_BYTES = 4
-"""The IPU stores 32-bit words atomically, narrower stores are read-modify-write
-(Target::getAtomicStoreGranularity; poplibs sizes its grains by it,
-lib/popops/DynamicSlice.cpp:764)."""
 
 
 def plan_loop(op: ipu.TiledMapOp, signature: Signature, vector_bytes: int) -> LoopPlan:

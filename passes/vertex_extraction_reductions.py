@@ -27,14 +27,11 @@ from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewri
 from xdsl.rewriter import InsertPoint
 from xdsl.traits import Pure
 
+from ipu_lower.arch import ATOMIC_STORE_BYTES
 from ipu_lower.dialects import ipu
 from ipu_lower.dialects.reduction import accumulator_type, combine, convert, identity
 from ipu_lower.element_types import element_type
 from ipu_lower.names import UniqueNames
-
-ATOMIC_STORE_BYTES = 4
-"""Stores narrower than 32 bits are not atomic (see ipu_lower.passes.vertex_extraction)."""
-
 
 @dataclass(frozen=True)
 class FoldSignature:
