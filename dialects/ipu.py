@@ -537,6 +537,8 @@ class AccessOp(IRDLOperation):
         assert isinstance(tiled_map, TiledMapOp | TiledReduceOp)
         if self.tensor not in tiled_map.body.block.args:
             raise VerifyException(f"ipu.access must read a block argument of its {tiled_map.name}")
+        if len(tiled_map.in_rules.data) != len(tiled_map.ins) or self.tensor.index >= len(tiled_map.ins):  # type: ignore[attr-defined]
+            return  # the parent reports it
         rule = tiled_map.rule_of_argument(self.tensor)
         name = variable_of(tiled_map.ins[self.tensor.index]).var_name.data  # type: ignore[attr-defined]
         lo, hi = rule.halo
@@ -865,6 +867,15 @@ class TiledReduceOp(IRDLOperation):
         check_slices_inside(
             rules, self.tile_map, [num_elements(v.type) for v in values], [variable_of(v).var_name.data for v in values]
         )
+        known = prod(f for f in fold if f is not None)
+        source = next(v for v, r in zip(self.ins, self.in_rules.data) if r == streamed[0])
+        for run in self.tile_map.runs():
+            length = streamed[0].slice_size(run.count, num_elements(source.type))
+            if length % known:
+                raise VerifyException(
+                    f"{what}: the vertices on tiles {run.first} to {run.end} see {length} values of "
+                    f"'{variable_of(source).var_name.data}', which is no whole number of {known} (the fold's known sizes)"
+                )
         block = self.body.block
         if [a.type for a in block.args] != [v.type for v in self.ins]:
             raise VerifyException(f"body of {what} must take its inputs, in order")

@@ -162,33 +162,49 @@ class _Planner:
             return self._best_rows(r.reduced, r.inner, True)[1]
         return self._best_outer()[1]
 
-    def _split_maps(self, rows: int, inner: int, first: bool) -> list[tuple[ipu.TileMapAttr, bool]]:
-        """Tile maps of split levels over `rows` rows of `inner`: the data's own blocks
-        when they hold whole rows (local), and balanced blocks of whole rows."""
+    def _split_maps(self, rows: int, inner: int, first: bool, grain: int = 1) -> list[tuple[ipu.TileMapAttr, bool]]:
+        """Tile maps of split levels over `rows` rows of `inner`, in blocks of whole
+        `grain`s of rows: the data's own blocks when they hold such (local), and
+        balanced blocks."""
         maps = []
         layout = self.p.input_layout
-        if first and _whole_rows(layout, inner, rows * inner):
+        if first and _whole_rows(layout, inner * grain, rows * inner):
             maps.append((layout, True))
-        for count in self.counts:
-            if 2 <= count <= min(self.tiles, rows // 2):
-                maps.append((_balanced(rows * inner, count, inner), False))
+        if rows % grain == 0:
+            for count in self.counts:
+                if 2 <= count <= min(self.tiles, rows // (2 * grain)):
+                    maps.append((_balanced(rows * inner, count, inner * grain), False))
         return maps
+
+    def _splits(self, rows: int, inner: int, first: bool) -> list[tuple[ipu.TileMapAttr, bool, str, int, int]]:
+        """(tile map, local, split, columns a vertex's rows are viewed as, partial
+        results per column) of the split levels to try: the workers share the columns
+        or the rows; and, for one column, the rows viewed as rows of one 64-bit vector
+        of partial results, which workers fold a vector at a time."""
+        options = []
+        for tile_map, local in self._split_maps(rows, inner, first):
+            options.append((tile_map, local, "outputs", inner, 1))
+            options.append((tile_map, local, "folded", inner, self.workers))
+        lanes = self.p.arch.vector_width(self.p.partial_bytes)
+        if inner == 1 and lanes > 1:
+            for tile_map, local in self._split_maps(rows, inner, first, lanes):
+                options.append((tile_map, local, "folded", lanes, self.workers))
+        return options
 
     def _best_rows(self, rows: int, inner: int, first: bool) -> tuple[int, list[FoldLevel]]:
         """The cheapest plan for `rows` rows of `inner` results (O = 1)."""
         options = [self._final_columns(rows, inner, first)]
-        for tile_map, local in self._split_maps(rows, inner, first):
-            for split, slots in (("outputs", 1), ("folded", self.workers)):
-                following = tile_map.num_blocks() * slots
-                if following >= rows:
-                    continue
-                level = FoldLevel(
-                    tile_map, ipu.BLOCK, (1, None, inner), split, inner * slots,
-                    ipu.SliceAttr("partials", inner * slots), first,
-                )
-                level = self.estimate(level, rows * inner, local, True)
-                cycles, rest = self.best_rows(following, inner, False)
-                options.append((level.cycles + cycles, [level, *rest]))
+        for tile_map, local, split, columns, slots in self._splits(rows, inner, first):
+            partials = columns * slots
+            following = tile_map.num_blocks() * partials // inner
+            if following >= rows:
+                continue
+            level = FoldLevel(
+                tile_map, ipu.BLOCK, (1, None, columns), split, partials, ipu.SliceAttr("partials", partials), first
+            )
+            level = self.estimate(level, rows * inner, local, True)
+            cycles, rest = self.best_rows(following, inner, False)
+            options.append((level.cycles + cycles, [level, *rest]))
         return min(options, key=lambda option: option[0])
 
     def _final_columns(self, rows: int, inner: int, first: bool) -> tuple[int, list[FoldLevel]]:

@@ -160,12 +160,12 @@ class FoldCosts:
     codelet ipu-vertex-extraction builds for a level of this map, built once per kind
     of level and evaluated for each block size."""
 
-    def __init__(self, map_op: sd.MapOp, destination: sd.ArrayType, workers: int):
+    def __init__(self, map_op: sd.MapOp, destination: sd.ArrayType, arch: Arch):
         self.ops = list(map_op.body.block.ops)
         self.accumulate = next(op for op in self.ops if isinstance(op, sd.AccumulateOp))
         self.kind = self.accumulate.kind.data
         self.destination = destination
-        self.workers = workers
+        self.arch = arch
         self.costs: dict[tuple, tuple[VertexCost, list[ipu.SliceAttr]]] = {}
 
     def __call__(self, level: FoldLevel, count: int, elements: int) -> int:
@@ -176,7 +176,7 @@ class FoldCosts:
         results = self.destination.static_shape() or (1,)
         sizes = [rule.slice_size(count, elements if rule == level.in_rule else 1) for rule in rules[:-1]]
         sizes.append(level.out_rule.slice_size(count, prod(results)))
-        return cost.cycles(sizes, self.workers)
+        return cost.cycles(sizes, self.arch.workers_per_tile)
 
     def _codelet_cost(self, level: FoldLevel) -> tuple[VertexCost, list[ipu.SliceAttr]]:
         from ipu_lower.passes.tile_partition import _inline_tasklet, memref_of
@@ -193,7 +193,7 @@ class FoldCosts:
         out = detached("out", memref_of(self.destination) if level.is_final else partial)
         op = _level_op("estimate", self.kind, level, ins, (out, level.out_rule), body)
         signature = plan_fold_signature(op, ())
-        return VertexCost(fold_codelet_body(op, signature, self.workers).block), signature.rules
+        return VertexCost(fold_codelet_body(op, signature, self.arch.workers_per_tile, self.arch.data_path_bytes).block), signature.rules
 
 
 SCALAR_TILE = ipu.TileMapAttr([(0, 1, 1)])
@@ -218,7 +218,7 @@ def plan_reduction(
         output_layout=layouts[reduction.destination],
         scalar_output=destination.rank == 0,
     )
-    return ReductionPlan(reduction, plan_levels(problem, FoldCosts(map_op, destination, arch.workers_per_tile)))
+    return ReductionPlan(reduction, plan_levels(problem, FoldCosts(map_op, destination, arch)))
 
 
 # -- rewriting --------------------------------------------------------------------------------

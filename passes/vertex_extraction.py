@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from functools import cache
 
 from ipu_lower.dialects import ipu
+from ipu_lower.dialects.codelet_body import on_vectors
 from xdsl.context import Context
 from xdsl.dialects import arith, memref, scf, vector
 from xdsl.dialects.builtin import (
@@ -350,13 +351,7 @@ class _BodyBuilder:
                     field = self.fields[self.signature.field_of(tensor)]
                     self.add(vector.StoreOp(lanes(value), field, [first]), block)
             else:
-                lanes_op = type(inner).create(
-                    operands=[lanes(o) for o in inner.operands],
-                    result_types=[vtype],
-                    properties=dict(inner.properties),
-                    attributes=dict(inner.attributes),
-                )
-                values[inner.results[0]] = self.add(lanes_op, block)
+                values[inner.results[0]] = self.add(on_vectors(inner, [lanes(o) for o in inner.operands], vtype), block)
         _contract_scaled_adds(block)
 
 
@@ -419,7 +414,7 @@ class IpuVertexExtractionPass(ModulePass):
             arch = get_arch(graph.arch.data)
             patterns = [
                 _ExtractVertices(names, arch.data_path_bytes),
-                ExtractFolds(names, arch.workers_per_tile, RESERVED_FIELD_NAMES),
+                ExtractFolds(names, arch.workers_per_tile, arch.data_path_bytes, RESERVED_FIELD_NAMES),
             ]
             walker = PatternRewriteWalker(GreedyRewritePatternApplier(patterns, dce_enabled=False), apply_recursively=False)
             walker.rewrite_region(graph.body)

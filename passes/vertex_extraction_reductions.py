@@ -13,15 +13,19 @@ value), in the accumulator type, converting the result back on store:
 - `split folded`: there are W = the tile's worker count partial results per result;
   worker w folds values w, w + workers, ... of every column into its own W-th of the
   results (a vertex run by fewer workers, as on SDK 2, fills the other W-ths with the
-  identity).
+  identity). When its box is rows of one 64-bit vector (`fold <1 x ? x 2>` of float32:
+  the planner views a whole-array reduction so), every block holds whole vectors and
+  the values are float32 arithmetic, worker w folds vectors w, w + workers, ... with
+  vector ops (one `f32v2add` and a paired load per vector, as popops' reduce vertices
+  do with their accumulators) and stores its vector of partial results whole.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from xdsl.dialects import arith, memref, scf
-from xdsl.dialects.builtin import DYNAMIC_INDEX, IndexType, IntegerAttr, MemRefType
+from xdsl.dialects import arith, memref, scf, vector
+from xdsl.dialects.builtin import DYNAMIC_INDEX, IndexType, IntegerAttr, MemRefType, VectorType, f32
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewrite_pattern
 from xdsl.rewriter import InsertPoint
@@ -29,6 +33,7 @@ from xdsl.traits import Pure
 
 from ipu_lower.arch import ATOMIC_STORE_BYTES
 from ipu_lower.dialects import ipu
+from ipu_lower.dialects.codelet_body import on_vectors
 from ipu_lower.dialects.reduction import accumulator_type, combine, convert, identity
 from ipu_lower.element_types import element_type
 from ipu_lower.names import UniqueNames
@@ -70,8 +75,9 @@ def plan_fold_signature(op: ipu.TiledReduceOp, reserved: tuple[str, ...]) -> Fol
 class _FoldBuilder:
     """Appends the code of one fold codelet to its entry block."""
 
-    def __init__(self, op: ipu.TiledReduceOp, signature: FoldSignature, block: Block, workers: int):
+    def __init__(self, op: ipu.TiledReduceOp, signature: FoldSignature, block: Block, workers: int, vector_bytes: int):
         self.op = op
+        self.vector_bytes = vector_bytes
         self.signature = signature
         self.block = block
         self.fields = block.args
@@ -232,6 +238,10 @@ class _FoldBuilder:
         """Worker w folds values w, w + workers, ... of each column into slot w; the
         slots of workers the vertex does not run with (none on the IPU) get the
         identity."""
+        vtype = self.vector_type()
+        if vtype is not None:
+            self.folded_vectors(worker, workers, vtype)
+            return
         a_size, _, c_size = self.sizes
         assert a_size is not None and c_size is not None
         results = a_size * c_size
@@ -266,12 +276,83 @@ class _FoldBuilder:
         first_absent = self.add(arith.AddiOp(workers, worker))
         self.add(scf.ForOp(first_absent, self.constant(self.workers), workers, [], empty))
 
+    def vector_type(self) -> VectorType | None:
+        """float2 when the workers fold rows of one 64-bit vector of float32 values: the
+        box is `1 x ? x lanes`, every block a whole number of vectors from a vector
+        boundary, every streamed input, the partial results and what the body computes
+        per point float32 (whole scalars are broadcast)."""
+        lanes = self.vector_bytes // 4
+        if self.sizes != [1, None, lanes] or self.out_type != f32 or self.acc_type != f32:
+            return None
+        tile_map = self.op.tile_map
+        if tile_map.start % lanes or any(run.count % lanes for run in tile_map.runs()):
+            return None
+        for k, rule in enumerate(self.signature.rules[:-1]):
+            if not self.signature.is_scalar(k) and self.signature.tensors[k].type.element_type != f32:  # type: ignore[union-attr]
+                return None
+        for inner in self.op.body.block.ops:
+            if isinstance(inner, ipu.AccessOp | ipu.YieldOp) or (inner.results and inner.results[0] in self.hoisted):
+                continue
+            types = [v.type for v in (*inner.operands, *inner.results)]
+            if inner.dialect_name() not in ("arith", "math") or any(t != f32 for t in types):
+                return None
+        term = self.op.body.block.last_op
+        assert isinstance(term, ipu.YieldOp)
+        return VectorType(f32, [lanes]) if term.values[0].type == f32 else None
 
-def fold_codelet_body(op: ipu.TiledReduceOp, signature: FoldSignature, workers: int) -> Region:
+    def folded_vectors(self, worker: SSAValue, workers: SSAValue, vtype: VectorType) -> None:
+        """Worker w folds vectors w, w + workers, ... of its block into one vector and
+        stores it at its slot; the slots of absent workers get the identity."""
+        lanes = self.constant(vtype.get_shape()[0])
+        start = self.add(identity(self.kind, f32))
+        init = self.named(self.add(vector.BroadcastOp(start, vtype)), "identity")
+        body = Block(arg_types=[IndexType(), vtype])
+        u, acc = body.args
+        self.named(u, "u")
+        self.named(acc, "acc")
+        first = self.named(self.add(arith.MuliOp(u, lanes), body), "first")
+        value = self.vector_point(body, first, vtype)
+        body.add_op(scf.YieldOp(self.add(combine(self.kind, acc, value), body)))
+        total = self.named(self.add(scf.ForOp(worker, self.b, workers, [init], body)), "total")
+        out = self.fields[self.signature.out]
+        self.add(vector.StoreOp(total, out, [self.add(arith.MuliOp(worker, lanes))]))
+        empty = Block(arg_types=[IndexType()])
+        slot = self.named(empty.args[0], "slot")
+        empty.add_ops([vector.StoreOp(init, out, [self.add(arith.MuliOp(slot, lanes), empty)]), scf.YieldOp()])
+        first_absent = self.add(arith.AddiOp(workers, worker))
+        self.add(scf.ForOp(first_absent, self.constant(self.workers), workers, [], empty))
+
+    def vector_point(self, block: Block, first: SSAValue, vtype: VectorType) -> SSAValue:
+        """The body on the vector of points from `first`: loads of the streamed inputs
+        are vector loads, whole scalars broadcast once before the loop."""
+        values: dict[SSAValue, SSAValue] = {}
+        broadcasts: dict[SSAValue, SSAValue] = {}
+
+        def lanes(value: SSAValue) -> SSAValue:
+            if value in values:
+                return values[value]
+            if value not in broadcasts:
+                broadcasts[value] = self.add(vector.BroadcastOp(self.hoisted[value], vtype))
+            return broadcasts[value]
+
+        for inner in self.op.body.block.ops:
+            if inner.results and inner.results[0] in self.hoisted:
+                continue
+            if isinstance(inner, ipu.AccessOp):
+                field = self.fields[self.field_of(self.inputs[inner.tensor])]
+                values[inner.result] = self.add(vector.LoadOp(field, [first], vtype), block)
+            elif isinstance(inner, ipu.YieldOp):
+                return lanes(inner.values[0])
+            else:
+                values[inner.results[0]] = self.add(on_vectors(inner, [lanes(o) for o in inner.operands], vtype), block)
+        raise AssertionError("a tiled reduction body ends with ipu.yield")
+
+
+def fold_codelet_body(op: ipu.TiledReduceOp, signature: FoldSignature, workers: int, vector_bytes: int) -> Region:
     block = Block(arg_types=[signature.field_type(k) for k in range(len(signature.tensors))])
     for arg, field in zip(block.args, signature.fields):
         arg.name_hint = field.field_name.data
-    _FoldBuilder(op, signature, block, workers).build()
+    _FoldBuilder(op, signature, block, workers, vector_bytes).build()
     return Region(block)
 
 
@@ -281,6 +362,7 @@ class ExtractFolds(RewritePattern):
 
     names: UniqueNames
     workers: int
+    vector_bytes: int
     reserved: tuple[str, ...]
 
     @op_type_rewrite_pattern
@@ -289,7 +371,7 @@ class ExtractFolds(RewritePattern):
         assert isinstance(graph, ipu.GraphOp)
         signature = plan_fold_signature(op, self.reserved)
         name = self.names.fresh(f"{graph.sym_name.data}_{op.label.data}", "codelet")
-        codelet = ipu.CodeletOp(name, signature.fields, fold_codelet_body(op, signature, self.workers))
+        codelet = ipu.CodeletOp(name, signature.fields, fold_codelet_body(op, signature, self.workers, self.vector_bytes))
         first_step = next(o for o in graph.body.block.ops if not isinstance(o, ipu.VariableOp | ipu.CodeletOp))
         rewriter.insert(codelet, InsertPoint.before(first_step))
         placement = ipu.VerticesOp(name, op.tile_map, list(zip(signature.tensors, signature.rules)))

@@ -284,3 +284,91 @@ ipu.graph "g" arch "ipu2" args [] {
 }
 
 // CHECK: ipu-tiled-reduce-invalid.mlir:[[# @LINE - 7]]:3: error: tiled map 'm' cannot connect 'x' partials<4>
+
+// -----
+
+ipu.graph "g" arch "ipu2" args [] {
+  %x = ipu.variable "x" mapping <0 to 2 x 4> : memref<8xf32>
+  %p = ipu.variable "p" mapping <0 to 2 x 1> : memref<2xf32>
+  "ipu.tiled_reduce"(%x, %p) <{label = "r", kind = "add", tile_map = #ipu.tile_map<0 to 2 x 4>, fold = array<i64: 1, -1, 1>, split = "rows", in_rules = [#ipu.slice<block>], out_rule = #ipu.slice<partials<1>>}> ({
+  ^bb0(%x_1: memref<8xf32>):
+    %0 = ipu.access %x_1[0] : memref<8xf32>
+    ipu.yield %0 : f32
+  }) : (memref<8xf32>, memref<2xf32>) -> ()
+}
+
+// CHECK: ipu-tiled-reduce-invalid.mlir:[[# @LINE - 7]]:3: error: tiled reduction 'r': split 'rows' is not one of outputs, folded
+
+// -----
+
+ipu.graph "g" arch "ipu2" args [] {
+  %x = ipu.variable "x" mapping <0 to 2 x 4> : memref<8xf32>
+  %p = ipu.variable "p" mapping <0 to 2 x 1> : memref<2xf32>
+  "ipu.tiled_reduce"(%x, %p) <{label = "r", kind = "add", tile_map = #ipu.tile_map<0 to 2 x 4>, fold = array<i64: 1, -1, 1>, split = "outputs", in_rules = [], out_rule = #ipu.slice<partials<1>>}> ({
+  ^bb0(%x_1: memref<8xf32>):
+    %0 = ipu.access %x_1[0] : memref<8xf32>
+    ipu.yield %0 : f32
+  }) : (memref<8xf32>, memref<2xf32>) -> ()
+}
+
+// CHECK: ipu-tiled-reduce-invalid.mlir:[[# @LINE - 7]]:3: error: tiled reduction 'r' needs one slice rule per input
+
+// -----
+
+ipu.graph "g" arch "ipu2" args [] {
+  %x = ipu.variable "x" mapping <0 to 2 x 4> : memref<8xf32>
+  %p = ipu.variable "p" mapping <0 to 2 x 1> : memref<2xf32>
+  ipu.tiled_reduce "r" add over <0 to 2 x 4> fold <1 x ? x 1> split outputs ins(%x block : memref<8xf32>) outs(%p partials<1> : memref<2xf32>) {
+  ^bb0(%x_1: memref<4xf32>):
+    %0 = ipu.access %x_1[0] : memref<4xf32>
+    ipu.yield %0 : f32
+  }
+}
+
+// CHECK: ipu-tiled-reduce-invalid.mlir:[[# @LINE - 7]]:3: error: body of tiled reduction 'r' must take its inputs, in order
+
+// -----
+
+ipu.graph "g" arch "ipu2" args [] {
+  %x = ipu.variable "x" mapping <0 to 2 x 4> : memref<8xf32>
+  %p = ipu.variable "p" mapping <0 to 2 x 1> : memref<2xf32>
+  ipu.tiled_reduce "r" add over <0 to 2 x 4> fold <1 x ? x 1> split outputs ins(%x block : memref<8xf32>) outs(%p partials<1> : memref<2xf32>) {
+  ^bb0(%x_1: memref<8xf32>):
+    %0 = ipu.access %x_1[0] : memref<8xf32>
+    %1 = "test.op"(%0) : (f32) -> f32
+    ipu.yield %1 : f32
+  }
+}
+
+// CHECK: ipu-tiled-reduce-invalid.mlir:[[# @LINE - 8]]:3: error: 'test.op' is not allowed in tiled reduction 'r' (only arith, math, ipu.access)
+
+// -----
+
+ipu.graph "g" arch "ipu2" args [] {
+  %x = ipu.variable "x" mapping <0 to 2 x 4> : memref<8xf32>
+  %p = ipu.variable "p" mapping <0 to 2 x 1> : memref<2xf32>
+  ipu.tiled_reduce "r" add over <0 to 2 x 4> fold <1 x ? x 1> split outputs ins(%x block : memref<8xf32>) outs(%p partials<1> : memref<2xf32>) {
+  ^bb0(%x_1: memref<8xf32>):
+    %0 = ipu.access %x_1[0] : memref<8xf32>
+    %1 = arith.extf %0 : f32 to f64
+    %2 = arith.truncf %1 : f64 to f32
+    ipu.yield %2 : f32
+  }
+}
+
+// CHECK: ipu-tiled-reduce-invalid.mlir:[[# @LINE - 9]]:3: error: 'arith.extf' in tiled reduction 'r' computes a f64
+
+// -----
+
+// A fold <1 x ? x 2> sees each block as rows of 2 values: blocks of 3 are not.
+ipu.graph "g" arch "ipu2" args [] {
+  %x = ipu.variable "x" mapping <0 to 2 x 4> : memref<8xf32>
+  %p = ipu.variable "p" mapping <0 to 3 x 12> : memref<36xf32>
+  ipu.tiled_reduce "r" add over <0 to 2 x 3, 2 to 3 x 2> fold <1 x ? x 2> split folded ins(%x block : memref<8xf32>) outs(%p partials<12> : memref<36xf32>) {
+  ^bb0(%x_1: memref<8xf32>):
+    %0 = ipu.access %x_1[0] : memref<8xf32>
+    ipu.yield %0 : f32
+  }
+}
+
+// CHECK: ipu-tiled-reduce-invalid.mlir:[[# @LINE - 7]]:3: error: tiled reduction 'r': the vertices on tiles 0 to 2 see 3 values of 'x', which is no whole number of 2 (the fold's known sizes)
