@@ -114,6 +114,25 @@ def np_dot(x: dace.float32[N], y: dace.float32[N], s: dace.float32[1]):
     s[0] = np.dot(x, y)
 
 
+@dace.program
+def matmul_of_vectors(x: dace.float32[N], y: dace.float32[N], s: dace.float32[1]):
+    s[0] = x @ y
+
+
+@dace.program
+def matmul_of_matrices(A: dace.float32[N, N], B: dace.float32[N, N], C: dace.float32[N, N]):
+    C[:] = A @ B
+
+
+@dace.program
+def custom_wcr(x: dace.float32[N], s: dace.float32[1]):
+    for i in dace.map[0:N]:
+        with dace.tasklet:
+            a << x[i]
+            b >> s(1, lambda p, q: p + 2 * q)[0]
+            b = a
+
+
 def imported(program):
     module = import_sdfg(program.to_sdfg(simplify=True))
     module.verify()
@@ -201,6 +220,15 @@ def test_np_dot_is_the_sum_of_products_from_zero():
     assert len(init) == 1
 
 
+def test_matmul_of_two_vectors_is_a_dot_product():
+    module = imported(matmul_of_vectors)
+    assert accumulates(module) == [("add", "__tmp0[0]")]
+    dot_map = ops_of(module, sd.AccumulateOp)[0].parent_op()
+    assert sorted(access_text(op) for op in dot_map.walk() if isinstance(op, sd.ReadOp)) == ["x[_i]", "y[_i]"]
+    products = [op.name for op in dot_map.walk() if op.name.startswith("arith.")]
+    assert products == ["arith.mulf"]
+
+
 # -- what is diagnosed -----------------------------------------------------------------------
 
 
@@ -225,7 +253,31 @@ def reduce_with_identity_sdfg(identity) -> dace.SDFG:
     return sdfg
 
 
+def reduce_with_lambda_sdfg(wcr) -> dace.SDFG:
+    sdfg = dace.SDFG("odd_lambda")
+    sdfg.add_array("x", [N], dace.float32)
+    sdfg.add_array("s", [1], dace.float32)
+    state = sdfg.add_state("main")
+    reduce = state.add_reduce(wcr, None, 0)
+    state.add_edge(state.add_read("x"), None, reduce, None, dace.Memlet("x[0:N]"))
+    state.add_edge(reduce, None, state.add_write("s"), None, dace.Memlet("s[0]"))
+    return sdfg
+
+
 DIAGNOSED = {
+    "unknown WCR lambda": (
+        lambda: custom_wcr.to_sdfg(simplify=True),
+        "SDFG 'test_import_reductions_custom_wcr', state 'MapState', node 'test_import_reductions_custom_wcr_",
+    ),
+    "unknown Reduce lambda": (
+        lambda: reduce_with_lambda_sdfg("lambda a, b: a - b"),
+        "SDFG 'odd_lambda', state 'main', node 'Reduce' (Reduce): write-conflict resolution 'lambda a, b: a - b' "
+        "is not a known reduction",
+    ),
+    "product of matrices": (
+        lambda: matmul_of_matrices.to_sdfg(simplify=True),
+        "SDFG 'test_import_reductions_matmul_of_matrices', state '",
+    ),
     "WCR on a copy": (
         wcr_copy_sdfg,
         "SDFG 'wcr_copy', state 'main', node 'y' (AccessNode): memlet of 'x' has write-conflict resolution",
@@ -249,3 +301,7 @@ def test_unsupported_reductions_are_one_line_errors(case):
     message = str(info.value)
     assert "\n" not in message
     assert message.startswith(prefix), message
+    assert {
+        "unknown WCR lambda": "(Tasklet): write-conflict resolution '(lambda p, q: (p + (2 * q)))' is not a known reduction",
+        "product of matrices": "(MatMul): MatMul nodes are not supported yet (only the product of two vectors",
+    }.get(case, "") in message

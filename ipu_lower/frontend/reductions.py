@@ -252,19 +252,28 @@ class ReductionImporter:
         map_op.body.block.add_ops([read, accumulate])
         return ops + [map_op]
 
+    def matmul(self, node: nodes.LibraryNode) -> list[Operation]:
+        """`x @ y` of two vectors is a dot product; other products are not supported."""
+        ins = [e for e in self.state.in_edges(node) if not e.data.is_empty()]
+        if not ins or any(_vector_length(e.data) is None for e in ins):
+            raise self.fail(node, "MatMul nodes are not supported yet (only the product of two vectors, a dot product)")
+        return self.dot(node)
+
     def dot(self, node: nodes.LibraryNode) -> list[Operation]:
-        """A `Dot` node: result = sum of x[i] * y[i] (the result starts from 0)."""
+        """A `Dot` node (or a `MatMul` of two vectors, `x @ y`): result = sum of
+        x[i] * y[i] (the result starts from 0)."""
+        x, y, out = ("_a", "_b", "_c") if library_kind(node) == "matmul" else ("_x", "_y", "_result")
         edges = {e.dst_conn: e for e in self.state.in_edges(node) if not e.data.is_empty()}
         outs = [e for e in self.state.out_edges(node) if not e.data.is_empty()]
-        if set(edges) != {"_x", "_y"} or len(outs) != 1 or outs[0].src_conn != "_result":
-            raise self.fail(node, "needs inputs _x, _y and output _result")
+        if set(edges) != {x, y} or len(outs) != 1 or outs[0].src_conn != out:
+            raise self.fail(node, f"needs inputs {x}, {y} and output {out}")
         for edge in (*edges.values(), outs[0]):
             if edge.data.wcr is not None:
                 raise self.fail(node, "memlet with write-conflict resolution is not supported")
         result = outs[0].data.data
         element = self.element(result, node)
         vectors = []
-        for conn in ("_x", "_y"):
+        for conn in (x, y):
             memlet = edges[conn].data
             if self.element(memlet.data, node) != element:
                 raise self.fail(node, f"multiplies {self.element(memlet.data, node)} elements into {element}; a type change is not supported yet")
@@ -299,15 +308,26 @@ class ReductionImporter:
         return ops + [map_op]
 
 
+def _vector_length(memlet) -> int | None:
+    """The length of a memlet's subset when at most one of its dimensions has more than
+    one element, else None."""
+    sizes = [s for s in memlet.subset.size() if s != 1]
+    return None if len(sizes) > 1 else 1 if not sizes else sizes[0]
+
+
 def library_kind(node) -> str | None:
-    """'reduce' or 'dot' for the library nodes imported here."""
+    """'reduce', 'dot' or 'matmul' for the library nodes imported here (a `MatMul`
+    only of two vectors: a dot product)."""
     from dace.libraries.blas.nodes.dot import Dot
+    from dace.libraries.blas.nodes.matmul import MatMul
     from dace.libraries.standard.nodes.reduce import Reduce
 
     if isinstance(node, Reduce):
         return "reduce"
     if isinstance(node, Dot):
         return "dot"
+    if isinstance(node, MatMul):
+        return "matmul"
     return None
 
 
