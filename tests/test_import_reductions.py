@@ -2,6 +2,9 @@
 that `sdfg.accumulate` (ipu_lower.frontend.reductions), and what it cannot import is
 one line naming the SDFG, state and node."""
 
+import importlib.util
+from pathlib import Path
+
 import dace
 import numpy as np
 import pytest
@@ -120,17 +123,17 @@ def matmul_of_vectors(x: dace.float32[N], y: dace.float32[N], s: dace.float32[1]
 
 
 @dace.program
-def matmul_of_matrices(A: dace.float32[N, N], B: dace.float32[N, N], C: dace.float32[N, N]):
-    C[:] = A @ B
+def matrix_times_vector(A: dace.float32[M, N], x: dace.float32[N]):
+    return A @ x
 
 
-@dace.program
-def custom_wcr(x: dace.float32[N], s: dace.float32[1]):
-    for i in dace.map[0:N]:
-        with dace.tasklet:
-            a << x[i]
-            b >> s(1, lambda p, q: p + 2 * q)[0]
-            b = a
+def unknown_wcr_program():
+    """`weighted`, whose WCR lambda is `p + 2 * q` (the input of ipu-opt's lit test)."""
+    path = Path(__file__).parent / "lit" / "Inputs" / "unknown_wcr.py"
+    spec = importlib.util.spec_from_file_location("unknown_wcr", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module.weighted
 
 
 def imported(program):
@@ -266,17 +269,17 @@ def reduce_with_lambda_sdfg(wcr) -> dace.SDFG:
 
 DIAGNOSED = {
     "unknown WCR lambda": (
-        lambda: custom_wcr.to_sdfg(simplify=True),
-        "SDFG 'test_import_reductions_custom_wcr', state 'MapState', node 'test_import_reductions_custom_wcr_",
+        lambda: unknown_wcr_program().to_sdfg(simplify=True),
+        "SDFG 'unknown_wcr_weighted', state 'MapState', node 'unknown_wcr_weighted_",
     ),
     "unknown Reduce lambda": (
         lambda: reduce_with_lambda_sdfg("lambda a, b: a - b"),
         "SDFG 'odd_lambda', state 'main', node 'Reduce' (Reduce): write-conflict resolution 'lambda a, b: a - b' "
         "is not a known reduction",
     ),
-    "product of matrices": (
-        lambda: matmul_of_matrices.to_sdfg(simplify=True),
-        "SDFG 'test_import_reductions_matmul_of_matrices', state '",
+    "matrix times vector": (
+        lambda: matrix_times_vector.to_sdfg(simplify=True),
+        "SDFG 'test_import_reductions_matrix_times_vector', state '",
     ),
     "WCR on a copy": (
         wcr_copy_sdfg,
@@ -303,5 +306,5 @@ def test_unsupported_reductions_are_one_line_errors(case):
     assert message.startswith(prefix), message
     assert {
         "unknown WCR lambda": "(Tasklet): write-conflict resolution '(lambda p, q: (p + (2 * q)))' is not a known reduction",
-        "product of matrices": "(MatMul): MatMul nodes are not supported yet (only the product of two vectors",
+        "matrix times vector": "(MatMul): MatMul nodes are not supported yet (only the product of two vectors",
     }.get(case, "") in message
