@@ -188,7 +188,11 @@ def analyze_body(
         if ctype.rank == 0 or (not params and prod(_static_shape(ctype, op)) == 1):
             # a one-element array outside maps (`s[0] = np.sum(x)`) is a scalar
             if isinstance(op, sd.WriteOp | sd.AccumulateOp) and points > 1:
-                raise error(op, f"every iteration of {what} writes scalar '{name}'; reductions are not supported yet")
+                raise error(
+                    op,
+                    f"every iteration of {what} writes scalar '{name}', so the order would decide its value; "
+                    "accumulate into it (write-conflict resolution) to reduce",
+                )
             continue
         if not params:
             raise error(

@@ -122,11 +122,9 @@ def _kept_parameters(map_op: sd.MapOp, accumulate: sd.AccumulateOp, bounds: list
     ctype = accumulate.container.type
     assert isinstance(ctype, sd.ArrayType)
     shape = ctype.static_shape()
-    if shape is None:
-        raise error(accumulate, f"shape {ctype} is not static; run sdfg-specialize first")
+    assert shape is not None  # plan_layouts checked every container
     params = map_op.params
-    if any(index not in params for index in accumulate.indices):
-        raise error(accumulate, f"'{describe_access(accumulate)}' is indexed by values other than the map parameters")
+    assert all(index in params for index in accumulate.indices)  # a map's body holds no other index values
     positions = {d: IndexExpr.dim(params.index(index)) for d, index in enumerate(accumulate.indices)}
     flat = IndexExpr.constant(0)
     for e, stride in zip(accumulate.subset_exprs(), [prod(shape[d + 1 :]) for d in range(len(shape))]):
