@@ -18,8 +18,14 @@ import dace
 import numpy as np
 import pytest
 from dace.codegen.exceptions import CompilationError
+from xdsl.context import Context
 
 import ipu_lower
+from ipu_lower.arch import get_arch
+from ipu_lower.dialects import sdfg as sd
+from ipu_lower.frontend.importer import import_sdfg
+from ipu_lower.passes.sdfg_specialize import SdfgSpecializePass
+from ipu_lower.passes.tile_partition import plan_partition
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
 sys.path.insert(0, str(EXAMPLES))
@@ -401,3 +407,11 @@ def test_a_large_sum_folds_in_place_with_vectors_and_a_tree():
     computes = [step for step in compiled.report["steps"] if step["kind"] == "execute"]
     assert len(computes) >= 5  # the identity, three levels or more, the copy into s
     assert computes[1]["vertices"] == 1472 and computes[1]["exchange_bytes"] == 0  # x where it lies
+    # the planner's estimate of each level is what the emulator counts for its compute set
+    module = import_sdfg(whole_sum.to_sdfg(simplify=True))
+    SdfgSpecializePass(symbols="N=1000000").apply(Context(), module)
+    plan = plan_partition(next(op for op in module.ops if isinstance(op, sd.SdfgOp)), get_arch("ipu2"))
+    (reduction,) = plan.reductions.values()
+    levels = computes[1 : 1 + len(reduction.levels)]
+    for level, step in zip(reduction.levels, levels):
+        assert abs(level.cycles - step["cycles"]) <= 0.01 * step["cycles"], (level, step)
