@@ -20,6 +20,8 @@ A slice rule says which part of a tensor one vertex is connected to, given its b
                 rows of n elements (the inputs of a block of a reduction's outputs)
     columns<n>  the columns [begin, end) of the tensor seen as rows of n elements, all
                 its rows, row by row (not contiguous: Poplar gathers it)
+    neighbours  (ipu.tiled_map inputs only) the block and whatever neighbours the body
+                reads; ipu-plan-exchange replaces it with the halo those reads need
 
 Each dialect declares its own attributes (`#ipu.tile_map`, `#poplar.tile_map`, ...) on
 top of the mixins here.
@@ -29,6 +31,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
+from typing import ClassVar
 
 from ipu_lower.dialects.codelet_body import is_vector_field
 from xdsl.dialects.builtin import ArrayAttr, IntAttr, StringAttr
@@ -232,12 +235,14 @@ class TileMapMixin:
 SLICE_KINDS = ("whole", "block", "halo", "partial", "partials", "rows", "columns")
 SIZED_KINDS = ("partials", "rows", "columns")
 """The rules with one size parameter, `partials<6>` (kept in `lo`)."""
+UNPLANNED = "neighbours"
 
 
 class SliceRuleMixin:
-    """A slice rule attribute: `kind` is one of SLICE_KINDS, `lo`/`hi` the halo widths.
+    """A slice rule attribute: `kind` is one of `KINDS`, `lo`/`hi` the halo widths.
     A dialect declares `name` and those three parameters."""
 
+    KINDS: ClassVar[tuple[str, ...]] = SLICE_KINDS
     kind: StringAttr
     lo: IntAttr
     hi: IntAttr
@@ -270,9 +275,13 @@ class SliceRuleMixin:
         return self.kind.data == "partial"
 
     @property
+    def is_unplanned(self) -> bool:
+        return self.kind.data == UNPLANNED
+
+    @property
     def is_blockwise(self) -> bool:
         """block or halo: the vertex sees a run of elements that follows its block."""
-        return self.kind.data in ("block", "halo")
+        return self.kind.data in ("block", "halo", UNPLANNED)
 
     @property
     def size(self) -> int:
@@ -301,6 +310,16 @@ class SliceRuleMixin:
             case _:
                 return block.begin - self.lo.data, block.end + self.hi.data
 
+    def element_ranges(self, block: Block, elements: int) -> list[tuple[int, int]]:
+        """The runs of consecutive elements the vertex of `block` connects, of a tensor
+        of `elements` elements (one but for `columns<n>`: a run per row)."""
+        bounds = self.slice_of(block)
+        if bounds is None:
+            return [(0, elements)]
+        if self.kind.data == "columns":
+            return [(row + bounds[0], row + bounds[1]) for row in range(0, elements, self.size)]
+        return [bounds]
+
     def extent(self, elements: int) -> int:
         """What `slice_of` ranges over for a tensor of `elements` elements: its elements,
         or the length of its rows for `columns<n>`."""
@@ -324,8 +343,8 @@ class SliceRuleMixin:
                 return block_size + self.lo.data + self.hi.data
 
     def verify_rule(self) -> None:
-        if self.kind.data not in SLICE_KINDS:
-            raise VerifyException(f"unknown slice rule '{self.kind.data}' (expected {', '.join(SLICE_KINDS)})")
+        if self.kind.data not in self.KINDS:
+            raise VerifyException(f"unknown slice rule '{self.kind.data}' (expected {', '.join(self.KINDS)})")
         if self.kind.data in SIZED_KINDS:
             if self.lo.data < 1 or self.hi.data:
                 raise VerifyException(f"a {self.kind.data} rule needs one size of at least 1, got <{self.lo.data}, {self.hi.data}>")
@@ -337,7 +356,7 @@ class SliceRuleMixin:
 
     @classmethod
     def parse_rule(cls, parser: AttrParser) -> tuple[Attribute, ...]:
-        kind = parser.parse_keyword_in(SLICE_KINDS, " (a slice rule)")
+        kind = parser.parse_keyword_in(cls.KINDS, " (a slice rule)")
         if kind in SIZED_KINDS:
             parser.parse_punctuation("<")
             size = parser.parse_integer(allow_negative=False, allow_boolean=False)
@@ -404,6 +423,8 @@ def verify_placement(
     `tensors` gives each operand's name, element type and element count."""
     for field, field_type, rule, (name, element, size) in zip(field_names, field_types, rules, tensors):
         where = f"'{name}' connected to field '{field}' of {codelet_name}"
+        if rule.is_unplanned:
+            raise VerifyException(f"{where}: its halo is not planned yet (run ipu-plan-exchange)")
         if element != field_type.element_type:  # type: ignore[attr-defined]
             raise VerifyException(f"{where} has element type {element}, the field {field_type.element_type}")  # type: ignore[attr-defined]
         if is_vector_field(field_type):

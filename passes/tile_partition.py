@@ -20,9 +20,6 @@ from dataclasses import dataclass, field
 from functools import cache
 from math import ceil, prod
 
-from ipu_lower.dialects import ipu
-from ipu_lower.dialects import sdfg as sd
-from ipu_lower.dialects.index_expr import IndexExpr
 from xdsl.context import Context
 from xdsl.dialects import arith
 from xdsl.dialects.builtin import IndexType, IntegerAttr, MemRefType, ModuleOp
@@ -39,8 +36,12 @@ from xdsl.rewriter import InsertPoint
 
 from ipu_lower.arch import DEFAULT_ARCH, Arch, get_arch
 from ipu_lower.diagnostics import IpuLowerError, error
+from ipu_lower.dialects import ipu
+from ipu_lower.dialects import sdfg as sd
+from ipu_lower.dialects.index_expr import IndexExpr
 from ipu_lower.dialects.reduction import combine
-from ipu_lower.element_types import element_type, on_ipu
+from ipu_lower.dialects.tiling import UNPLANNED
+from ipu_lower.element_types import element_type, is_signedness_cast, on_ipu
 from ipu_lower.passes.tile_partition_reductions import (
     ReductionPlan,
     analyze_reduction,
@@ -102,14 +103,14 @@ class _UnionFind:
 class MapAccesses:
     """What one map reads and writes, in first-use order, and where: `span` is the
     row-major element range [begin, end) of the arrays it writes that its points cover
-    (None: all of them); `halos` gives, for each array it reads away from the point,
-    how many elements it needs before and after each point."""
+    (None: all of them); `neighbour_reads` names the arrays it reads away from the point
+    (ipu-plan-exchange sizes their halos)."""
 
     iterations: int
     reads: list[str]
     writes: list[str]
     span: tuple[int, int] | None = None
-    halos: dict[str, tuple[int, int]] = field(default_factory=dict)
+    neighbour_reads: frozenset[str] = frozenset()
     mask: tuple[tuple[int, int, int, int], ...] = ()
     """When the written box is not contiguous in memory (`B[1:-1, 1:-1]`), the span runs
     from its first to its last element and a point writes only if, for each
@@ -153,6 +154,8 @@ def analyze_map(map_op: sd.MapOp) -> MapAccesses:
         if values[2] != 1:
             raise error(map_op, f"map '{label}' ranges must have step 1 for now (got {lo} to {hi} step {st})")
         bounds.append((values[0], values[1]))
+    if any(hi <= lo for lo, hi in bounds):
+        return MapAccesses(0, [], [])  # runs no iteration (`B[1:-1]` of two elements): touches nothing
     return analyze_body(f"map '{label}'", list(map_op.body.block.ops), map_op.params, bounds)
 
 
@@ -212,8 +215,8 @@ def analyze_body(
             verb = "writes" if isinstance(op, sd.WriteOp) else "reads"
             raise error(op, f"{what} {verb} '{describe_access(op)}' outside its shape {ctype}")
         arrays.append(_ArrayAccess(op, name, offsets, shape))
-    span, halos, mask = _geometry(what, arrays, bounds)
-    return MapAccesses(points, list(dict.fromkeys(reads)), list(dict.fromkeys(writes)), span, halos, mask)
+    span, neighbour_reads, mask = _geometry(what, arrays, bounds)
+    return MapAccesses(points, list(dict.fromkeys(reads)), list(dict.fromkeys(writes)), span, neighbour_reads, mask)
 
 
 def _check_tasklet_width(op: sd.TaskletOp) -> None:
@@ -229,8 +232,8 @@ def _check_tasklet_width(op: sd.TaskletOp) -> None:
 
 def _geometry(
     what: str, arrays: list[_ArrayAccess], bounds: list[tuple[int, int]]
-) -> tuple[tuple[int, int] | None, dict[str, tuple[int, int]], tuple[tuple[int, int, int, int], ...]]:
-    """The written span, the read halos and the mask of a map's array accesses (see
+) -> tuple[tuple[int, int] | None, frozenset[str], tuple[tuple[int, int, int, int], ...]]:
+    """The written span, the arrays read away from the point and the mask of a map's array accesses (see
     MapAccesses).
 
     Every array of the map has the shape of the arrays it writes, and every write is at
@@ -240,7 +243,7 @@ def _geometry(
     inside the arrays, since they lie between those of the box's first and last points."""
     written = [a for a in arrays if isinstance(a.op, sd.WriteOp)]
     if not written:
-        return None, {}, ()
+        return None, frozenset(), ()
     first = written[0]
     for access in arrays:
         if access.shape != first.shape:
@@ -263,7 +266,7 @@ def _geometry(
     if not _is_contiguous(box, shape):
         # the outermost dimension stays inside the box between its first and last point
         mask = tuple((strides[k], shape[k], lo, hi) for k, (lo, hi) in enumerate(box) if k and (lo, hi) != (0, shape[k]))
-    halos: dict[str, tuple[int, int]] = {}
+    neighbour_reads: set[str] = set()
     written_names = {a.name for a in written}
     for access in arrays:
         flat = sum((o - w) * st for o, w, st in zip(access.offsets, first.offsets, strides))
@@ -275,10 +278,9 @@ def _geometry(
                 f"{what} reads '{describe_access(access.op)}' away from the point and also writes "
                 f"'{access.name}': other vertices write those elements in the same compute set",
             )
-        before, after = halos.get(access.name, (0, 0))
-        halos[access.name] = (max(before, -flat), max(after, flat))
+        neighbour_reads.add(access.name)
     whole = span == (0, prod(shape))
-    return (None if whole else span), halos, mask
+    return (None if whole else span), frozenset(neighbour_reads), mask
 
 
 def _is_contiguous(box: list[tuple[int, int]], shape: tuple[int, ...]) -> bool:
@@ -481,15 +483,15 @@ def tiled_map(
     ops: list[Operation],
     tile_map: ipu.TileMapAttr,
     params: tuple[SSAValue, ...] = (),
-    halos: dict[str, tuple[int, int]] | None = None,
+    neighbour_reads: frozenset[str] = frozenset(),
     mask: tuple[tuple[int, int, int, int], ...] = (),
 ) -> ipu.TiledMapOp:
     """The memlets and tasklets of one point (`ops`, checked by `analyze_body`) as a
     tiled map whose points are the elements the map writes: reads become `ipu.access`
-    at their offset from that element (read with the halos of `halos`), writes the
+    at their offset from that element (the arrays of `neighbour_reads` connected
+    `neighbours`, for ipu-plan-exchange to size their halos), writes the
     yielded values. With a `mask` (see MapAccesses), points outside it yield the
     values their outputs already hold."""
-    halos = halos or {}
     write = next((op for op in ops if isinstance(op, sd.WriteOp) and op.container.type.rank), None)  # type: ignore[union-attr]
     origin = point_offsets(write, params) if write is not None else None
     ins: list[SSAValue] = []
@@ -541,12 +543,14 @@ def tiled_map(
         inside = _inside(body, mask)
         results = [_add(body, arith.SelectOp(inside, new, old_values[c])) for c, new in zip(outs, results)]
     body.add_op(ipu.YieldOp(*results))
+    for op in reversed(list(body.ops)):  # casts whose value only fed a folded cast back
+        if is_signedness_cast(op) and not op.results[0].uses:
+            body.erase_op(op)
 
     def rule(value: SSAValue) -> ipu.SliceAttr:
         if value.type.rank == 0:  # type: ignore[union-attr]
             return ipu.WHOLE
-        halo = halos.get(sd.container_name(value))
-        return ipu.SliceAttr("halo", *halo) if halo else ipu.BLOCK
+        return ipu.SliceAttr(UNPLANNED) if sd.container_name(value) in neighbour_reads else ipu.BLOCK
 
     return ipu.TiledMapOp(label, tile_map, [(v, rule(v)) for v in ins], [(v, rule(v)) for v in outs], Region(body))
 
@@ -578,12 +582,19 @@ def _index_constant(value: int) -> arith.ConstantOp:
 
 
 def _inline_tasklet(op: sd.TaskletOp, body: Block, mapping: dict[SSAValue, SSAValue]) -> None:
+    """Clones the tasklet's ops into `body`. A value one tasklet casts to an unsigned type
+    and the next casts back (a fused intermediate) is used as it was, without the casts."""
     values = {arg: mapping[operand] for arg, operand in zip(op.body.block.args, op.inputs)}
     for inner in op.body.block.ops:
         if isinstance(inner, sd.YieldOp):
             for result, value in zip(op.outputs, inner.values):
                 mapping[result] = values[value]
             continue
+        if is_signedness_cast(inner):
+            source = values.get(inner.operands[0], inner.operands[0]).owner
+            if is_signedness_cast(source) and source.operands[0].type == inner.results[0].type:  # type: ignore[arg-type]
+                values[inner.results[0]] = source.operands[0]  # type: ignore[union-attr]
+                continue
         body.add_op(inner.clone(value_mapper=values))
 
 
@@ -669,10 +680,13 @@ class _MapToTiledMap(RewritePattern):
         ops = list(op.body.block.ops)
         containers = [o.container for o in ops if isinstance(o, sd.ReadOp | sd.WriteOp)]
         accesses = self.plan.maps[op]
+        if not accesses.iterations:
+            rewriter.erase(op)
+            return
         tile_map = _layout_of(self.plan, containers)
         if accesses.span is not None:
             tile_map = tile_map.restricted(*accesses.span)
-        rewriter.replace(op, tiled_map(op.label.data, ops, tile_map, op.params, accesses.halos, accesses.mask))
+        rewriter.replace(op, tiled_map(op.label.data, ops, tile_map, op.params, accesses.neighbour_reads, accesses.mask))
 
 
 @dataclass

@@ -34,7 +34,12 @@ from ipu_lower.passes.vertex_extraction_reductions import fold_codelet_body, pla
 
 
 def is_reduction_map(op: Operation) -> bool:
-    return isinstance(op, sd.MapOp) and any(isinstance(inner, sd.AccumulateOp) for inner in op.body.block.ops)
+    """Whether `op` is a map that accumulates and runs some iteration (one that runs
+    none changes nothing and is erased like any other)."""
+    if not isinstance(op, sd.MapOp) or not any(isinstance(inner, sd.AccumulateOp) for inner in op.body.block.ops):
+        return False
+    sizes = [(hi - lo).constant_value() for lo, hi, _ in op.ranges()]
+    return not any(size is not None and size <= 0 for size in sizes)
 
 
 def _static_bounds(map_op: sd.MapOp) -> list[int]:

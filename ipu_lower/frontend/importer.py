@@ -198,6 +198,14 @@ class _SdfgImporter:
             src_subset, dst_subset = memlet.other_subset, memlet.subset
         src_ranges = self.ranges(state, edge.src, src, src_subset)
         dst_ranges = self.ranges(state, edge.dst, dst, dst_subset)
+        src_type, dst_type = self.sdfg.arrays[src].dtype, self.sdfg.arrays[dst].dtype
+        if src_type != dst_type:
+            raise self.fail(
+                f"copy from '{src}' ({src_type.to_string()}) to '{dst}' ({dst_type.to_string()}) "
+                "converts element types, which is not supported yet",
+                state,
+                edge.dst,
+            )
         return sd.CopyOp(self.containers[src], src_ranges, self.containers[dst], dst_ranges)
 
     def ranges(self, state, node, name: str, subset) -> list[tuple[IndexExpr, IndexExpr]]:
