@@ -892,8 +892,8 @@ class TiledReduceOp(IRDLOperation):
         if [a.type for a in block.args] != [v.type for v in self.ins]:
             raise VerifyException(f"body of {what} must take its inputs, in order")
         for op in block.walk():
-            if not (op.dialect_name() in ("arith", "math") or isinstance(op, AccessOp | YieldOp)):
-                raise VerifyException(f"'{op.name}' is not allowed in {what} (only arith, math, ipu.access)")
+            if not (op.dialect_name() in ("arith", "math") or isinstance(op, AccessOp | YieldOp) or is_signedness_cast(op)):
+                raise VerifyException(f"'{op.name}' is not allowed in {what} (only arith, math, ipu.access, signedness casts)")
             if any(not on_ipu(r.type) for r in op.results):
                 raise VerifyException(f"'{op.name}' in {what} computes a {op.results[0].type}")
         term = block.last_op

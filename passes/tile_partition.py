@@ -39,7 +39,7 @@ from ipu_lower.diagnostics import IpuLowerError, error
 from ipu_lower.dialects import ipu
 from ipu_lower.dialects import sdfg as sd
 from ipu_lower.dialects.index_expr import IndexExpr
-from ipu_lower.dialects.reduction import combine
+from ipu_lower.dialects.reduction import combine_values
 from ipu_lower.dialects.tiling import UNPLANNED
 from ipu_lower.element_types import element_type, is_signedness_cast, on_ipu
 from ipu_lower.passes.tile_partition_reductions import (
@@ -534,10 +534,11 @@ def tiled_map(
             current[key] = mapping[op.value]
         elif isinstance(op, sd.AccumulateOp):  # outside maps: read, combine, write
             key = (op.container, (0,) * op.container.type.rank)  # type: ignore[union-attr]
-            combined = _add(body, combine(op.kind.data, current[key] if key in current else read(*key), mapping[op.value]))
+            ops = combine_values(op.kind.data, current[key] if key in current else read(*key), mapping[op.value])
+            body.add_ops(ops)
             if op.container not in outs:
                 outs.append(op.container)
-            current[key] = combined
+            current[key] = ops[-1].results[0]
     results = [current[(c, (0,) * c.type.rank)] for c in outs]  # type: ignore[union-attr]
     if mask:
         inside = _inside(body, mask)

@@ -34,8 +34,8 @@ from xdsl.traits import Pure
 from ipu_lower.arch import ATOMIC_STORE_BYTES
 from ipu_lower.dialects import ipu
 from ipu_lower.dialects.codelet_body import on_vectors
-from ipu_lower.dialects.reduction import accumulator_type, combine, convert, identity
-from ipu_lower.element_types import element_type
+from ipu_lower.dialects.reduction import accumulator_type, combine, convert, identity, signless_value, typed_value
+from ipu_lower.element_types import element_type, is_unsigned, signless
 from ipu_lower.names import UniqueNames
 
 @dataclass(frozen=True)
@@ -84,7 +84,8 @@ class _FoldBuilder:
         self.workers = workers
         self.kind = op.kind.data
         self.out_type: Attribute = op.out.type.element_type  # type: ignore[union-attr]
-        self.acc_type = accumulator_type(self.out_type)
+        self.unsigned = is_unsigned(self.out_type)
+        self.acc_type = signless(accumulator_type(self.out_type))  # what arith computes in
         self.constants: dict[int, SSAValue] = {}
         self.hoisted: dict[SSAValue, SSAValue] = {}
         self.inputs = dict(zip(op.body.block.args, op.ins))
@@ -152,9 +153,7 @@ class _FoldBuilder:
                 field = self.fields[self.field_of(self.inputs[inner.tensor])]
                 values[inner.result] = self.add(memref.LoadOp.get(field, [index]), block)
             elif isinstance(inner, ipu.YieldOp):
-                value = values[inner.values[0]]
-                widened = convert(value, self.acc_type)
-                return self.add(widened, block) if widened is not None else value
+                return self.widened(block, values[inner.values[0]])
             else:
                 clone = inner.clone(value_mapper=values)
                 block.add_op(clone)
@@ -185,15 +184,26 @@ class _FoldBuilder:
         index = offset if base is self.constants.get(0) else self.add(arith.AddiOp(base, offset), body)
         self.named(index, "i")
         value = self.point(body, index)
-        combined = self.add(combine(self.kind, acc, value), body)
+        combined = self.add(combine(self.kind, acc, value, self.unsigned), body)
         body.add_op(scf.YieldOp(combined))
         loop = scf.ForOp(first, self.b, step, [init], body)
         return self.named(self.add(loop, block), "total")
 
+    def widened(self, block: Block, value: SSAValue) -> SSAValue:
+        """A value of the output's (or the body's) element type as the accumulator."""
+        cast = signless_value(value)
+        if cast is not None:
+            value = self.add(cast, block)
+        extended = convert(value, self.acc_type, self.unsigned)
+        return self.add(extended, block) if extended is not None else value
+
     def store(self, block: Block, value: SSAValue, index: SSAValue | None) -> None:
-        narrowed = convert(value, self.out_type)
+        narrowed = convert(value, signless(self.out_type))
         if narrowed is not None:
             value = self.add(narrowed, block)
+        typed = typed_value(value, self.out_type)
+        if typed is not None:
+            value = self.add(typed, block)
         out = self.fields[self.signature.out]
         self.add(memref.StoreOp.get(value, out, [] if index is None else [index]), block)
 
@@ -203,10 +213,9 @@ class _FoldBuilder:
         index = None if self.signature.is_scalar(out) else r
         if self.op.accumulate is not None:
             current = self.add(memref.LoadOp.get(self.fields[out], [] if index is None else [index]), block)
-            widened = convert(current, self.acc_type)
-            init = self.add(widened, block) if widened is not None else current
+            init = self.widened(block, current)
         else:
-            init = self.add(identity(self.kind, self.acc_type), block)
+            init = self.add(identity(self.kind, self.acc_type, self.unsigned), block)
         base = self.first_point(block, r)
         total = self.fold_loop(block, base, self.constant(0), self.constant(1), init)
         self.store(block, total, index)
@@ -257,7 +266,7 @@ class _FoldBuilder:
             block.add_op(scf.ForOp(self.constant(0), self.constant(results), self.constant(1), [], inner))
 
         def fold(block: Block, r: SSAValue) -> None:
-            init = self.add(identity(self.kind, self.acc_type), block)
+            init = self.add(identity(self.kind, self.acc_type, self.unsigned), block)
             total = self.fold_loop(block, self.first_point(block, r), worker, workers, init)
             index = start if results == 1 else self.add(arith.AddiOp(start, r), block)
             self.store(block, total, index)
@@ -269,7 +278,7 @@ class _FoldBuilder:
 
         def fill(block: Block, r: SSAValue) -> None:
             index = base if results == 1 else self.add(arith.AddiOp(base, r), block)
-            self.store(block, self.add(identity(self.kind, self.acc_type), block), index)
+            self.store(block, self.add(identity(self.kind, self.acc_type, self.unsigned), block), index)
 
         each_result(empty, fill)
         empty.add_op(scf.YieldOp())

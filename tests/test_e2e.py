@@ -434,7 +434,8 @@ def test_stencil_without_interior_points_leaves_the_arrays():
 # -- reductions ----------------------------------------------------------------------------
 #
 # WCR memlets (sum, product, DaCe's lambda forms), Reduce nodes (whole array, each axis of
-# a matrix), Dot and a MatMul of two vectors, and += into a scalar inside a map, all in
+# a matrix; float32, int32, uint8, uint32), Dot and a MatMul of two vectors, and += into a
+# scalar inside a map, all in
 # one program (one build here and one with DaCe per size): each lowers to per-tile,
 # per-worker partial results and a tree of combines. Sizes: 1, below the tile count, and
 # above it without dividing it (nor the vector width).
@@ -443,10 +444,11 @@ L = dace.symbol("L")
 
 
 @dace.program
-def reductions(x: dace.float32[N], y: dace.float32[N], k: dace.int32[N], A: dace.float32[M, L], B: dace.int16[M, L],
-               C: dace.int16[M], total: dace.float32[1], dot: dace.float32[1], matmul: dace.float32[1],
-               squares: dace.float32[1], largest: dace.int32[1], product: dace.int32[1], cols: dace.float32[L],
-               rows: dace.float32[M]):
+def reductions(x: dace.float32[N], y: dace.float32[N], k: dace.int32[N], u: dace.uint8[N], w: dace.uint32[N],
+               A: dace.float32[M, L], B: dace.int16[M, L], C: dace.int16[M], total: dace.float32[1],
+               dot: dace.float32[1], matmul: dace.float32[1], squares: dace.float32[1], largest: dace.int32[1],
+               product: dace.int32[1], bytes_total: dace.uint8[1], unsigned_largest: dace.uint32[1],
+               cols: dace.float32[L], rows: dace.float32[M]):
     total[0] = np.sum(x)
     dot[0] = np.dot(x, y)
     matmul[0] = x @ y
@@ -456,6 +458,8 @@ def reductions(x: dace.float32[N], y: dace.float32[N], k: dace.int32[N], A: dace
         t += x[i] * x[i]  # into a scalar transient
     squares[0] = t
     largest[0] = np.max(k)
+    bytes_total[0] = np.sum(u)  # wraps, as numpy's uint8 sum does
+    unsigned_largest[0] = np.max(w)  # compared unsigned
     for i in dace.map[0:N]:
         with dace.tasklet:
             a << k[i]
@@ -472,18 +476,22 @@ def test_reductions_match_dace_and_numpy(n, m, l):
     x, y = RNG.random(n, dtype=np.float32), RNG.random(n, dtype=np.float32)
     k = RNG.choice(np.array([-1, 1], np.int32), n)
     k[RNG.choice(n, min(n, 10), replace=False)] = 3  # a product that stays inside int32
+    u = RNG.integers(0, 256, n, dtype=np.uint8)
+    w = RNG.integers(0, 2**32, n, dtype=np.uint32)
     A = RNG.random((m, l), dtype=np.float32)
     B = RNG.integers(-100, 100, (m, l), dtype=np.int16)
-    arrays = {"x": x, "y": y, "k": k, "A": A, "B": B, "C": RNG.integers(-100, 100, m, dtype=np.int16),
+    arrays = {"x": x, "y": y, "k": k, "u": u, "w": w, "A": A, "B": B, "C": RNG.integers(-100, 100, m, dtype=np.int16),
               **{name: np.zeros(1, np.float32) for name in ("total", "dot", "matmul", "squares")},
               "largest": np.zeros(1, np.int32), "product": np.full(1, 2, np.int32),
+              "bytes_total": np.zeros(1, np.uint8), "unsigned_largest": np.zeros(1, np.uint32),
               "cols": np.zeros(l, np.float32), "rows": np.zeros(m, np.float32)}
     symbols = {"N": n, "M": m, "L": l}
     ours, compiled = run_ipu(reductions, arrays, symbols)
     x64 = x.astype(np.float64)
     expected = {
         "total": [x64.sum()], "dot": [x64 @ y], "matmul": [x64 @ y], "squares": [x64 @ x], "largest": [k.max()],
-        "product": [2 * np.prod(k, dtype=np.int64)], "cols": A.sum(axis=0, dtype=np.float64),
+        "product": [2 * np.prod(k, dtype=np.int64)], "bytes_total": [u.sum(dtype=np.uint8)],
+        "unsigned_largest": [w.max()], "cols": A.sum(axis=0, dtype=np.float64),
         "rows": A.sum(axis=1, dtype=np.float64), "C": arrays["C"] + B.sum(axis=1, dtype=np.int16),
     }
     assert_same(ours, {name: np.asarray(v).astype(arrays[name].dtype) for name, v in expected.items()}, expected)

@@ -223,6 +223,20 @@ def test_np_dot_is_the_sum_of_products_from_zero():
     assert len(init) == 1
 
 
+@dace.program
+def unsigned_minimum(x: dace.uint8[N], s: dace.uint8[1]):
+    s[0] = np.min(x)
+
+
+def test_unsigned_identity_is_a_signless_constant_cast_to_its_type():
+    """arith has no unsigned constants: uint8's largest value, 255, is the i8 -1 cast."""
+    module = imported(unsigned_minimum)
+    (init,) = [op for op in ops_of(module, sd.TaskletOp) if op.label.data.endswith("_init")]
+    constant, cast, _ = init.body.block.ops
+    assert (constant.value.value.data, str(constant.result.type)) == (-1, "i8")
+    assert str(cast.results[0].type) == "ui8"
+
+
 def test_matmul_of_two_vectors_is_a_dot_product():
     module = imported(matmul_of_vectors)
     assert accumulates(module) == [("add", "__tmp0[0]")]

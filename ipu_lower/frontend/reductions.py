@@ -31,6 +31,8 @@ from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 
 from ipu_lower.dialects import sdfg as sd
 from ipu_lower.dialects.index_expr import IndexExpr
+from ipu_lower.dialects.reduction import signless_value, typed_value
+from ipu_lower.element_types import signless
 
 if TYPE_CHECKING:
     from ipu_lower.frontend.importer import _SdfgImporter
@@ -110,13 +112,16 @@ def access(params: Sequence[SSAValue], subset: Sequence[IndexExpr]) -> tuple[lis
 
 
 def constant_tasklet(label: str, value, element: Attribute) -> sd.TaskletOp:
-    """A tasklet without inputs yielding `value` as an `element` constant."""
+    """A tasklet without inputs yielding `value` as an `element` constant (an unsigned
+    one is a signless constant cast to its type: arith has no unsigned constants)."""
     if isinstance(element, IntegerType):
-        attr: Attribute = IntegerAttr(int(value), element)
+        attr: Attribute = IntegerAttr(int(value), signless(element), truncate_bits=True)
     else:
         attr = FloatAttr(float(value), element)  # type: ignore[arg-type]
-    const = arith.ConstantOp(attr)
-    return sd.TaskletOp(label, [], [("out", element)], Region(Block([const, sd.YieldOp(const.result)])))
+    ops: list[Operation] = [arith.ConstantOp(attr)]
+    if (typed := typed_value(ops[0].results[0], element)) is not None:
+        ops.append(typed)
+    return sd.TaskletOp(label, [], [("out", element)], Region(Block([*ops, sd.YieldOp(ops[-1].results[0])])))
 
 
 def parse_number(value) -> int | float | None:
@@ -300,8 +305,12 @@ class ReductionImporter:
             subset = [b + IndexExpr.dim(0) if d in vvarying else b for d, (b, _) in enumerate(vbox)]
             reads.append(sd.ReadOp(containers[name], *access(map_op.params, subset)))
         body = Block(arg_types=[element, element])
-        product = arith.MuliOp(*body.args) if isinstance(element, IntegerType) else arith.MulfOp(*body.args)
-        body.add_ops([product, sd.YieldOp(product.result)])
+        casts = [signless_value(arg) for arg in body.args]
+        x, y = (cast.results[0] if cast is not None else arg for cast, arg in zip(casts, body.args))
+        product = arith.MuliOp(x, y) if isinstance(element, IntegerType) else arith.MulfOp(x, y)
+        typed = typed_value(product.result, element)
+        body.add_ops([op for op in (*casts, product, typed) if op is not None])
+        body.add_op(sd.YieldOp(body.last_op.results[0]))  # type: ignore[union-attr]
         tasklet = sd.TaskletOp(f"{label}_mult", [("x", reads[0].result), ("y", reads[1].result)], [("out", element)], Region(body))
         accumulate = sd.AccumulateOp("add", tasklet.outputs[0], containers[result], [], [b for b, _ in out_box])
         map_op.body.block.add_ops([*reads, tasklet, accumulate])

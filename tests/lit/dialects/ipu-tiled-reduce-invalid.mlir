@@ -340,7 +340,7 @@ ipu.graph "g" arch "ipu2" args [] {
   }
 }
 
-// CHECK: ipu-tiled-reduce-invalid.mlir:[[# @LINE - 8]]:3: error: 'test.op' is not allowed in tiled reduction 'r' (only arith, math, ipu.access)
+// CHECK: ipu-tiled-reduce-invalid.mlir:[[# @LINE - 8]]:3: error: 'test.op' is not allowed in tiled reduction 'r' (only arith, math, ipu.access, signedness casts)
 
 // -----
 

@@ -151,3 +151,29 @@ sdfg.sdfg @free args ["a", "s"] symbols [] {
 // CHECK-NEXT:      %2 = arith.maximumf %1, %r : f32
 // CHECK-NEXT:      ipu.yield %2 : f32
 // CHECK-NEXT:    }
+
+// -----
+
+// The same outside maps on uint8 (into a one-element array): minui on the signless
+// values, through signedness casts.
+
+sdfg.sdfg @ufree args ["a", "s"] symbols [] {
+  %a = sdfg.container "a" : !sdfg.array<ui8>
+  %s = sdfg.container "s" : !sdfg.array<1 x ui8>
+  sdfg.state "s0" {
+    %v = sdfg.read %a[] : !sdfg.array<ui8>
+    sdfg.accumulate min %v to %s[0] : !sdfg.array<1 x ui8>
+  }
+}
+
+// CHECK-LABEL: ipu.graph "ufree"
+// CHECK:         ipu.tiled_map "scalar" over <0 to 1 x 1> ins(%a whole, %s block : memref<ui8>, memref<1xui8>) outs(%s block : memref<1xui8>) {
+// CHECK-NEXT:    ^bb0(%a_1: memref<ui8>, %s_1: memref<1xui8>):
+// CHECK-NEXT:      %0 = ipu.access %a_1[] : memref<ui8>
+// CHECK-NEXT:      %1 = ipu.access %s_1[0] : memref<1xui8>
+// CHECK-NEXT:      %2 = builtin.unrealized_conversion_cast %1 : ui8 to i8
+// CHECK-NEXT:      %3 = builtin.unrealized_conversion_cast %0 : ui8 to i8
+// CHECK-NEXT:      %4 = arith.minui %2, %3 : i8
+// CHECK-NEXT:      %5 = builtin.unrealized_conversion_cast %4 : i8 to ui8
+// CHECK-NEXT:      ipu.yield %5 : ui8
+// CHECK-NEXT:    }

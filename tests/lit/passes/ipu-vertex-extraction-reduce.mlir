@@ -222,3 +222,33 @@ ipu.graph "half" arch "ipu2" args ["x", "s"] {
 // CHECK-NEXT:     ipu.vertices @half_m over <0 to 1 x 1> (%x columns<1>, %s block : memref<32xf16>, memref<1xf16>)
 // CHECK-NEXT:   }
 // CHECK-NEXT: }
+
+// -----
+
+// An unsigned maximum: arith computes on signless integers, so each uint16 is cast to i16
+// and extended as unsigned (extui) to i32, compared with maxui, and cast back on store.
+
+ipu.graph "umax" arch "ipu2" args ["x", "s"] {
+  %x = ipu.variable "x" mapping <0 to 2 x 8> : memref<16xui16>
+  %s = ipu.variable "s" mapping <0 to 1 x 1> : memref<ui16>
+  ipu.tiled_reduce "m" max over <0 to 1 x 1> fold <1 x 16 x ?> split outputs accumulate ins(%x columns<1> : memref<16xui16>) outs(%s whole : memref<ui16>) {
+  ^bb0(%x_1: memref<16xui16>):
+    %0 = ipu.access %x_1[0] : memref<16xui16>
+    ipu.yield %0 : ui16
+  }
+}
+
+// CHECK-LABEL: ipu.graph "umax"
+// CHECK:         %3 = memref.load %s_1[] : memref<ui16>
+// CHECK-NEXT:    %4 = builtin.unrealized_conversion_cast %3 : ui16 to i16
+// CHECK-NEXT:    %5 = arith.extui %4 : i16 to i32
+// CHECK-NEXT:    %total = scf.for %j = %0 to %1 step %2 iter_args(%acc = %5) -> (i32) {
+// CHECK:           %7 = memref.load %x_1[%i] : memref<?xui16>
+// CHECK-NEXT:      %8 = builtin.unrealized_conversion_cast %7 : ui16 to i16
+// CHECK-NEXT:      %9 = arith.extui %8 : i16 to i32
+// CHECK-NEXT:      %10 = arith.maxui %acc, %9 : i32
+// CHECK-NEXT:      scf.yield %10 : i32
+// CHECK-NEXT:    }
+// CHECK-NEXT:    %11 = arith.trunci %total : i32 to i16
+// CHECK-NEXT:    %12 = builtin.unrealized_conversion_cast %11 : i16 to ui16
+// CHECK-NEXT:    memref.store %12, %s_1[] : memref<ui16>
