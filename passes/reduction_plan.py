@@ -110,6 +110,8 @@ class FoldProblem:
     scalar_output: bool = False
     counts: tuple[int, ...] = field(default=())
     """vertex counts tried for split levels; default 2, 4, 8, ... and the tile count"""
+    max_levels: int | None = None
+    """at most this many levels (None: as many as pay off)"""
 
 
 def _balanced(elements: int, tiles: int, grain: int) -> ipu.TileMapAttr:
@@ -158,9 +160,10 @@ class _Planner:
 
     def plan(self) -> list[FoldLevel]:
         r = self.p.reduction
+        levels = self.p.max_levels
         if r.outer == 1:
-            return self._best_rows(r.reduced, r.inner, True)[1]
-        return self._best_outer()[1]
+            return self._best_rows(r.reduced, r.inner, True, levels)[1]
+        return self._best_outer(levels)[1]
 
     def _split_maps(self, rows: int, inner: int, first: bool, grain: int = 1) -> list[tuple[ipu.TileMapAttr, bool]]:
         """Tile maps of split levels over `rows` rows of `inner`, in blocks of whole
@@ -191,10 +194,11 @@ class _Planner:
                 options.append((tile_map, local, "folded", lanes, self.workers))
         return options
 
-    def _best_rows(self, rows: int, inner: int, first: bool) -> tuple[int, list[FoldLevel]]:
-        """The cheapest plan for `rows` rows of `inner` results (O = 1)."""
+    def _best_rows(self, rows: int, inner: int, first: bool, levels: int | None) -> tuple[int, list[FoldLevel]]:
+        """The cheapest plan for `rows` rows of `inner` results (O = 1) in at most
+        `levels` levels (None: any number)."""
         options = [self._final_columns(rows, inner, first)]
-        for tile_map, local, split, columns, slots in self._splits(rows, inner, first):
+        for tile_map, local, split, columns, slots in self._splits(rows, inner, first) if levels != 1 else ():
             partials = columns * slots
             following = tile_map.num_blocks() * partials // inner
             if following >= rows:
@@ -203,7 +207,7 @@ class _Planner:
                 tile_map, ipu.BLOCK, (1, None, columns), split, partials, ipu.SliceAttr("partials", partials), first
             )
             level = self.estimate(level, rows * inner, local, True)
-            cycles, rest = self.best_rows(following, inner, False)
+            cycles, rest = self.best_rows(following, inner, False, _fewer(levels))
             options.append((level.cycles + cycles, [level, *rest]))
         return min(options, key=lambda option: option[0])
 
@@ -227,7 +231,7 @@ class _Planner:
         level = self.estimate(level, rows * inner, local_input, local_output)
         return level.cycles, [level]
 
-    def _best_outer(self) -> tuple[int, list[FoldLevel]]:
+    def _best_outer(self, levels: int | None) -> tuple[int, list[FoldLevel]]:
         """O > 1: one level from the outputs (`rows<R>`), or a split level over the
         rows of every output followed by an O = 1 plan of its partial results."""
         r = self.p.reduction
@@ -247,7 +251,7 @@ class _Planner:
             level = FoldLevel(tile_map, ipu.SliceAttr("rows", rows), (None, rows, inner), "outputs", first=True)
             level = self.estimate(level, rows * results, local_input, local_output or tile_map == out)
             options.append((level.cycles, [level]))
-        for count in self.counts:
+        for count in self.counts if levels != 1 else ():
             if not 2 <= count <= min(self.tiles, rows // 2):
                 continue
             tile_map = _balanced(rows * inner, count, inner)
@@ -257,9 +261,13 @@ class _Planner:
                     results * slots, ipu.SliceAttr("partials", results * slots), True,
                 )
                 level = self.estimate(level, rows * results, False, True)
-                cycles, rest = self.best_rows(tile_map.num_blocks() * slots, results, False)
+                cycles, rest = self.best_rows(tile_map.num_blocks() * slots, results, False, _fewer(levels))
                 options.append((level.cycles + cycles, [level, *rest]))
         return min(options, key=lambda option: option[0])
+
+
+def _fewer(levels: int | None) -> int | None:
+    return None if levels is None else levels - 1
 
 
 def plan_levels(problem: FoldProblem, vertex_cycles: VertexCycles) -> list[FoldLevel]:

@@ -202,9 +202,10 @@ class FoldCosts:
 SCALAR_TILE = ipu.TileMapAttr([(0, 1, 1)])
 
 
-def plan_reduction(
+def reduction_problem(
     map_op: sd.MapOp, layouts: dict[str, ipu.TileMapAttr], arch: Arch, containers: dict[str, sd.ContainerOp]
-) -> ReductionPlan:
+) -> tuple[FoldProblem, FoldCosts]:
+    """What planning `map_op`'s levels depends on, and the estimates of their vertices."""
     reduction = analyze_reduction(map_op)
     if not reduction.inputs:
         raise error(map_op, f"map '{map_op.label.data}' reduces no array; its values do not depend on the point")
@@ -221,7 +222,14 @@ def plan_reduction(
         output_layout=layouts[reduction.destination],
         scalar_output=destination.rank == 0,
     )
-    return ReductionPlan(reduction, plan_levels(problem, FoldCosts(map_op, destination, arch)))
+    return problem, FoldCosts(map_op, destination, arch)
+
+
+def plan_reduction(
+    map_op: sd.MapOp, layouts: dict[str, ipu.TileMapAttr], arch: Arch, containers: dict[str, sd.ContainerOp]
+) -> ReductionPlan:
+    problem, costs = reduction_problem(map_op, layouts, arch, containers)
+    return ReductionPlan(problem.reduction, plan_levels(problem, costs))
 
 
 # -- rewriting --------------------------------------------------------------------------------

@@ -12,7 +12,7 @@ import zlib
 
 import numpy as np
 import pytest
-from ir_helpers import make_ctx, parse
+from ir_helpers import parse
 
 from ipu_lower.arch import get_arch
 from ipu_lower.dialects import ipu
@@ -194,3 +194,15 @@ def test_the_data_is_folded_where_it_lies_when_it_is_large():
     (reduction,) = plan.reductions.values()
     first = reduction.levels[0]
     assert first.tile_map == plan.layouts["x"] and first.fold == (1, None, 2) and first.split == "folded"
+
+
+@pytest.mark.parametrize("max_levels", [1, 2, 3])
+def test_a_plan_keeps_to_its_number_of_levels(max_levels):
+    problem = dataclasses.replace(problem_for(1, 100000, 1, 1472, scalar=True), max_levels=max_levels)
+    levels = plan_levels(problem, work_estimate)
+    check_plan(problem, levels)
+    assert len(levels) <= max_levels
+    unlimited = plan_levels(dataclasses.replace(problem, max_levels=None), work_estimate)
+    assert len(unlimited) >= 3  # a tree pays off here, so fewer levels cost more
+    if max_levels < len(unlimited):
+        assert sum(level.cycles for level in levels) > sum(level.cycles for level in unlimited)
