@@ -11,7 +11,8 @@ each the combination of R values. A *level* is one `ipu.tiled_reduce` (`FoldLeve
   per worker (`split folded`: the workers share the rows, each writing its own I
   partial results; for few columns). The partial results of V vertices are the V (or
   V x workers) rows of I columns of the next level: a reduction tree.
-- the *final* level writes the destination (`accumulate`: the value there takes part):
+- the *final* level writes the destination (`accumulate`: the value there takes part,
+  unless the identity was written there just before, `FoldProblem.overwrite`):
   its vertices share the I columns (`columns<I>`: all rows of a block of columns), on
   the tiles that hold the destination, or, when O > 1, they share the O x I results
   and read the R rows of each (`rows<R>`).
@@ -70,6 +71,8 @@ class FoldLevel:
     out_rule: ipu.SliceAttr = ipu.BLOCK
     first: bool = False
     """whether it reads the map's inputs (else the partial results of the level before)"""
+    accumulate: bool = True
+    """(final) whether the destination's value takes part"""
     cycles: int = 0
     """its estimate: busiest vertex, exchange into the busiest tile, one sync"""
 
@@ -112,6 +115,9 @@ class FoldProblem:
     """vertex counts tried for split levels; default 2, 4, 8, ... and the tile count"""
     max_levels: int | None = None
     """at most this many levels (None: as many as pay off)"""
+    overwrite: bool = False
+    """whether the final level writes the destination without reading it (it holds the
+    identity)"""
 
 
 def _balanced(elements: int, tiles: int, grain: int) -> ipu.TileMapAttr:
@@ -153,9 +159,9 @@ class _Planner:
         moved = 0
         if not local_input:
             moved += level.in_rule.slice_size(busiest, elements) * (self.p.in_bytes if level.first else self.p.partial_bytes)
-        if level.is_final and not local_output:  # read and written back
+        if level.is_final and not local_output:  # written back, and read first when it accumulates
             out = level.out_rule.slice_size(busiest, self.p.reduction.results)
-            moved += 2 * out * self.p.out_bytes
+            moved += (2 if level.accumulate else 1) * out * self.p.out_bytes
         return replace(level, cycles=superstep_cycles(compute, moved, self.p.arch))
 
     def plan(self) -> list[FoldLevel]:
@@ -227,7 +233,10 @@ class _Planner:
         local_output = tile_map == out or (tile is not None and _one_tile(out) == tile)
         local_input = first and tile is not None and self.p.input_layout is not None and _one_tile(self.p.input_layout) == tile
         out_rule = ipu.WHOLE if self.p.scalar_output else ipu.BLOCK
-        level = FoldLevel(tile_map, ipu.SliceAttr("columns", inner), (1, rows, None), "outputs", None, out_rule, first)
+        level = FoldLevel(
+            tile_map, ipu.SliceAttr("columns", inner), (1, rows, None), "outputs", None, out_rule, first,
+            not self.p.overwrite,
+        )
         level = self.estimate(level, rows * inner, local_input, local_output)
         return level.cycles, [level]
 
@@ -248,7 +257,10 @@ class _Planner:
             finals.append((ipu.TileMapAttr(runs), True, False))  # the data's own blocks
         options = []
         for tile_map, local_input, local_output in finals:
-            level = FoldLevel(tile_map, ipu.SliceAttr("rows", rows), (None, rows, inner), "outputs", first=True)
+            level = FoldLevel(
+                tile_map, ipu.SliceAttr("rows", rows), (None, rows, inner), "outputs", first=True,
+                accumulate=not self.p.overwrite,
+            )
             level = self.estimate(level, rows * results, local_input, local_output or tile_map == out)
             options.append((level.cycles, [level]))
         for count in self.counts if levels != 1 else ():

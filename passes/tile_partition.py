@@ -334,6 +334,8 @@ class PartitionPlan:
     copies: dict[sd.CopyOp, tuple[tuple[int, int], tuple[int, int]]] = field(default_factory=dict)
     reductions: dict[sd.MapOp, ReductionPlan] = field(default_factory=dict)
     """the tiled reductions of each map that accumulates"""
+    dropped: frozenset[Operation] = frozenset()
+    """ops whose work a reduction does (the identity written before it)"""
     maps: dict[sd.MapOp, MapAccesses] = field(default_factory=dict)
 
 
@@ -399,7 +401,8 @@ def plan_partition(sdfg_op: sd.SdfgOp, arch: Arch) -> PartitionPlan:
     map_ops = [op for op in sdfg_op.walk() if isinstance(op, sd.MapOp)]
     reductions = {op: plan_reduction(op, layouts, arch, containers) for op in map_ops if is_reduction_map(op)}
     maps = {op: analyze_map(op) for op in map_ops if op not in reductions}
-    return PartitionPlan(arch, layouts, frozenset(written), copies, reductions, maps)
+    dropped = frozenset(op for reduction in reductions.values() for op in reduction.init)
+    return PartitionPlan(arch, layouts, frozenset(written), copies, reductions, dropped, maps)
 
 
 def plan_copy(op: sd.CopyOp) -> tuple[tuple[int, int], tuple[int, int]]:
@@ -645,15 +648,21 @@ class _ContainerToVariable(RewritePattern):
         rewriter.replace(op, ipu.VariableOp(name, memref_of(op.result.type), self.plan.layouts[name]))  # type: ignore[arg-type]
 
 
+@dataclass
 class _InlineState(RewritePattern):
     """Inline a state's steps where it stands; runs of memlets and tasklets outside
-    maps become single-point tiled maps on tile 0 on the way."""
+    maps become single-point tiled maps on tile 0 on the way, but for the writes of an
+    identity a reduction does without (`ReductionPlan.init`)."""
+
+    plan: PartitionPlan
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: sd.StateOp, rewriter: PatternRewriter) -> None:
         for step in state_steps(op):
             if isinstance(step, list):
-                rewriter.insert(tiled_map(free_label(step), step, SCALAR_MAP), InsertPoint.before(step[0]))
+                kept = [inner for inner in step if inner not in self.plan.dropped]
+                if kept:
+                    rewriter.insert(tiled_map(free_label(kept), kept, SCALAR_MAP), InsertPoint.before(step[0]))
                 for inner in reversed(step):
                     rewriter.erase(inner)
         rewriter.inline_block(op.body.block, InsertPoint.before(op))
@@ -681,7 +690,7 @@ class _MapToTiledMap(RewritePattern):
         ops = list(op.body.block.ops)
         containers = [o.container for o in ops if isinstance(o, sd.ReadOp | sd.WriteOp)]
         accesses = self.plan.maps[op]
-        if not accesses.iterations:
+        if not accesses.iterations or op in self.plan.dropped:
             rewriter.erase(op)
             return
         tile_map = _layout_of(self.plan, containers)
@@ -719,7 +728,7 @@ class IpuTilePartitionPass(ModulePass):
         plans = {s: plan_partition(s, arch) for s in op.ops if isinstance(s, sd.SdfgOp)}
         for sdfg_op, plan in plans.items():
             # The dataflow first, while it still refers to containers; then the data.
-            _walk([_InlineState(), _MapToTiledMap(plan), _CopyToCopy(plan)]).rewrite_region(sdfg_op.body)
+            _walk([_InlineState(plan), _MapToTiledMap(plan), _CopyToCopy(plan)]).rewrite_region(sdfg_op.body)
             _walk([_ContainerToVariable(plan)]).rewrite_region(sdfg_op.body)
         _walk([_SdfgToGraph(plans)]).rewrite_module(op)
 

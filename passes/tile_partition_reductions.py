@@ -18,7 +18,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from math import prod
 
-from xdsl.dialects.builtin import MemRefType
+from xdsl.dialects import arith
+from xdsl.dialects.builtin import FloatAttr, IntegerAttr, MemRefType
 from xdsl.ir import Block, Operation, Region, SSAValue
 
 from ipu_lower.arch import Arch
@@ -27,8 +28,8 @@ from ipu_lower.diagnostics import error
 from ipu_lower.dialects import ipu
 from ipu_lower.dialects import sdfg as sd
 from ipu_lower.dialects.index_expr import IndexExpr
-from ipu_lower.dialects.reduction import accumulator_type
-from ipu_lower.element_types import element_type
+from ipu_lower.dialects.reduction import accumulator_type, identity
+from ipu_lower.element_types import element_type, is_unsigned, signless
 from ipu_lower.passes.reduction_plan import FoldLevel, FoldProblem, ReductionMap, plan_levels
 from ipu_lower.passes.vertex_extraction_reductions import fold_codelet_body, plan_fold_signature
 
@@ -156,6 +157,8 @@ def _kept_parameters(map_op: sd.MapOp, accumulate: sd.AccumulateOp, bounds: list
 class ReductionPlan:
     reduction: ReductionMap
     levels: list[FoldLevel]
+    init: tuple[Operation, ...] = ()
+    """the ops before the map that wrote the identity into its destination: they go"""
 
 
 class FoldCosts:
@@ -172,7 +175,7 @@ class FoldCosts:
         self.costs: dict[tuple, tuple[VertexCost, list[ipu.SliceAttr]]] = {}
 
     def __call__(self, level: FoldLevel, count: int, elements: int) -> int:
-        key = (level.first, level.split, level.fold, level.in_rule, level.out_rule, level.partials)
+        key = (level.first, level.split, level.fold, level.in_rule, level.out_rule, level.partials, level.accumulate)
         if key not in self.costs:
             self.costs[key] = self._codelet_cost(level)
         cost, rules = self.costs[key]
@@ -221,6 +224,7 @@ def reduction_problem(
         input_layout=layouts[reduction.inputs[0]],
         output_layout=layouts[reduction.destination],
         scalar_output=destination.rank == 0,
+        overwrite=bool(identity_init(map_op, reduction)),
     )
     return problem, FoldCosts(map_op, destination, arch)
 
@@ -229,7 +233,58 @@ def plan_reduction(
     map_op: sd.MapOp, layouts: dict[str, ipu.TileMapAttr], arch: Arch, containers: dict[str, sd.ContainerOp]
 ) -> ReductionPlan:
     problem, costs = reduction_problem(map_op, layouts, arch, containers)
-    return ReductionPlan(problem.reduction, plan_levels(problem, costs))
+    return ReductionPlan(problem.reduction, plan_levels(problem, costs), identity_init(map_op, problem.reduction))
+
+
+def identity_init(map_op: sd.MapOp, reduction: ReductionMap) -> tuple[Operation, ...]:
+    """The ops just before `map_op` in its state that write the reduction's identity into
+    all of its destination (how the importer starts a `Reduce` or `Dot`: a tasklet and its
+    write, or a map of them over the destination), or none. The final level may then
+    write the destination without reading it, and the ops go: one compute set less."""
+    previous = map_op.prev_op
+    if isinstance(previous, sd.WriteOp):
+        tasklet, write, init = previous.prev_op, previous, (previous.prev_op, previous)
+    elif isinstance(previous, sd.MapOp) and len(previous.body.block.ops) == 2:
+        tasklet, write = previous.body.block.ops
+        init = (previous,)
+    else:
+        return ()
+    if not (
+        isinstance(tasklet, sd.TaskletOp)
+        and not tasklet.inputs
+        and isinstance(write, sd.WriteOp)
+        and write.value is tasklet.outputs[0]
+        and write.value.has_one_use()
+        and sd.container_name(write.container) == reduction.destination
+        and prod(write.container.type.static_shape() or ()) == reduction.results  # type: ignore[union-attr]
+        and (isinstance(previous, sd.WriteOp) or _writes_all_of(previous, write))  # type: ignore[arg-type]
+    ):
+        return ()
+    return init if _yields_identity(tasklet, reduction.kind) else ()
+
+
+def _writes_all_of(init_map: sd.MapOp, write: sd.WriteOp) -> bool:
+    """Whether `init_map` writes every element of `write`'s container, at its point."""
+    from ipu_lower.passes.tile_partition import point_offsets
+
+    bounds = [(lo.constant_value(), hi.constant_value(), st.constant_value()) for lo, hi, st in init_map.ranges()]
+    shape = write.container.type.static_shape()  # type: ignore[union-attr]
+    return bounds == [(0, n, 1) for n in shape] and point_offsets(write, init_map.params) == [0] * len(shape)
+
+
+def _yields_identity(tasklet: sd.TaskletOp, kind: str) -> bool:
+    """Whether `tasklet` yields one constant, the identity of `kind` for its type (bit
+    for bit: DaCe's max identity for floats is the lowest finite float, not -inf)."""
+    constants = [op for op in tasklet.body.block.ops if isinstance(op, arith.ConstantOp)]
+    if len(constants) != 1:
+        return False
+    element = tasklet.outputs[0].type
+    value = constants[0].value
+    expected = identity(kind, signless(element), is_unsigned(element)).value
+    if isinstance(value, IntegerAttr) and isinstance(expected, IntegerAttr):
+        width = element.width.data  # type: ignore[attr-defined]
+        return value.value.data % 2**width == expected.value.data % 2**width
+    return isinstance(value, FloatAttr) and isinstance(expected, FloatAttr) and value.value.data == expected.value.data
 
 
 # -- rewriting --------------------------------------------------------------------------------
@@ -280,7 +335,8 @@ def _level_op(
     out: tuple[SSAValue, ipu.SliceAttr],
     body: Region,
 ) -> ipu.TiledReduceOp:
-    return ipu.TiledReduceOp(label, kind, level.tile_map, level.fold, level.split, ins, out, body, level.is_final)
+    accumulate = level.is_final and level.accumulate
+    return ipu.TiledReduceOp(label, kind, level.tile_map, level.fold, level.split, ins, out, body, accumulate)
 
 
 def _fresh(name: str, taken: set[str]) -> str:

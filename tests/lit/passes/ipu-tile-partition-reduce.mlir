@@ -177,3 +177,44 @@ sdfg.sdfg @ufree args ["a", "s"] symbols [] {
 // CHECK-NEXT:      %5 = builtin.unrealized_conversion_cast %4 : i8 to ui8
 // CHECK-NEXT:      ipu.yield %5 : ui8
 // CHECK-NEXT:    }
+
+// -----
+
+// How the importer writes DaCe's Reduce and Dot: the identity first, then a map that
+// accumulates. When the identity is written right before into all of the destination,
+// the final level writes the destination without reading it (no `accumulate`) and the
+// write of the identity goes: one compute set less. Other values still go first.
+
+sdfg.sdfg @reduce args ["A", "s", "t"] symbols [] {
+  %A = sdfg.container "A" : !sdfg.array<4 x 6 x f32>
+  %s = sdfg.container "s" : !sdfg.array<6 x f32>
+  %t = sdfg.container "t" : !sdfg.array<f32>
+  sdfg.state "s0" {
+    sdfg.map "init" (%o) = (0) to (6) step (1) {
+      %z = sdfg.tasklet "zero" ins() outs(out) : () -> (f32) {
+        %c = arith.constant 0.000000e+00 : f32
+        sdfg.yield %c : f32
+      }
+      sdfg.write %z to %s[%o] : !sdfg.array<6 x f32>
+    }
+    sdfg.map "columns" (%i, %j) = (0, 0) to (4, 6) step (1, 1) {
+      %v = sdfg.read %A[%i, %j] : !sdfg.array<4 x 6 x f32>
+      sdfg.accumulate add %v to %s[%j] : !sdfg.array<6 x f32>
+    }
+    %one = sdfg.tasklet "one" ins() outs(out) : () -> (f32) {
+      %c = arith.constant 1.000000e+00 : f32
+      sdfg.yield %c : f32
+    }
+    sdfg.write %one to %t[] : !sdfg.array<f32>
+    sdfg.map "all" (%i, %j) = (0, 0) to (4, 6) step (1, 1) {
+      %v = sdfg.read %A[%i, %j] : !sdfg.array<4 x 6 x f32>
+      sdfg.accumulate add %v to %t[] : !sdfg.array<f32>
+    }
+  }
+}
+
+// CHECK-LABEL: ipu.graph "reduce"
+// CHECK-NOT:     ipu.tiled_map "init"
+// CHECK:         ipu.tiled_reduce "columns" add over <0 to 3 x 2> fold <1 x 4 x ?> split outputs ins(%A columns<6> : memref<4x6xf32>) outs(%s block : memref<6xf32>) {
+// CHECK:         ipu.tiled_map "one" over <0 to 1 x 1> ins() outs(%t whole : memref<f32>) {
+// CHECK:         ipu.tiled_reduce "all" add over <0 to 1 x 1> fold <1 x 24 x ?> split outputs accumulate ins(%A columns<1> : memref<4x6xf32>) outs(%t whole : memref<f32>) {
