@@ -185,14 +185,14 @@ class FoldCosts:
         return cost.cycles(sizes, self.arch.workers_per_tile)
 
     def _codelet_cost(self, level: FoldLevel) -> tuple[VertexCost, list[ipu.SliceAttr]]:
-        from ipu_lower.passes.tile_partition import _inline_tasklet, memref_of
+        from ipu_lower.passes.tile_partition import memref_of
 
         def detached(name: str, memref: MemRefType) -> SSAValue:
             return ipu.VariableOp(name, memref, SCALAR_TILE).result
 
         partial = MemRefType(accumulator_type(self.destination.element_type), [1])
         if level.first:
-            body, ins = _point_body(self.ops, self.accumulate, level.in_rule, _inline_tasklet, memref_of)
+            body, ins = _point_body(self.ops, self.accumulate, level.in_rule)
             ins = [(detached(f"in{k}", memref_of(value.type)), rule) for k, (value, rule) in enumerate(ins)]
         else:
             body, ins = _partials_body(detached("partials", partial), level.in_rule)
@@ -295,8 +295,6 @@ def reduction_ops(
 ) -> tuple[list[ipu.VariableOp], list[ipu.TiledReduceOp]]:
     """The partial-result tensors and the tiled reductions of a planned map (its
     containers are still `sdfg` values: the partition replaces them afterwards)."""
-    from ipu_lower.passes.tile_partition import _inline_tasklet, memref_of
-
     label = map_op.label.data
     ops = list(map_op.body.block.ops)
     accumulate = next(op for op in ops if isinstance(op, sd.AccumulateOp))
@@ -308,7 +306,7 @@ def reduction_ops(
     source: SSAValue | None = None  # the partials of the level before
     for k, level in enumerate(plan.levels):
         if level.first:
-            body, ins = _point_body(ops, accumulate, level.in_rule, _inline_tasklet, memref_of)
+            body, ins = _point_body(ops, accumulate, level.in_rule)
         else:
             assert source is not None
             body, ins = _partials_body(source, level.in_rule)
@@ -348,9 +346,13 @@ def _fresh(name: str, taken: set[str]) -> str:
     return candidate
 
 
-def _point_body(ops, accumulate, rule, inline_tasklet, memref_of) -> tuple[Region, list[tuple[SSAValue, ipu.SliceAttr]]]:
+def _point_body(
+    ops: list[Operation], accumulate: sd.AccumulateOp, rule: ipu.SliceAttr
+) -> tuple[Region, list[tuple[SSAValue, ipu.SliceAttr]]]:
     """The map's computation at one point: reads become `ipu.access` at the point,
     tasklets are inlined, the accumulated value is yielded."""
+    from ipu_lower.passes.tile_partition import _inline_tasklet, memref_of  # which imports this module
+
     body = Block()
     ins: list[tuple[SSAValue, ipu.SliceAttr]] = []
     current: dict[SSAValue, SSAValue] = {}
@@ -367,7 +369,7 @@ def _point_body(ops, accumulate, rule, inline_tasklet, memref_of) -> tuple[Regio
                 current[op.container] = access.result
             mapping[op.result] = current[op.container]
         elif isinstance(op, sd.TaskletOp):
-            inline_tasklet(op, body, mapping)
+            _inline_tasklet(op, body, mapping)
     body.add_op(ipu.YieldOp(mapping[accumulate.value]))
     return Region(body), ins
 
