@@ -17,7 +17,7 @@ import pytest
 from ipu_lower.dialects import ipu, poplar
 from ipu_lower.passes.convert_ipu_to_poplar import ConvertIpuToPoplarPass
 from ipu_lower.passes.vertex_extraction import IpuVertexExtractionPass
-from ir_helpers import graph, make_ctx, parse, the
+from ir_helpers import extracted_fold, graph, make_ctx, parse, the
 from xdsl.dialects import arith, scf, vector
 from xdsl.dialects import math as mathd
 from xdsl.dialects.builtin import Float16Type, Float32Type
@@ -787,19 +787,9 @@ def test_pairing_is_what_separates_constrained_scaled_add():
 # within 10% from 4000 floats a tile on, and within 15% at 1000.
 
 
-def fold_codelet(n: int, fold: str, partials: int, element: str = "f32") -> Block:
-    """The codelet ipu-vertex-extraction builds for a `split folded` sum of `n` values
-    on one tile with `fold` sizes, writing `partials` results."""
-    module = parse(graph(f"""  %x = ipu.variable "x" mapping <0 to 1 x {n}> : memref<{n}x{element}>
-  %p = ipu.variable "p" mapping <0 to 1 x {partials}> : memref<{partials}xf32>
-  ipu.tiled_reduce "r" add over <0 to 1 x {n}> fold {fold} split folded ins(%x block : memref<{n}x{element}>) outs(%p partials<{partials}> : memref<{partials}xf32>) {{
-  ^bb0(%x_1: memref<{n}x{element}>):
-    %0 = ipu.access %x_1[0] : memref<{n}x{element}>
-    ipu.yield %0 : {element}
-  }}"""))
-    IpuVertexExtractionPass().apply(make_ctx(), module)
-    module.verify()
-    return the(module, ipu.CodeletOp).body.block
+def fold_codelet(n: int, fold: str, partials: int) -> Block:
+    """The codelet of a `split folded` float sum of `n` values on one tile."""
+    return extracted_fold("f32", f"<0 to 1 x {n}>", fold, "folded", f"partials<{partials}>", n, partials).body.block
 
 
 def test_vector_fold_by_hand():
