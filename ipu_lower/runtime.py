@@ -1,9 +1,10 @@
 """Compile a DaCe program to Poplar C++, build it against the CPU emulator and call it.
 
-`compile(program_or_sdfg, symbols=..., arch=...)` returns a `CompiledProgram`: call it
-with the DaCe program's arguments (numpy arrays and scalars); outputs are written back
-into the arrays, and the last run's cycle estimate and profile are kept. Shared
-libraries are cached by the hash of what they are built from.
+`compile(program_or_sdfg, symbols=..., arch=...)` returns a `Program` (ipu_lower/program.py)
+that builds a `CompiledProgram` per set of symbol values: call it with the DaCe program's
+arguments (numpy arrays and scalars); outputs are written back into the arrays, and the
+last run's cycle estimate and profile are kept. Shared libraries are cached by the hash
+of what they are built from.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ import hashlib
 import json
 import os
 import subprocess
+import threading
 from collections.abc import Mapping
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
@@ -21,7 +23,10 @@ from typing import Any
 
 import numpy as np
 
+from ipu_lower.dialects.index_expr import IndexExpr
 from ipu_lower.element_types import element_type_of_numpy
+from ipu_lower.frontend.symbolic import SymbolicError, to_index_expr
+from ipu_lower.program import Program, symbol_value
 
 EMULATOR_INCLUDE = Path(__file__).resolve().parent / "emulator" / "include"
 
@@ -233,17 +238,49 @@ def compile(  # noqa: A001 - mirrors dace.program.compile
     arch: str | None = None,
     directory: str | Path | None = None,
     demote_f64: bool = False,
-) -> CompiledProgram:
-    """Lower a `@dace.program` or `dace.SDFG` and build it for the emulator; with
-    `demote_f64`, 64-bit data and arithmetic run in 32 bits (see ipu-demote-f64)."""
+) -> Program:
+    """Lower a `@dace.program` or `dace.SDFG` and build it for the emulator, once per set
+    of symbol values: those in `symbols` now, others when a call's arguments give them
+    (see `ipu_lower.program`). With `demote_f64`, 64-bit data and arithmetic run in 32
+    bits (see ipu-demote-f64). `directory` receives the emitted files of the last build."""
+    from ipu_lower.emit import to_sdfg
+
+    sdfg = to_sdfg(program_or_sdfg)
+    given = {name: symbol_value(name, value) for name, value in (symbols or {}).items()}
+
+    def build(values: dict[str, int]) -> CompiledProgram:
+        return _build(sdfg, values, arch, directory, demote_f64)
+
+    free = sorted({str(s) for s in sdfg.free_symbols} | set(given))
+    return Program(sdfg.name, list(sdfg.arg_names), declared_shapes(sdfg), free, given, build)
+
+
+def _build(sdfg: Any, symbols: Mapping[str, int], arch: str | None, directory: str | Path | None, demote_f64: bool) -> CompiledProgram:
     from ipu_lower.emit import emit_program
 
-    files = emit_program(program_or_sdfg, symbols or {}, arch, demote_f64)
+    files = emit_program(sdfg, symbols, arch, demote_f64)
     text = "".join(files[name] for name in sorted(files))
     out = Path(directory) if directory else cache_root() / "programs" / hashlib.sha256(text.encode()).hexdigest()[:24]
     out.mkdir(parents=True, exist_ok=True)
     for name, content in files.items():
         path = out / name
         if not path.exists() or path.read_text() != content:
-            path.write_text(content)
+            partial = out / f"{name}.{os.getpid()}.{threading.get_ident()}.tmp"
+            partial.write_text(content)
+            partial.replace(path)  # atomic: a concurrent build of the same program never reads half a file
     return CompiledProgram(out)
+
+
+def declared_shapes(sdfg: Any) -> dict[str, list[IndexExpr]]:
+    """The shape of each array argument, as index expressions of the SDFG's symbols
+    (arrays whose shape is not one are left out: no symbol is taken from them)."""
+    from dace import data
+
+    shapes = {}
+    for name, descriptor in sdfg.arglist().items():
+        if isinstance(descriptor, data.Array) and not isinstance(descriptor, data.View):
+            try:
+                shapes[name] = [to_index_expr(d) for d in descriptor.shape]
+            except SymbolicError:
+                continue
+    return shapes
