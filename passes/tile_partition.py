@@ -9,7 +9,8 @@ one op kind each: the SDFG becomes a graph with host transfers, containers becom
 variables laid out by the plan, states are inlined, maps become `ipu.tiled_map`s over
 the layout of the data they touch (so every access is local), copies become
 `ipu.copy`, and tasklets outside maps (scalar computations) run as single-point tiled
-maps on tile 0, where scalars live. The patterns trust the plan: every map and scalar
+maps on tile 0, where scalars live. Maps that accumulate become tiled reductions
+(`ipu_lower.passes.tile_partition_reductions`). The patterns trust the plan: every map and scalar
 computation was checked while planning.
 """
 
@@ -38,8 +39,16 @@ from ipu_lower.diagnostics import IpuLowerError, error
 from ipu_lower.dialects import ipu
 from ipu_lower.dialects import sdfg as sd
 from ipu_lower.dialects.index_expr import IndexExpr
+from ipu_lower.dialects.reduction import combine_values
 from ipu_lower.dialects.tiling import UNPLANNED
 from ipu_lower.element_types import element_type, is_signedness_cast, on_ipu
+from ipu_lower.passes.tile_partition_reductions import (
+    ReductionPlan,
+    analyze_reduction,
+    is_reduction_map,
+    plan_reduction,
+    reduction_ops,
+)
 
 
 def balanced_tile_map(elements: int, tiles: int, grain: int) -> ipu.TileMapAttr:
@@ -171,18 +180,29 @@ def analyze_body(
         if isinstance(op, sd.TaskletOp):
             _check_tasklet_width(op)
             continue
-        if not isinstance(op, sd.ReadOp | sd.WriteOp):
+        if not isinstance(op, sd.ReadOp | sd.WriteOp | sd.AccumulateOp):
             raise error(op, f"'{op.name}' inside {what} is not supported yet")
         name = sd.container_name(op.container)
         ctype = op.container.type
         assert isinstance(ctype, sd.ArrayType)
-        (writes if isinstance(op, sd.WriteOp) else reads).append(name)
-        if ctype.rank == 0:
-            if isinstance(op, sd.WriteOp) and points > 1:
-                raise error(op, f"every iteration of {what} writes scalar '{name}'; reductions are not supported yet")
+        if isinstance(op, sd.AccumulateOp):  # reads the element it combines with
+            reads.append(name)
+        (writes if isinstance(op, sd.WriteOp | sd.AccumulateOp) else reads).append(name)
+        if ctype.rank == 0 or (not params and prod(_static_shape(ctype, op)) == 1):
+            # a one-element array outside maps (`s[0] = np.sum(x)`) is a scalar
+            if isinstance(op, sd.WriteOp | sd.AccumulateOp) and points > 1:
+                raise error(
+                    op,
+                    f"every iteration of {what} writes scalar '{name}', so the order would decide its value; "
+                    "accumulate into it (write-conflict resolution) to reduce",
+                )
             continue
         if not params:
-            raise error(op, f"{what} accesses '{describe_access(op)}' outside any map; only scalars are supported there yet")
+            raise error(
+                op,
+                f"{what} accesses '{describe_access(op)}' outside any map; only scalars and one-element "
+                "arrays are supported there yet",
+            )
         offsets = point_offsets(op, params)
         shape = _static_shape(ctype, op)
         if offsets is None or len(shape) != len(bounds):
@@ -278,7 +298,7 @@ def state_steps(state: sd.StateOp) -> list[Step]:
     (scalar computations), each run becoming one single-point step."""
     steps: list[Step] = []
     for op in state.body.block.ops:
-        if isinstance(op, sd.ReadOp | sd.TaskletOp | sd.WriteOp):
+        if isinstance(op, sd.ReadOp | sd.TaskletOp | sd.WriteOp | sd.AccumulateOp):
             if not steps or not isinstance(steps[-1], list):
                 steps.append([])
             steps[-1].append(op)  # type: ignore[union-attr]
@@ -292,6 +312,10 @@ def free_label(ops: list[Operation]) -> str:
 
 
 def analyze_step(step: Step) -> MapAccesses | None:
+    if is_reduction_map(step):
+        reduction = analyze_reduction(step)  # type: ignore[arg-type]
+        points = reduction.outer * reduction.reduced * reduction.inner
+        return MapAccesses(points, reduction.inputs, [])  # its inputs share a layout, not its results
     if isinstance(step, sd.MapOp):
         return analyze_map(step)
     if isinstance(step, list):
@@ -308,6 +332,10 @@ class PartitionPlan:
     layouts: dict[str, ipu.TileMapAttr]
     written: frozenset[str] = field(default_factory=frozenset)
     copies: dict[sd.CopyOp, tuple[tuple[int, int], tuple[int, int]]] = field(default_factory=dict)
+    reductions: dict[sd.MapOp, ReductionPlan] = field(default_factory=dict)
+    """the tiled reductions of each map that accumulates"""
+    dropped: frozenset[Operation] = frozenset()
+    """ops whose work a reduction does (the identity written before it)"""
     maps: dict[sd.MapOp, MapAccesses] = field(default_factory=dict)
 
 
@@ -364,13 +392,17 @@ def plan_layouts(sdfg_op: sd.SdfgOp, arch: Arch) -> dict[str, ipu.TileMapAttr]:
 def plan_partition(sdfg_op: sd.SdfgOp, arch: Arch) -> PartitionPlan:
     layouts = plan_layouts(sdfg_op, arch)
     written = {
-        sd.container_name(op.container if isinstance(op, sd.WriteOp) else op.destination)
+        sd.container_name(op.destination if isinstance(op, sd.CopyOp) else op.container)
         for op in sdfg_op.walk()
-        if isinstance(op, sd.WriteOp | sd.CopyOp)
+        if isinstance(op, sd.WriteOp | sd.CopyOp | sd.AccumulateOp)
     }
     copies = {op: plan_copy(op) for op in sdfg_op.walk() if isinstance(op, sd.CopyOp)}
-    maps = {op: analyze_map(op) for op in sdfg_op.walk() if isinstance(op, sd.MapOp)}
-    return PartitionPlan(arch, layouts, frozenset(written), copies, maps)
+    containers = {op.container_name.data: op for op in sdfg_op.containers()}
+    map_ops = [op for op in sdfg_op.walk() if isinstance(op, sd.MapOp)]
+    reductions = {op: plan_reduction(op, layouts, arch, containers) for op in map_ops if is_reduction_map(op)}
+    maps = {op: analyze_map(op) for op in map_ops if op not in reductions}
+    dropped = frozenset(op for reduction in reductions.values() for op in reduction.init)
+    return PartitionPlan(arch, layouts, frozenset(written), copies, reductions, dropped, maps)
 
 
 def plan_copy(op: sd.CopyOp) -> tuple[tuple[int, int], tuple[int, int]]:
@@ -503,6 +535,13 @@ def tiled_map(
             if op.container not in outs:
                 outs.append(op.container)
             current[key] = mapping[op.value]
+        elif isinstance(op, sd.AccumulateOp):  # outside maps: read, combine, write
+            key = (op.container, (0,) * op.container.type.rank)  # type: ignore[union-attr]
+            ops = combine_values(op.kind.data, current[key] if key in current else read(*key), mapping[op.value])
+            body.add_ops(ops)
+            if op.container not in outs:
+                outs.append(op.container)
+            current[key] = ops[-1].results[0]
     results = [current[(c, (0,) * c.type.rank)] for c in outs]  # type: ignore[union-attr]
     if mask:
         inside = _inside(body, mask)
@@ -609,15 +648,21 @@ class _ContainerToVariable(RewritePattern):
         rewriter.replace(op, ipu.VariableOp(name, memref_of(op.result.type), self.plan.layouts[name]))  # type: ignore[arg-type]
 
 
+@dataclass
 class _InlineState(RewritePattern):
     """Inline a state's steps where it stands; runs of memlets and tasklets outside
-    maps become single-point tiled maps on tile 0 on the way."""
+    maps become single-point tiled maps on tile 0 on the way, but for the writes of an
+    identity a reduction does without (`ReductionPlan.init`)."""
+
+    plan: PartitionPlan
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: sd.StateOp, rewriter: PatternRewriter) -> None:
         for step in state_steps(op):
             if isinstance(step, list):
-                rewriter.insert(tiled_map(free_label(step), step, SCALAR_MAP), InsertPoint.before(step[0]))
+                kept = [inner for inner in step if inner not in self.plan.dropped]
+                if kept:
+                    rewriter.insert(tiled_map(free_label(kept), kept, SCALAR_MAP), InsertPoint.before(step[0]))
                 for inner in reversed(step):
                     rewriter.erase(inner)
         rewriter.inline_block(op.body.block, InsertPoint.before(op))
@@ -632,10 +677,20 @@ class _MapToTiledMap(RewritePattern):
     def match_and_rewrite(self, op: sd.MapOp, rewriter: PatternRewriter) -> None:
         if isinstance(op.parent_op(), sd.StateOp):
             return  # its state is inlined first
+        if op in self.plan.reductions:
+            sdfg_op = op.parent_op()
+            assert isinstance(sdfg_op, sd.SdfgOp)
+            taken = {c.container_name.data for c in sdfg_op.containers()}
+            taken |= {v.var_name.data for v in sdfg_op.body.block.ops if isinstance(v, ipu.VariableOp)}
+            variables, reductions = reduction_ops(op, self.plan.reductions[op], taken)
+            last_container = sdfg_op.containers()[-1]
+            rewriter.insert(variables, InsertPoint.after(last_container))
+            rewriter.replace(op, reductions)
+            return
         ops = list(op.body.block.ops)
         containers = [o.container for o in ops if isinstance(o, sd.ReadOp | sd.WriteOp)]
         accesses = self.plan.maps[op]
-        if not accesses.iterations:
+        if not accesses.iterations or op in self.plan.dropped:
             rewriter.erase(op)
             return
         tile_map = _layout_of(self.plan, containers)
@@ -673,7 +728,7 @@ class IpuTilePartitionPass(ModulePass):
         plans = {s: plan_partition(s, arch) for s in op.ops if isinstance(s, sd.SdfgOp)}
         for sdfg_op, plan in plans.items():
             # The dataflow first, while it still refers to containers; then the data.
-            _walk([_InlineState(), _MapToTiledMap(plan), _CopyToCopy(plan)]).rewrite_region(sdfg_op.body)
+            _walk([_InlineState(plan), _MapToTiledMap(plan), _CopyToCopy(plan)]).rewrite_region(sdfg_op.body)
             _walk([_ContainerToVariable(plan)]).rewrite_region(sdfg_op.body)
         _walk([_SdfgToGraph(plans)]).rewrite_module(op)
 
