@@ -27,7 +27,7 @@ from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
 
 from ipu_lower import poplibs_estimates as poplibs
-from ipu_lower.arch import get_arch
+from ipu_lower.arch import Arch, get_arch
 from ipu_lower.emit import to_sdfg
 from ipu_lower.frontend.importer import import_sdfg
 from ipu_lower.pipelines import SdfgToPoplarPass
@@ -109,13 +109,23 @@ def busiest_tile_bytes(module: ModuleOp, arch: str, fuse: bool, n: int) -> tuple
     return most, max(m.max_per_tile() for m in layouts.values())
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+def print_header(header: str) -> None:
+    print(header)
+    print("-" * len(header))
+
+
+def arch_and_sizes(doc: str, sizes: str, sizes_help: str | None = None) -> tuple[Arch, list[int]]:
+    """The `--arch` and `--sizes` (comma-separated) options of a benchmark script."""
+    parser = argparse.ArgumentParser(description=doc.splitlines()[0])
     parser.add_argument("--arch", default="ipu2")
-    parser.add_argument("--sizes", default="1,4,16", help="millions of elements (2**20)")
+    parser.add_argument("--sizes", default=sizes, help=sizes_help)
     args = parser.parse_args()
-    arch = get_arch(args.arch)
-    sizes = [int(m) * 2**20 for m in args.sizes.split(",")]
+    return get_arch(args.arch), [int(size) for size in args.sizes.split(",")]
+
+
+def main() -> None:
+    arch, millions = arch_and_sizes(__doc__, "1,4,16", "millions of elements (2**20)")
+    sizes = [m * 2**20 for m in millions]
     peak_per_tile = {t: tf * 1e12 / (arch.tiles * arch.clock_hz) for t, tf in PEAK_TFLOPS.items()}
 
     print(f"Compute cycles on {arch.name} ({arch.tiles} tiles): the model, the bound of the busiest tile")
@@ -124,8 +134,7 @@ def main() -> None:
         f"{'program':8} {'type':8} {'elements':>9} {'per tile':>8} {'model':>7} {'bound':>6} {'limit':>6} "
         f"{'poplibs':>7} {'model/bound':>11} {'model/poplibs':>13}"
     )
-    print(header)
-    print("-" * len(header))
+    print_header(header)
     memory_rows = []
     for workload in WORKLOADS:
         for type_name, (dtype, poplibs_type, size) in DTYPES.items():
@@ -149,9 +158,7 @@ def main() -> None:
     print("poplibs' work: " + "; ".join(f"{w.name}: {w.poplibs}" for w in WORKLOADS))
     print()
     print("Busiest tile's data, bytes: lowered without and with sdfg-fuse-maps + sdfg-write-in-place")
-    header = f"{'program':8} {'type':8} {'elements':>9} {'before':>8} {'after':>8} {'after/before':>12}"
-    print(header)
-    print("-" * len(header))
+    print_header(f"{'program':8} {'type':8} {'elements':>9} {'before':>8} {'after':>8} {'after/before':>12}")
     for name, type_name, n, before, after in memory_rows:
         print(f"{name:8} {type_name:8} {n:>9} {before:>8} {after:>8} {after / before:>12.2f}")
 

@@ -9,7 +9,9 @@ one op kind each: the SDFG becomes a graph with host transfers, containers becom
 variables laid out by the plan, states are inlined, maps become `ipu.tiled_map`s over
 the layout of the data they touch (so every access is local), copies become
 `ipu.copy`, and tasklets outside maps (scalar computations) run as single-point tiled
-maps on tile 0, where scalars live. The patterns trust the plan: every map and scalar
+maps on tile 0, where scalars live. Maps that accumulate become tiled reductions
+(`ipu_lower.passes.tile_partition_reductions`); reads that are not neighbours of the
+point go through views (`ipu_lower.passes.tile_partition_views`). The patterns trust the plan: every map and scalar
 computation was checked while planning.
 """
 
@@ -19,9 +21,6 @@ from dataclasses import dataclass, field
 from functools import cache
 from math import ceil, prod
 
-from ipu_lower.dialects import ipu
-from ipu_lower.dialects import sdfg as sd
-from ipu_lower.dialects.index_expr import IndexExpr
 from xdsl.context import Context
 from xdsl.dialects import arith
 from xdsl.dialects.builtin import IndexType, IntegerAttr, MemRefType, ModuleOp
@@ -38,7 +37,19 @@ from xdsl.rewriter import InsertPoint
 
 from ipu_lower.arch import DEFAULT_ARCH, Arch, get_arch
 from ipu_lower.diagnostics import IpuLowerError, error
-from ipu_lower.element_types import element_type, on_ipu
+from ipu_lower.dialects import ipu
+from ipu_lower.dialects import sdfg as sd
+from ipu_lower.dialects.index_expr import IndexExpr
+from ipu_lower.dialects.reduction import combine_values
+from ipu_lower.dialects.tiling import UNPLANNED
+from ipu_lower.element_types import element_type, is_signedness_cast, on_ipu
+from ipu_lower.passes.tile_partition_reductions import (
+    ReductionPlan,
+    analyze_reduction,
+    is_reduction_map,
+    plan_reduction,
+    reduction_ops,
+)
 from ipu_lower.passes.tile_partition_views import (
     BROADCAST,
     PointFrame,
@@ -105,14 +116,14 @@ class _UnionFind:
 class MapAccesses:
     """What one map reads and writes, in first-use order, and where: `span` is the
     row-major element range [begin, end) of the arrays it writes that its points cover
-    (None: all of them); `halos` gives, for each array it reads away from the point,
-    how many elements it needs before and after each point."""
+    (None: all of them); `neighbour_reads` names the arrays it reads away from the point
+    (ipu-plan-exchange sizes their halos)."""
 
     iterations: int
     reads: list[str]
     writes: list[str]
     span: tuple[int, int] | None = None
-    halos: dict[str, tuple[int, int]] = field(default_factory=dict)
+    neighbour_reads: frozenset[str] = frozenset()
     mask: tuple[tuple[int, int, int, int], ...] = ()
     """When the written box is not contiguous in memory (`B[1:-1, 1:-1]`), the span runs
     from its first to its last element and a point writes only if, for each
@@ -170,17 +181,23 @@ def analyze_map(map_op: sd.MapOp) -> MapAccesses:
         if values[2] != 1:
             raise error(map_op, f"map '{label}' ranges must have step 1 for now (got {lo} to {hi} step {st})")
         bounds.append((values[0], values[1]))
+    if any(hi <= lo for lo, hi in bounds):
+        return MapAccesses(0, [], [])  # runs no iteration (`B[1:-1]` of two elements): touches nothing
     return analyze_body(f"map '{label}'", list(map_op.body.block.ops), map_op.params, bounds)
 
 
 @dataclass(frozen=True)
 class _ArrayAccess:
-    op: sd.ReadOp | sd.WriteOp
+    op: sd.ReadOp | sd.WriteOp | sd.AccumulateOp
     name: str
     offsets: list[int]
     """From the point, per dimension of the frame (unused for a reshaped read)."""
     flat: int | None = None
     """A reshaped read's row-major offset from the point."""
+
+
+def _writes(op: Operation) -> bool:
+    return isinstance(op, sd.WriteOp | sd.AccumulateOp)
 
 
 def analyze_body(
@@ -191,24 +208,35 @@ def analyze_body(
     (`PointFrame`), reshapes of them and views of others (`tile_partition_views`)."""
     reads: list[str] = []
     writes: list[str] = []
-    accessed: list[sd.ReadOp | sd.WriteOp] = []
+    accessed: list[sd.ReadOp | sd.WriteOp | sd.AccumulateOp] = []
     points = prod(hi - lo for lo, hi in bounds)
     for op in ops:
         if isinstance(op, sd.TaskletOp):
             _check_tasklet_width(op)
             continue
-        if not isinstance(op, sd.ReadOp | sd.WriteOp):
+        if not isinstance(op, sd.ReadOp | sd.WriteOp | sd.AccumulateOp):
             raise error(op, f"'{op.name}' inside {what} is not supported yet")
         name = sd.container_name(op.container)
         ctype = op.container.type
         assert isinstance(ctype, sd.ArrayType)
-        (writes if isinstance(op, sd.WriteOp) else reads).append(name)
-        if ctype.rank == 0:
-            if isinstance(op, sd.WriteOp) and points > 1:
-                raise error(op, f"every iteration of {what} writes scalar '{name}'; reductions are not supported yet")
+        if isinstance(op, sd.AccumulateOp):  # reads the element it combines with
+            reads.append(name)
+        (writes if _writes(op) else reads).append(name)
+        if ctype.rank == 0 or (not params and prod(_static_shape(ctype, op)) == 1):
+            # a one-element array outside maps (`s[0] = np.sum(x)`) is a scalar
+            if _writes(op) and points > 1:
+                raise error(
+                    op,
+                    f"every iteration of {what} writes scalar '{name}', so the order would decide its value; "
+                    "accumulate into it (write-conflict resolution) to reduce",
+                )
             continue
         if not params:
-            raise error(op, f"{what} accesses '{describe_access(op)}' outside any map; only scalars are supported there yet")
+            raise error(
+                op,
+                f"{what} accesses '{describe_access(op)}' outside any map; only scalars and one-element "
+                "arrays are supported there yet",
+            )
         accessed.append(op)
     frame = _frame(what, accessed, params, bounds)
     arrays: list[_ArrayAccess] = []
@@ -218,47 +246,50 @@ def analyze_body(
         shape = _static_shape(op.container.type, op)  # type: ignore[arg-type]
         offsets = frame_offsets(op, params, frame) if shape == frame.shape else None
         if offsets is None:
-            if isinstance(op, sd.WriteOp) and shape != frame.shape:
-                first = next(w for w in accessed if isinstance(w, sd.WriteOp))
+            if _writes(op) and shape != frame.shape:
+                first = next(w for w in accessed if _writes(w))
                 raise error(
                     op,
                     f"{what} writes '{describe_access(op)}' of shape {op.container.type}, but also "
                     f"'{sd.container_name(first.container)}' of shape {first.container.type}; the arrays a map "
                     "writes must have one shape",
                 )
-            if isinstance(op, sd.WriteOp):
+            if _writes(op):
                 raise _unsupported_access(what, op)
-            other.append(op)
+            other.append(op)  # type: ignore[arg-type]
             continue
         if isinstance(op, sd.ReadOp) and any(o for o, m in zip(offsets, frame.params) if m is None):
             rows.append(op)  # read through a view, which brings just its elements, not a halo of rows
             continue
         if any(lo + o < 0 or hi + o > n for (lo, hi), o, n in zip(frame.box, offsets, shape)):
-            verb = "writes" if isinstance(op, sd.WriteOp) else "reads"
+            verb = "writes" if _writes(op) else "reads"
             raise error(op, f"{what} {verb} '{describe_access(op)}' outside its shape {op.container.type}")
         arrays.append(_ArrayAccess(op, sd.container_name(op.container), offsets))
     reshaped, views = _reads_elsewhere(what, other, params, bounds, frame)
     views.update(_reads_elsewhere(what, rows, params, bounds, frame, reshapes=False)[1])
     arrays += [_ArrayAccess(op, sd.container_name(op.container), [], flat) for op, flat in reshaped.items()]
-    span, halos, mask = _geometry(what, arrays, frame)
+    span, neighbour_reads, mask = _geometry(what, arrays, frame)
     points_span = span or (0, prod(frame.shape))
     for op, flat in reshaped.items():
         check_flat_read(what, describe_access, op, (flat, flat), points_span, prod(frame.shape))
-    written = {a.name: frame.box for a in arrays if isinstance(a.op, sd.WriteOp)}
+    written = {a.name: frame.box for a in arrays if _writes(a.op)}
     halos_of_views = view_halos(what, describe_access, views, frame.shape, points_span, written)
     offsets = {a.op: tuple(a.offsets) for a in arrays if a.flat is None}
     return MapAccesses(
-        points, list(dict.fromkeys(reads)), list(dict.fromkeys(writes)), span, halos, mask, reshaped, views,
-        halos_of_views, offsets,
+        points, list(dict.fromkeys(reads)), list(dict.fromkeys(writes)), span, neighbour_reads, mask, reshaped,
+        views, halos_of_views, offsets,
     )
 
 
 def _frame(
-    what: str, accessed: list[sd.ReadOp | sd.WriteOp], params: tuple[SSAValue, ...], bounds: list[tuple[int, int]]
+    what: str,
+    accessed: list[sd.ReadOp | sd.WriteOp | sd.AccumulateOp],
+    params: tuple[SSAValue, ...],
+    bounds: list[tuple[int, int]],
 ) -> PointFrame:
     """The frame of the first array the body writes; without one, the parameters in
     order over an array of the first read's shape."""
-    write = next((op for op in accessed if isinstance(op, sd.WriteOp)), None)
+    write = next((op for op in accessed if _writes(op)), None)
     if write is not None:
         frame = point_frame(write, params, bounds, _static_shape(write.container.type, write))  # type: ignore[arg-type]
         if frame is None:
@@ -293,7 +324,7 @@ def _reads_elsewhere(
     return reshaped, views
 
 
-def _unsupported_access(what: str, op: sd.ReadOp | sd.WriteOp) -> IpuLowerError:
+def _unsupported_access(what: str, op: sd.ReadOp | sd.WriteOp | sd.AccumulateOp) -> IpuLowerError:
     return error(
         op,
         f"{what} accesses '{describe_access(op)}' of shape {op.container.type}; only accesses at constant offsets "
@@ -315,18 +346,18 @@ def _check_tasklet_width(op: sd.TaskletOp) -> None:
 
 def _geometry(
     what: str, arrays: list[_ArrayAccess], frame: PointFrame
-) -> tuple[tuple[int, int] | None, dict[str, tuple[int, int]], tuple[tuple[int, int, int, int], ...]]:
-    """The written span, the read halos and the mask of a map's array accesses (see
-    MapAccesses).
+) -> tuple[tuple[int, int] | None, frozenset[str], tuple[tuple[int, int, int, int], ...]]:
+    """The written span, the arrays read away from the point and the mask of a map's
+    array accesses (see MapAccesses).
 
     Every array of the map (but reshaped reads) has the frame's shape, and every write
     is at the point: the element it writes is the point of the tiled map, and the other
     accesses are offsets from it. A written box that is not contiguous in memory runs
     over its whole span with a mask; the reads of the masked points stay inside the
     arrays, since they lie between those of the box's first and last points."""
-    written = [a for a in arrays if isinstance(a.op, sd.WriteOp)]
+    written = [a for a in arrays if _writes(a.op)]
     if not written:
-        return None, {}, ()
+        return None, frozenset(), ()
     first = written[0]
     for access in written:
         if any(access.offsets):
@@ -343,11 +374,11 @@ def _geometry(
     if not _is_contiguous(box, shape):
         # the outermost dimension stays inside the box between its first and last point
         mask = tuple((strides[k], shape[k], lo, hi) for k, (lo, hi) in enumerate(box) if k and (lo, hi) != (0, shape[k]))
-    halos: dict[str, tuple[int, int]] = {}
+    neighbour_reads: set[str] = set()
     written_names = {a.name for a in written}
     for access in arrays:
         flat = access.flat if access.flat is not None else sum(o * st for o, st in zip(access.offsets, strides))
-        if flat == 0 or isinstance(access.op, sd.WriteOp):
+        if flat == 0 or _writes(access.op):
             continue
         if access.name in written_names:
             raise error(
@@ -355,10 +386,9 @@ def _geometry(
                 f"{what} reads '{describe_access(access.op)}' away from the point and also writes "
                 f"'{access.name}': other vertices write those elements in the same compute set",
             )
-        before, after = halos.get(access.name, (0, 0))
-        halos[access.name] = (max(before, -flat), max(after, flat))
+        neighbour_reads.add(access.name)
     whole = span == (0, prod(shape))
-    return (None if whole else span), halos, mask
+    return (None if whole else span), frozenset(neighbour_reads), mask
 
 
 def _is_contiguous(box: list[tuple[int, int]], shape: tuple[int, ...]) -> bool:
@@ -376,7 +406,7 @@ def state_steps(state: sd.StateOp) -> list[Step]:
     (scalar computations), each run becoming one single-point step."""
     steps: list[Step] = []
     for op in state.body.block.ops:
-        if isinstance(op, sd.ReadOp | sd.TaskletOp | sd.WriteOp):
+        if isinstance(op, sd.ReadOp | sd.TaskletOp | sd.WriteOp | sd.AccumulateOp):
             if not steps or not isinstance(steps[-1], list):
                 steps.append([])
             steps[-1].append(op)  # type: ignore[union-attr]
@@ -390,6 +420,10 @@ def free_label(ops: list[Operation]) -> str:
 
 
 def analyze_step(step: Step) -> MapAccesses | None:
+    if is_reduction_map(step):
+        reduction = analyze_reduction(step)  # type: ignore[arg-type]
+        points = reduction.outer * reduction.reduced * reduction.inner
+        return MapAccesses(points, reduction.inputs, [])  # its inputs share a layout, not its results
     if isinstance(step, sd.MapOp):
         return analyze_map(step)
     if isinstance(step, list):
@@ -406,6 +440,10 @@ class PartitionPlan:
     layouts: dict[str, ipu.TileMapAttr]
     written: frozenset[str] = field(default_factory=frozenset)
     copies: dict[sd.CopyOp, tuple[CopyEnd, CopyEnd]] = field(default_factory=dict)
+    reductions: dict[sd.MapOp, ReductionPlan] = field(default_factory=dict)
+    """the tiled reductions of each map that accumulates"""
+    dropped: frozenset[Operation] = frozenset()
+    """ops whose work a reduction does (the identity written before it)"""
     maps: dict[sd.MapOp, MapAccesses] = field(default_factory=dict)
 
 
@@ -462,13 +500,17 @@ def plan_layouts(sdfg_op: sd.SdfgOp, arch: Arch) -> dict[str, ipu.TileMapAttr]:
 def plan_partition(sdfg_op: sd.SdfgOp, arch: Arch) -> PartitionPlan:
     layouts = plan_layouts(sdfg_op, arch)
     written = {
-        sd.container_name(op.container if isinstance(op, sd.WriteOp) else op.destination)
+        sd.container_name(op.destination if isinstance(op, sd.CopyOp) else op.container)
         for op in sdfg_op.walk()
-        if isinstance(op, sd.WriteOp | sd.CopyOp)
+        if isinstance(op, sd.WriteOp | sd.CopyOp | sd.AccumulateOp)
     }
     copies = {op: plan_copy(op) for op in sdfg_op.walk() if isinstance(op, sd.CopyOp)}
-    maps = {op: analyze_map(op) for op in sdfg_op.walk() if isinstance(op, sd.MapOp)}
-    return PartitionPlan(arch, layouts, frozenset(written), copies, maps)
+    containers = {op.container_name.data: op for op in sdfg_op.containers()}
+    map_ops = [op for op in sdfg_op.walk() if isinstance(op, sd.MapOp)]
+    reductions = {op: plan_reduction(op, layouts, arch, containers) for op in map_ops if is_reduction_map(op)}
+    maps = {op: analyze_map(op) for op in map_ops if op not in reductions}
+    dropped = frozenset(op for reduction in reductions.values() for op in reduction.init)
+    return PartitionPlan(arch, layouts, frozenset(written), copies, reductions, dropped, maps)
 
 
 CopyEnd = tuple[int, int] | ViewKey
@@ -568,18 +610,18 @@ def tiled_map(
     ops: list[Operation],
     tile_map: ipu.TileMapAttr,
     where: dict[Operation, tuple[SSAValue, tuple[int, ...]]] | None = None,
-    halos: dict[str, tuple[int, int]] | None = None,
+    neighbour_reads: frozenset[str] = frozenset(),
     mask: tuple[tuple[int, int, int, int], ...] = (),
     view_rules: dict[SSAValue, ipu.SliceAttr] | None = None,
 ) -> ipu.TiledMapOp:
     """The memlets and tasklets of one point (`ops`, checked by `analyze_body`) as a
     tiled map whose points are the elements the map writes: reads become `ipu.access`
     of the input and at the offset from that element that `where` gives for each array
-    access (the container, or a view of it connected by `view_rules`; read with the
-    halos of `halos`), writes the yielded values. With a `mask` (see MapAccesses),
-    points outside it yield the values their outputs already hold."""
+    access (the container, or a view of it connected by `view_rules`; the arrays of
+    `neighbour_reads` connected `neighbours`, for ipu-plan-exchange to size their
+    halos), writes the yielded values. With a `mask` (see MapAccesses), points outside
+    it yield the values their outputs already hold."""
     where = where or {}
-    halos = halos or {}
     view_rules = view_rules or {}
     ins: list[SSAValue] = []
     outs: list[SSAValue] = []
@@ -609,7 +651,7 @@ def tiled_map(
                 old_values[op.container] = read(op.container, (0,) * op.container.type.rank)  # type: ignore[union-attr]
     for op in ops:
         if isinstance(op, sd.ReadOp | sd.WriteOp):
-            value, offset = where.get(op, (op.container, ()))
+            value, offset = where.get(op, (op.container, (0,) * op.container.type.rank))  # type: ignore[union-attr]
             key = (value, offset)
         if isinstance(op, sd.ReadOp):
             mapping[op.result] = read(value, offset)
@@ -619,19 +661,28 @@ def tiled_map(
             if op.container not in outs:
                 outs.append(op.container)
             current[key] = mapping[op.value]
+        elif isinstance(op, sd.AccumulateOp):  # outside maps: read, combine, write
+            key = (op.container, (0,) * op.container.type.rank)  # type: ignore[union-attr]
+            ops = combine_values(op.kind.data, current[key] if key in current else read(*key), mapping[op.value])
+            body.add_ops(ops)
+            if op.container not in outs:
+                outs.append(op.container)
+            current[key] = ops[-1].results[0]
     results = [current[(c, (0,) * c.type.rank)] for c in outs]  # type: ignore[union-attr]
     if mask:
         inside = _inside(body, mask)
         results = [_add(body, arith.SelectOp(inside, new, old_values[c])) for c, new in zip(outs, results)]
     body.add_op(ipu.YieldOp(*results))
+    for op in reversed(list(body.ops)):  # casts whose value only fed a folded cast back
+        if is_signedness_cast(op) and not op.results[0].uses:
+            body.erase_op(op)
 
     def rule(value: SSAValue) -> ipu.SliceAttr:
         if value in view_rules:
             return view_rules[value]
         if value.type.rank == 0:  # type: ignore[union-attr]
             return ipu.WHOLE
-        halo = halos.get(sd.container_name(value))
-        return ipu.SliceAttr("halo", *halo) if halo else ipu.BLOCK
+        return ipu.SliceAttr(UNPLANNED) if sd.container_name(value) in neighbour_reads else ipu.BLOCK
 
     return ipu.TiledMapOp(label, tile_map, [(v, rule(v)) for v in ins], [(v, rule(v)) for v in outs], Region(body))
 
@@ -663,12 +714,19 @@ def _index_constant(value: int) -> arith.ConstantOp:
 
 
 def _inline_tasklet(op: sd.TaskletOp, body: Block, mapping: dict[SSAValue, SSAValue]) -> None:
+    """Clones the tasklet's ops into `body`. A value one tasklet casts to an unsigned type
+    and the next casts back (a fused intermediate) is used as it was, without the casts."""
     values = {arg: mapping[operand] for arg, operand in zip(op.body.block.args, op.inputs)}
     for inner in op.body.block.ops:
         if isinstance(inner, sd.YieldOp):
             for result, value in zip(op.outputs, inner.values):
                 mapping[result] = values[value]
             continue
+        if is_signedness_cast(inner):
+            source = values.get(inner.operands[0], inner.operands[0]).owner
+            if is_signedness_cast(source) and source.operands[0].type == inner.results[0].type:  # type: ignore[arg-type]
+                values[inner.results[0]] = source.operands[0]  # type: ignore[union-attr]
+                continue
         body.add_op(inner.clone(value_mapper=values))
 
 
@@ -718,15 +776,21 @@ class _ContainerToVariable(RewritePattern):
         rewriter.replace(op, ipu.VariableOp(name, memref_of(op.result.type), self.plan.layouts[name]))  # type: ignore[arg-type]
 
 
+@dataclass
 class _InlineState(RewritePattern):
     """Inline a state's steps where it stands; runs of memlets and tasklets outside
-    maps become single-point tiled maps on tile 0 on the way."""
+    maps become single-point tiled maps on tile 0 on the way, but for the writes of an
+    identity a reduction does without (`ReductionPlan.init`)."""
+
+    plan: PartitionPlan
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: sd.StateOp, rewriter: PatternRewriter) -> None:
         for step in state_steps(op):
             if isinstance(step, list):
-                rewriter.insert(tiled_map(free_label(step), step, SCALAR_MAP), InsertPoint.before(step[0]))
+                kept = [inner for inner in step if inner not in self.plan.dropped]
+                if kept:
+                    rewriter.insert(tiled_map(free_label(kept), kept, SCALAR_MAP), InsertPoint.before(step[0]))
                 for inner in reversed(step):
                     rewriter.erase(inner)
         rewriter.inline_block(op.body.block, InsertPoint.before(op))
@@ -741,8 +805,21 @@ class _MapToTiledMap(RewritePattern):
     def match_and_rewrite(self, op: sd.MapOp, rewriter: PatternRewriter) -> None:
         if isinstance(op.parent_op(), sd.StateOp):
             return  # its state is inlined first
+        if op in self.plan.reductions:
+            sdfg_op = op.parent_op()
+            assert isinstance(sdfg_op, sd.SdfgOp)
+            taken = {c.container_name.data for c in sdfg_op.containers()}
+            taken |= {v.var_name.data for v in sdfg_op.body.block.ops if isinstance(v, ipu.VariableOp)}
+            variables, reductions = reduction_ops(op, self.plan.reductions[op], taken)
+            last_container = sdfg_op.containers()[-1]
+            rewriter.insert(variables, InsertPoint.after(last_container))
+            rewriter.replace(op, reductions)
+            return
         ops = list(op.body.block.ops)
         accesses = self.plan.maps[op]
+        if not accesses.iterations or op in self.plan.dropped:
+            rewriter.erase(op)
+            return
         containers = [o.container for o in ops if isinstance(o, sd.ReadOp | sd.WriteOp) and o not in accesses.views]
         tile_map = _layout_of(self.plan, containers)
         if accesses.span is not None:
@@ -753,7 +830,7 @@ class _MapToTiledMap(RewritePattern):
             rewriter.replace(op, copy)
             return
         rewriter.replace(
-            op, tiled_map(op.label.data, ops, tile_map, where, accesses.halos, accesses.mask, view_rules)
+            op, tiled_map(op.label.data, ops, tile_map, where, accesses.neighbour_reads, accesses.mask, view_rules)
         )
 
 
@@ -793,7 +870,7 @@ def _inputs(
                 inputs[key] = _view_of(op.container, key, created)  # type: ignore[union-attr]
             where[op] = (inputs[key], offsets)
     rules = {
-        value: ipu.SliceAttr("halo", *accesses.view_halos[key]) if any(accesses.view_halos[key]) else ipu.BLOCK
+        value: ipu.SliceAttr(UNPLANNED) if any(accesses.view_halos[key]) else ipu.BLOCK
         for key, value in inputs.items()
     }
     return where, rules, created
@@ -809,6 +886,8 @@ def _view_of(container: SSAValue, key: ViewKey, created: list[ipu.ViewOp]) -> SS
     created.append(ipu.ViewOp(container, key.begin, key.end, key.dims, extents))
     created[-1].result.name_hint = f"{container.name_hint}_view" if container.name_hint else None
     return created[-1].result
+
+
 
 
 @dataclass
@@ -848,7 +927,7 @@ class IpuTilePartitionPass(ModulePass):
         plans = {s: plan_partition(s, arch) for s in op.ops if isinstance(s, sd.SdfgOp)}
         for sdfg_op, plan in plans.items():
             # The dataflow first, while it still refers to containers; then the data.
-            _walk([_InlineState(), _MapToTiledMap(plan), _CopyToCopy(plan)]).rewrite_region(sdfg_op.body)
+            _walk([_InlineState(plan), _MapToTiledMap(plan), _CopyToCopy(plan)]).rewrite_region(sdfg_op.body)
             _walk([_ContainerToVariable(plan)]).rewrite_region(sdfg_op.body)
         _walk([_SdfgToGraph(plans)]).rewrite_module(op)
 

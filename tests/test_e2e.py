@@ -3,7 +3,7 @@
 Every example and a set of generated elementwise programs (1-D to 3-D, float32,
 float16, int32, int16 and int8, sizes below, at and not dividing the tile count) are run through
 `ipu_lower.compile` and checked against DaCe's own CPU build of the same SDFG and
-against numpy.
+against numpy; so are stencils and reductions.
 """
 
 
@@ -18,8 +18,17 @@ import dace
 import numpy as np
 import pytest
 from dace.codegen.exceptions import CompilationError
+from xdsl.context import Context
 
 import ipu_lower
+from ipu_lower.arch import get_arch
+from ipu_lower.cost_model import exchange
+from ipu_lower.dialects import poplar
+from ipu_lower.dialects import sdfg as sd
+from ipu_lower.emit import lower_program
+from ipu_lower.frontend.importer import import_sdfg
+from ipu_lower.passes.sdfg_specialize import SdfgSpecializePass
+from ipu_lower.passes.tile_partition import plan_partition
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
 sys.path.insert(0, str(EXAMPLES))
@@ -259,6 +268,94 @@ def test_scalar_computation_outside_maps():
     assert_same(ours, run_dace(shifted_scale.to_sdfg(simplify=True), arrays, {"N": 2000}), ["y"])
 
 
+# -- unsigned types ----------------------------------------------------------------------
+
+
+@dace.program
+def u8_pixels(x: dace.uint8[N], y: dace.uint8[N], scale: dace.float32, wrap: dace.uint8[N], sat: dace.uint8[N],
+              blend: dace.uint8[N], dark: dace.bool_[N]):
+    for i in dace.map[0:N]:
+        with dace.tasklet:
+            a << x[i]
+            b << y[i]
+            s << scale
+            w >> wrap[i]
+            t >> sat[i]
+            m >> blend[i]
+            d >> dark[i]
+            w = a + b  # wraps modulo 256
+            t = min(a + b, 255)  # saturates: computed in int (C promotion)
+            m = dace.uint8(dace.float32(a) * s + dace.float32(b) * (1 - s))
+            d = max(a, b) < 64
+
+
+@dace.program
+def u16_diff(x: dace.uint16[N], y: dace.uint16[N], d: dace.uint16[N], q: dace.uint16[N], gt: dace.bool_[N]):
+    d[:] = np.maximum(x, y) - np.minimum(x, y)
+    q[:] = x // (y | 1)
+    gt[:] = x > y
+
+
+@dace.program
+def u32_ops(x: dace.uint32[N], y: dace.uint32[N], k: dace.uint32, diff: dace.uint32[N], rem: dace.uint32[N],
+            lo: dace.uint32[N], f: dace.float32[N]):
+    diff[:] = x - y  # wraps modulo 2^32
+    rem[:] = x % k
+    lo[:] = np.minimum(x, y)  # unsigned: values above 2^31 are large, not negative
+    f[:] = x * dace.float32(0.5)  # DaCe computes uint32 * float32 in float64
+
+
+def _unsigned_case(name: str, n: int):
+    rng = np.random.default_rng(7)
+    zeros = lambda t: np.zeros(n, t)  # noqa: E731
+    if name == "uint8":
+        x, y = rng.integers(0, 256, n, dtype=np.uint8), rng.integers(0, 256, n, dtype=np.uint8)
+        x[:3], y[:3] = [255, 200, 0], [1, 100, 0]
+        arrays = dict(x=x, y=y, scale=np.float32(0.25), wrap=zeros(np.uint8), sat=zeros(np.uint8),
+                      blend=zeros(np.uint8), dark=zeros(np.bool_))
+        expected = dict(wrap=x + y, sat=np.minimum(x.astype(np.int32) + y, 255).astype(np.uint8),
+                        blend=(np.float32(0.25) * x + np.float32(0.75) * y).astype(np.uint8),
+                        dark=np.maximum(x, y) < 64)
+        return u8_pixels, arrays, expected, False
+    if name == "uint16":
+        x, y = rng.integers(0, 2**16, n, dtype=np.uint16), rng.integers(0, 2**16, n, dtype=np.uint16)
+        arrays = dict(x=x, y=y, d=zeros(np.uint16), q=zeros(np.uint16), gt=zeros(np.bool_))
+        expected = dict(d=np.maximum(x, y) - np.minimum(x, y), q=x // (y | 1), gt=x > y)
+        return u16_diff, arrays, expected, False
+    x, y = rng.integers(0, 2**32, n, dtype=np.uint32), rng.integers(0, 2**32, n, dtype=np.uint32)
+    k = np.uint32(1_000_003)  # DaCe's % adds k once (Python's sign rule): keep x % k + k below 2^32
+    arrays = dict(x=x, y=y, k=k, diff=zeros(np.uint32), rem=zeros(np.uint32), lo=zeros(np.uint32),
+                  f=zeros(np.float32))
+    expected = dict(diff=x - y, rem=x % k, lo=np.minimum(x, y), f=x.astype(np.float32) * np.float32(0.5))
+    return u32_ops, arrays, expected, True
+
+
+@pytest.mark.parametrize("name, n", [("uint8", 1003), ("uint16", 1471), ("uint32", 2950)])
+def test_unsigned_program_matches_dace_and_numpy(name, n):
+    # sizes that leave partial 32-bit words at the ends of blocks (uint8, uint16)
+    program, arrays, expected, demote = _unsigned_case(name, n)
+    ours = {k: v.copy() if isinstance(v, np.ndarray) else v for k, v in arrays.items()}
+    compiled = ipu_lower.compile(program, symbols={"N": n}, demote_f64=demote)
+    compiled(**ours)
+    assert_same(ours, expected, expected)
+    assert_same(ours, run_dace(program.to_sdfg(simplify=True), arrays, {"N": n}), expected)
+    dtypes = {a.name: str(a.dtype) for a in compiled.arguments}
+    assert dtypes["x"] == name and dtypes["y"] == name
+
+
+def test_unsigned_scalar_arguments_are_range_checked():
+    compiled = ipu_lower.compile(u32_ops, symbols={"N": 8}, demote_f64=True)
+    x = np.arange(8, dtype=np.uint32)
+    outs = [np.zeros(8, np.uint32), np.zeros(8, np.uint32), np.zeros(8, np.uint32), np.zeros(8, np.float32)]
+    with pytest.raises(TypeError, match=r"argument 'k' must be a uint32 scalar \(0 to 4294967295\), got -1"):
+        compiled(x, x, -1, *outs)
+    with pytest.raises(TypeError, match=r"argument 'x' must be uint32\[8\], got int32\[8\]"):
+        compiled(x.astype(np.int32), x, 3, *outs)
+    compiled(x, x + np.uint32(2**31 + 7), 2**31 + 1, *outs)  # k above 2^31 arrives unsigned
+    np.testing.assert_array_equal(outs[1], x)
+    np.testing.assert_array_equal(outs[0], np.full(8, 2**32 - 2**31 - 7, np.uint32))
+
+
 # -- stencils ------------------------------------------------------------------------------
 
 M = dace.symbol("M")
@@ -284,6 +381,14 @@ def jacobi_2d(A: dace.float32[M, N], B: dace.float32[M, N]):
     B[1:-1, 1:-1] = dace.float32(0.2) * (A[1:-1, 1:-1] + A[1:-1, :-2] + A[1:-1, 2:] + A[2:, 1:-1] + A[:-2, 1:-1])
 
 
+@dace.program
+def jacobi_2d_step(A: dace.float32[M, N], B: dace.float32[M, N]):
+    # a time step: B from A, then A from B (DaCe puts both in one state, each constant
+    # computed just before its map)
+    B[1:-1, 1:-1] = dace.float32(0.2) * (A[1:-1, 1:-1] + A[1:-1, :-2] + A[1:-1, 2:] + A[2:, 1:-1] + A[:-2, 1:-1])
+    A[1:-1, 1:-1] = dace.float32(0.2) * (B[1:-1, 1:-1] + B[1:-1, :-2] + B[1:-1, 2:] + B[2:, 1:-1] + B[:-2, 1:-1])
+
+
 K = dace.symbol("K")
 
 
@@ -299,7 +404,7 @@ def heat_3d(A: dace.float32[K, M, N], B: dace.float32[K, M, N]):
 # float32 constant, a scalar computed on tile 0
 @pytest.mark.parametrize("program, shape, received", [
     (jacobi_1d, (9,), 2 + 1), (jacobi_1d, (3001,), 2 + 1), (forward_difference, (1500,), 3),
-    (rows_average, (40, 37), 74 + 1), (jacobi_2d, (41, 37), 74 + 1), (heat_3d, (9, 10, 11), 220 + 2),
+    (rows_average, (40, 37), 74 + 1), (jacobi_2d, (41, 37), 74 + 1), (jacobi_2d_step, (33, 29), 58 + 1), (heat_3d, (9, 10, 11), 220 + 2),
 ])
 def test_stencils_match_dace(program, shape, received):
     symbols = dict(zip(["K", "M", "N"][-len(shape):], shape))
@@ -309,6 +414,130 @@ def test_stencils_match_dace(program, shape, received):
     # only halos cross tiles, not whole arrays
     step = max(compiled.report["steps"], key=lambda s: s["vertices"])
     assert 0 < step["exchange_bytes"] <= 4 * received * step["vertices"]
+    # and the cost model's exchange is what the emulator measures, compute set by compute set
+    module = lower_program(program, symbols, "ipu2")
+    planned = {op.debug_name.data: exchange(op.result) for op in module.walk() if isinstance(op, poplar.AddComputeSetOp)}
+    measured = {s["name"]: s["exchange_bytes"] for s in compiled.report["steps"] if s["kind"] == "execute"}
+    assert {name: e.total_bytes for name, e in planned.items()} == measured
+
+
+def test_stencil_without_interior_points_leaves_the_arrays():
+    # B[1:-1] of two elements is empty: the maps run no iteration (the temporaries DaCe
+    # makes have no elements); with one element they would have -1, which is an error
+    n = 2
+    arrays = {"A": RNG.random(n, dtype=np.float32), "B": RNG.random(n, dtype=np.float32)}
+    ours, _ = run_ipu(jacobi_1d, arrays, {"N": n})
+    assert_same(ours, arrays, ["A", "B"])
+    assert_same(ours, run_dace(jacobi_1d.to_sdfg(simplify=True), arrays, {"N": n}), ["A", "B"])
+
+
+# -- reductions ----------------------------------------------------------------------------
+#
+# WCR memlets (sum, product, DaCe's lambda forms), Reduce nodes (whole array, each axis of
+# a matrix; float32, int32, uint8, uint32), Dot and a MatMul of two vectors, and += into a
+# scalar inside a map, all in
+# one program (one build here and one with DaCe per size): each lowers to per-tile,
+# per-worker partial results and a tree of combines. Sizes: 1, below the tile count, and
+# above it without dividing it (nor the vector width).
+
+L = dace.symbol("L")
+
+
+@dace.program
+def reductions(x: dace.float32[N], y: dace.float32[N], k: dace.int32[N], u: dace.uint8[N], w: dace.uint32[N],
+               A: dace.float32[M, L], B: dace.int16[M, L], C: dace.int16[M], total: dace.float32[1],
+               dot: dace.float32[1], matmul: dace.float32[1], squares: dace.float32[1], largest: dace.int32[1],
+               product: dace.int32[1], bytes_total: dace.uint8[1], unsigned_largest: dace.uint32[1],
+               cols: dace.float32[L], rows: dace.float32[M]):
+    total[0] = np.sum(x)
+    dot[0] = np.dot(x, y)
+    matmul[0] = x @ y
+    t = dace.define_local_scalar(dace.float32)
+    t = 0
+    for i in dace.map[0:N]:
+        t += x[i] * x[i]  # into a scalar transient
+    squares[0] = t
+    largest[0] = np.max(k)
+    bytes_total[0] = np.sum(u)  # wraps, as numpy's uint8 sum does
+    unsigned_largest[0] = np.max(w)  # compared unsigned
+    for i in dace.map[0:N]:
+        with dace.tasklet:
+            a << k[i]
+            b >> product(1, lambda p, q: p * q)[0]
+            b = a
+    cols[:] = np.sum(A, axis=0)
+    rows[:] = np.sum(A, axis=1)
+    for i, j in dace.map[0:M, 0:L]:
+        C[i] += B[i, j]  # onto C's values, in int16
+
+
+@pytest.mark.parametrize("n, m, l", [(1, 1, 1), (3001, 300, 5), (1501, 3, 1001)])
+def test_reductions_match_dace_and_numpy(n, m, l):
+    x, y = RNG.random(n, dtype=np.float32), RNG.random(n, dtype=np.float32)
+    k = RNG.choice(np.array([-1, 1], np.int32), n)
+    k[RNG.choice(n, min(n, 10), replace=False)] = 3  # a product that stays inside int32
+    u = RNG.integers(0, 256, n, dtype=np.uint8)
+    w = RNG.integers(0, 2**32, n, dtype=np.uint32)
+    A = RNG.random((m, l), dtype=np.float32)
+    B = RNG.integers(-100, 100, (m, l), dtype=np.int16)
+    arrays = {"x": x, "y": y, "k": k, "u": u, "w": w, "A": A, "B": B, "C": RNG.integers(-100, 100, m, dtype=np.int16),
+              **{name: np.zeros(1, np.float32) for name in ("total", "dot", "matmul", "squares")},
+              "largest": np.zeros(1, np.int32), "product": np.full(1, 2, np.int32),
+              "bytes_total": np.zeros(1, np.uint8), "unsigned_largest": np.zeros(1, np.uint32),
+              "cols": np.zeros(l, np.float32), "rows": np.zeros(m, np.float32)}
+    symbols = {"N": n, "M": m, "L": l}
+    ours, compiled = run_ipu(reductions, arrays, symbols)
+    x64 = x.astype(np.float64)
+    expected = {
+        "total": [x64.sum()], "dot": [x64 @ y], "matmul": [x64 @ y], "squares": [x64 @ x], "largest": [k.max()],
+        "product": [2 * np.prod(k, dtype=np.int64)], "bytes_total": [u.sum(dtype=np.uint8)],
+        "unsigned_largest": [w.max()], "cols": A.sum(axis=0, dtype=np.float64),
+        "rows": A.sum(axis=1, dtype=np.float64), "C": arrays["C"] + B.sum(axis=1, dtype=np.int16),
+    }
+    assert_same(ours, {name: np.asarray(v).astype(arrays[name].dtype) for name, v in expected.items()}, expected)
+    assert_same(ours, run_dace(reductions.to_sdfg(simplify=True), arrays, symbols), expected)
+    assert compiled.report["vertices_without_estimate"] == 0
+
+
+@dace.program
+def half_reductions(x: dace.float16[N], total: dace.float16[1], smallest: dace.float16[1]):
+    total[0] = np.sum(x)
+    smallest[0] = np.min(x)
+
+
+def test_float16_reductions_accumulate_in_float32():
+    # DaCe 1.0.2 cannot build float16 reductions for the CPU (dace::half has no default
+    # constructor), so numpy is the reference: the sum of 3001 halves near 0.5 is about
+    # 1500, where a float16 accumulator would lose the last bits of every addition.
+    x = RNG.random(3001).astype(np.float16)
+    arrays = {"x": x, "total": np.zeros(1, np.float16), "smallest": np.zeros(1, np.float16)}
+    ours, _ = run_ipu(half_reductions, arrays, {"N": 3001})
+    assert abs(float(ours["total"][0]) - x.astype(np.float64).sum()) <= 1.0  # 1500 in float16 is +-0.5
+    assert ours["smallest"][0] == x.min()
+
+
+@dace.program
+def whole_sum(x: dace.float32[N], s: dace.float32[1]):
+    s[0] = np.sum(x)
+
+
+def test_a_large_sum_folds_in_place_with_vectors_and_a_tree():
+    n = 1_000_000
+    x = RNG.random(n, dtype=np.float32)
+    ours, compiled = run_ipu(whole_sum, {"x": x, "s": np.zeros(1, np.float32)}, {"N": n})
+    np.testing.assert_allclose(ours["s"][0], x.sum(dtype=np.float64), rtol=1e-6)
+    computes = [step for step in compiled.report["steps"] if step["kind"] == "execute"]
+    assert len(computes) >= 4  # three levels or more (the last one writes the identity's place), the copy into s
+    assert computes[0]["vertices"] == 1472 and computes[0]["exchange_bytes"] == 0  # x where it lies
+    # the planner's estimate of each level is what the emulator counts for its compute set
+    module = import_sdfg(whole_sum.to_sdfg(simplify=True))
+    SdfgSpecializePass(symbols="N=1000000").apply(Context(), module)
+    plan = plan_partition(next(op for op in module.ops if isinstance(op, sd.SdfgOp)), get_arch("ipu2"))
+    (reduction,) = plan.reductions.values()
+    assert reduction.init  # the Reduce node's identity is not written first
+    levels = computes[: len(reduction.levels)]
+    for level, step in zip(reduction.levels, levels):
+        assert abs(level.cycles - step["cycles"]) <= 0.01 * step["cycles"], (level, step)
 
 
 # -- views, transposes, nested SDFGs, many states and containers --------------------------------

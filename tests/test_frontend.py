@@ -393,15 +393,27 @@ N = dace.symbol("N")
 T = dace.symbol("T")
 
 
-@dace.program
-def wcr_sum(x: dace.float32[N], s: dace.float32[1]):
-    for i in dace.map[0:N]:
-        s[0] += x[i]
+def wcr_difference_sdfg() -> dace.SDFG:
+    """s[0] combined with every x[i] by a lambda that is no known reduction."""
+    sdfg = dace.SDFG("wcr_difference")
+    sdfg.add_array("x", [N], dace.float32)
+    sdfg.add_array("s", [1], dace.float32)
+    sdfg.add_state("MapState").add_mapped_tasklet(
+        "diff", {"i": "0:N"}, {"a": dace.Memlet("x[i]")}, "b = a",
+        {"b": dace.Memlet("s[0]", wcr="lambda a, b: a - b")}, external_edges=True)
+    return sdfg
 
 
-@dace.program
-def np_sum(x: dace.float32[N], s: dace.float32[1]):
-    s[0] = np.sum(x)
+def reduce_difference_sdfg() -> dace.SDFG:
+    """A Reduce node whose lambda is no known reduction."""
+    sdfg = dace.SDFG("reduce_difference")
+    sdfg.add_array("x", [N], dace.float32)
+    sdfg.add_array("s", [1], dace.float32)
+    state = sdfg.add_state("main")
+    reduce = state.add_reduce("lambda a, b: 2 * a + b", None, 0)
+    state.add_edge(state.add_read("x"), None, reduce, None, dace.Memlet("x[0:N]"))
+    state.add_edge(reduce, None, state.add_write("s"), None, dace.Memlet("s[0]"))
+    return sdfg
 
 
 @dace.program
@@ -424,8 +436,13 @@ def nested_map(A: dace.float32[N, N]):
 
 
 @dace.program
-def unsigned(x: dace.uint32[N], y: dace.uint32[N]):
-    y[:] = x + 1
+def complex_scale(x: dace.complex64[N], y: dace.complex64[N]):
+    y[:] = x * 2
+
+
+@dace.program
+def converting_copy(x: dace.uint32[N], y: dace.float32[N]):
+    y[:] = x
 
 
 def stream_sdfg() -> dace.SDFG:
@@ -479,13 +496,14 @@ def program_sdfg(program) -> dace.SDFG:
 # name -> (builder, key phrases of the message: where, then what)
 UNSUPPORTED = {
     "wcr": (
-        lambda: program_sdfg(wcr_sum),
-        ["SDFG 'wcr_sum', state 'MapState', node '", "(Tasklet)", "write-conflict resolution",
-         "reductions are not supported yet"],
+        wcr_difference_sdfg,
+        ["SDFG 'wcr_difference', state 'MapState', node 'diff' (Tasklet)",
+         "write-conflict resolution '", "a - b", "' is not a known reduction"],
     ),
     "np_sum": (
-        lambda: program_sdfg(np_sum),
-        ["SDFG 'np_sum', state '", "node 'Reduce' (Reduce)", "Reduce nodes are not supported yet"],
+        reduce_difference_sdfg,
+        ["SDFG 'reduce_difference', state 'main', node 'Reduce' (Reduce)",
+         "write-conflict resolution '", "2 * a", "' is not a known reduction"],
     ),
     "stream": (
         stream_sdfg,
@@ -518,13 +536,22 @@ UNSUPPORTED = {
         ["SDFG 'cppy', state 'main', node 'work' (Tasklet)",
          "tasklet language CPP is not supported (only Python)"],
     ),
-    "uint32_program": (
-        lambda: program_sdfg(unsigned),
-        ["SDFG 'unsigned'", "container 'x' has unsupported data type"],
+    "complex_program": (
+        lambda: program_sdfg(complex_scale),
+        ["SDFG 'complex_scale'", "container 'x' has unsupported data type 'complex64'"],
     ),
-    "uint32_api": (
-        lambda: mapped_tasklet_sdfg("u32", "b = a", dtype=dace.uint32),
-        ["SDFG 'u32'", "container 'x' has unsupported data type"],
+    "complex_api": (
+        lambda: mapped_tasklet_sdfg("c128", "b = a", dtype=dace.complex128),
+        ["SDFG 'c128'", "container 'x' has unsupported data type 'complex128'"],
+    ),
+    "converting_copy": (
+        lambda: program_sdfg(converting_copy),
+        ["SDFG 'converting_copy', state '", "(AccessNode)",
+         "copy from 'x' (uint32) to 'y' (float32) converts element types, which is not supported yet"],
+    ),
+    "uint64_api": (
+        lambda: mapped_tasklet_sdfg("u64", "b = a", dtype=dace.uint64),
+        ["SDFG 'u64'", "container 'x' has unsupported data type 'uint64'"],
     ),
 }
 
@@ -546,7 +573,7 @@ def test_unsupported_construct_is_one_line_import_error(case):
 
 
 @pytest.mark.parametrize(
-    "case", ["wcr", "np_sum", "scalar_if", "nested_map", "cpp_tasklet", "stream"]
+    "case", ["wcr", "np_sum", "scalar_if", "nested_map", "cpp_tasklet", "stream", "complex_program"]
 )
 def test_unsupported_construct_through_cli_is_one_line(case, tmp_path, capsys):
     """Saved as .sdfg and given to ipu-opt: the same message, exit code 1, no output."""

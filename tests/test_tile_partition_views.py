@@ -92,7 +92,7 @@ def test_reshaped_read_shares_the_layout():
     # one element on: a neighbour in the shared layout
     text = program({"A": "24", "B": "6 x 4"}, "%i, %j", "0, 0", "6, 3", [("A", "%i * 4 + %j + 1")], ("B", "%i, %j"))
     plan, (read,) = accesses(text)
-    assert plan.reshaped == {read: 1} and plan.halos == {"A": (0, 1)}
+    assert plan.reshaped == {read: 1} and plan.neighbour_reads == {"A"}
 
 
 @pytest.mark.parametrize("flat, shape, offsets", [(0, (4, 6), (0, 0)), (-7, (4, 6), (-1, -1)), (13, (4, 6), (2, 1)),
@@ -146,7 +146,7 @@ def test_a_row_write_fixes_a_dimension_of_the_frame():
     # repeats it over B's rows (a broadcast), not as a halo of a whole row
     text = program({"A": "4 x 6", "B": "4 x 6"}, "%i", "0", "6", [("A", "1, %i")], ("B", "2, %i"))
     plan, (read,) = accesses(text)
-    assert plan.span == (12, 18) and not plan.halos
+    assert plan.span == (12, 18) and not plan.neighbour_reads
     assert plan.views[read] == (ViewKey("A", (1, 0), (2, 6), (BROADCAST, 1), (4, 6)), (0, 0))
     # the same row of B itself: read at the point
     text = program({"B": "4 x 6"}, "%i", "0", "6", [("B", "2, %i")], ("B", "2, %i"))

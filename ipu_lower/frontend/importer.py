@@ -4,6 +4,8 @@ The importer walks states in execution order and, in each state, the dataflow in
 topological order. Maps become `sdfg.map`, tasklets `sdfg.tasklet` with `arith`/`math`
 bodies, memlets `sdfg.read`/`sdfg.write`, AccessNode-to-AccessNode edges `sdfg.copy`.
 Transient scalars that only connect tasklets inside one map scope become SSA values.
+Memlets with write-conflict resolution become `sdfg.accumulate`; `Reduce` and `Dot`
+library nodes a map that accumulates (`ipu_lower.frontend.reductions`).
 Anything not supported yet raises `SdfgImportError` naming the SDFG, state and node.
 """
 
@@ -23,6 +25,13 @@ from ipu_lower.dialects import sdfg as sd
 from ipu_lower.dialects.index_expr import IndexExpr
 from ipu_lower.element_types import element_type_of_numpy
 from ipu_lower.frontend import nested, views
+from ipu_lower.frontend.reductions import (
+    ReductionImporter,
+    library_kind,
+    reduction_kind,
+    unknown_reduction,
+    write_reductions_through_views,
+)
 from ipu_lower.frontend.symbolic import SymbolicError, to_index_expr
 from ipu_lower.frontend.tasklet import TaskletError, translate_tasklet
 
@@ -66,6 +75,7 @@ class _SdfgImporter:
             infer_connector_types(self.sdfg)
         except Exception as err:  # DaCe raises many kinds; report them as input errors
             raise self.fail(f"DaCe cannot infer connector types: {err}") from err
+        write_reductions_through_views(self.sdfg)
         body = Block()
         args = self.argument_names()
         for name, desc in self.sdfg.arrays.items():
@@ -193,6 +203,8 @@ class _SdfgImporter:
                 block = ops[-1].body.block
             elif isinstance(node, nodes.MapExit):
                 continue
+            elif library_kind(node) is not None:
+                block.add_ops(getattr(ReductionImporter(self, state), library_kind(node))(node))
             else:
                 raise self.fail(
                     f"{type(node).__name__} nodes are not supported yet", state, node
@@ -219,6 +231,14 @@ class _SdfgImporter:
             src_subset, dst_subset = memlet.subset, memlet.other_subset
         else:
             src_subset, dst_subset = memlet.other_subset, memlet.subset
+        src_type, dst_type = self.sdfg.arrays[src].dtype, self.sdfg.arrays[dst].dtype
+        if src_type != dst_type:
+            raise self.fail(
+                f"copy from '{src}' ({src_type.to_string()}) to '{dst}' ({dst_type.to_string()}) "
+                "converts element types, which is not supported yet",
+                state,
+                edge.dst,
+            )
         return self.views_copy(
             state, edge.dst, f"copy_{src}_{dst}",
             (src, self.ranges(state, edge.src, src, src_subset)), (dst, self.ranges(state, edge.dst, dst, dst_subset)),
@@ -258,17 +278,24 @@ class _SdfgImporter:
             result.append((self.expr(begin, what, state, node), self.expr(end, what, state, node) + 1))
         return result
 
-    def check_memlet(self, state: SDFGState, edge) -> None:
+    def check_memlet(self, state: SDFGState, edge, wcr: bool = False) -> None:
+        """`wcr`: whether the memlet may have write-conflict resolution (a tasklet's
+        output written into a container)."""
         memlet = edge.data
         node = edge.dst if isinstance(edge.dst, nodes.Tasklet | nodes.AccessNode) else edge.src
         if memlet.wcr is not None:
-            raise self.fail(
-                f"memlet '{memlet}' has write-conflict resolution; reductions are not supported yet",
-                state,
-                node,
-            )
+            if not wcr:  # the text of the memlet would evaluate the lambda: name its parts
+                raise self.fail(
+                    f"memlet of '{memlet.data}' has write-conflict resolution '{memlet.wcr}' on a "
+                    f"{'copy' if isinstance(edge.src, nodes.AccessNode) else 'value passed between tasklets'}, "
+                    "which is not supported yet",
+                    state,
+                    node,
+                )
+            if reduction_kind(memlet.wcr) is None:
+                raise self.fail(unknown_reduction(memlet.wcr), state, node)
         if memlet.dynamic:
-            raise self.fail(f"dynamic memlet '{memlet}' is not supported yet", state, node)
+            raise self.fail(f"dynamic memlet '{_memlet_text(memlet)}' is not supported yet", state, node)
 
     def map(self, state: SDFGState, entry: nodes.MapEntry, scope_children) -> sd.MapOp:
         m = entry.map
@@ -336,7 +363,7 @@ class _SdfgImporter:
         outputs = [e for e in state.out_edges(tasklet) if e.src_conn is not None]
         typed_outputs = []
         for edge in outputs:
-            self.check_memlet(state, edge)
+            self.check_memlet(state, edge, wcr=self.writes_container(state, edge))
             dtype = (
                 tasklet.out_connectors[edge.src_conn]
                 if edge.data.data is None
@@ -360,7 +387,20 @@ class _SdfgImporter:
             elif isinstance(dst, nodes.AccessNode) and state.entry_node(dst) is not None:
                 values[dst] = result
             else:
-                block.add_op(sd.WriteOp(result, *self.element_subset(state, tasklet, edge.data)))
+                container, indices, subset = self.element_subset(state, tasklet, edge.data)
+                if edge.data.wcr is not None:
+                    kind = reduction_kind(edge.data.wcr)
+                    block.add_op(sd.AccumulateOp(kind, result, container, indices, subset))  # type: ignore[arg-type]
+                else:
+                    block.add_op(sd.WriteOp(result, container, indices, subset))
+
+    def writes_container(self, state: SDFGState, edge) -> bool:
+        """Whether a tasklet's output edge becomes a memlet into a container (not an SSA
+        value passed to another tasklet or through a map-local transient)."""
+        dst = edge.dst
+        if isinstance(dst, nodes.Tasklet):
+            return False
+        return not (isinstance(dst, nodes.AccessNode) and state.entry_node(dst) is not None)
 
     def element_subset(self, state, tasklet, memlet) -> tuple[SSAValue, list[SSAValue], list[IndexExpr]]:
         """The single element a tasklet connector reads or writes: its container (the root
@@ -369,7 +409,7 @@ class _SdfgImporter:
         subset = memlet.subset
         if subset.num_elements() != 1:
             raise self.fail(
-                f"memlet '{memlet}' moves more than one element into a tasklet; "
+                f"memlet '{_memlet_text(memlet)}' moves more than one element into a tasklet; "
                 "only element-wise tasklets are supported yet",
                 state,
                 tasklet,
@@ -379,10 +419,23 @@ class _SdfgImporter:
             self.expr(begin, "unsupported memlet subset", state, tasklet, dict(zip(names, range(len(names)))))
             for begin, _, _ in subset.ndrange()
         ]
-        name, exprs = views.resolve(self.aliases, memlet.data, exprs)
-        if isinstance(self.sdfg.arrays[name], dt.Scalar):
-            return self.containers[name], [], []
-        return self.containers[name], *views.indexed(exprs, [self.map_params[n] for n in names])
+        return self.resolved(memlet.data, exprs, [self.map_params[n] for n in names])
+
+    def resolved(self, name: str, subset: list[IndexExpr], operands) -> tuple[SSAValue, list[SSAValue], list[IndexExpr]]:
+        """The container (the root of a view), index operands and subset of an access of
+        `name` at `subset`, whose dimension k stands for `operands[k]`."""
+        root, exprs = views.resolve(self.aliases, name, subset)
+        if isinstance(self.sdfg.arrays[root], dt.Scalar):
+            return self.containers[root], [], []
+        return self.containers[root], *sd.access_operands(operands, exprs)
+
+
+def _memlet_text(memlet) -> str:
+    """`x[i]`, also for a memlet with write-conflict resolution (whose own text, through
+    DaCe's detect_reduction_type, would evaluate the lambda)."""
+    if memlet.wcr is None:
+        return str(memlet)
+    return f"{memlet.data}[{memlet.subset}] (write-conflict resolution '{memlet.wcr}')"
 
 
 def _is_row_major(desc: dt.Array) -> bool:

@@ -11,7 +11,8 @@ outside any map, is imported here: its SDFG, with the node's symbol mapping appl
   like a view (`views.descriptor_window`): the argument's strides address the data
   from the first element of the edge's subset, so `x[i]` of `inner(A[1:], ...)` is
   `A[i + 1]`, and a row or column argument drops the dimension it fixes. Reads,
-  writes and copies of an argument are rewritten to the caller's container;
+  writes, accumulations and copies of an argument are rewritten to the caller's
+  container;
 - its states (and whatever control flow its importer made) take the node's place
   among the caller's states (the caller's state splits around it).
 
@@ -121,11 +122,13 @@ def _rewrite_uses(value: SSAValue, root: SSAValue, alias: views.Alias, name: str
     for use in list(value.uses):
         op = use.operation
         if isinstance(op, sd.ReadOp):
-            indices, subset = views.indexed(alias.apply(op.subset_exprs()), op.indices)
-            Rewriter.replace_op(op, sd.ReadOp(root, indices, subset))
+            Rewriter.replace_op(op, sd.ReadOp(root, *sd.access_operands(op.indices, alias.apply(op.subset_exprs()))))
         elif isinstance(op, sd.WriteOp):
-            indices, subset = views.indexed(alias.apply(op.subset_exprs()), op.indices)
+            indices, subset = sd.access_operands(op.indices, alias.apply(op.subset_exprs()))
             Rewriter.replace_op(op, sd.WriteOp(op.value, root, indices, subset))
+        elif isinstance(op, sd.AccumulateOp):
+            indices, subset = sd.access_operands(op.indices, alias.apply(op.subset_exprs()))
+            Rewriter.replace_op(op, sd.AccumulateOp(op.kind.data, op.value, root, indices, subset))
         elif isinstance(op, sd.CopyOp):
             Rewriter.replace_op(op, _copy(op, value, root, alias, label))
         elif alias == views.Alias.identity(alias.root, len(alias.indices)):

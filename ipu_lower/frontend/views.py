@@ -291,14 +291,6 @@ def _node_alias(sdfg: SDFG, state: SDFGState, node: nodes.AccessNode, resolved: 
 # -- copies through views and transposes -----------------------------------------------------
 
 
-def indexed(exprs: Sequence[IndexExpr], operands: Sequence[SSAValue]) -> tuple[list[SSAValue], list[IndexExpr]]:
-    """The index operands (dimension k of `exprs` is `operands[k]`) that a read or a write
-    of `exprs` takes, in the order of first use, and `exprs` renumbered to match."""
-    used = sd.first_use_order(exprs)
-    renumber = {d: IndexExpr.dim(k) for k, d in enumerate(used)}
-    return [operands[d] for d in used], [e.substitute(dims=renumber) for e in exprs]
-
-
 def copy_op(
     label: str,
     source: tuple[SSAValue, Alias, list[Range]],
@@ -332,8 +324,8 @@ def copy_op(
     dst_point = [b for b, _ in dst_ranges]
     for p, k in enumerate(dst_walk):
         dst_point[k] = dst_point[k] + points[p]
-    read = sd.ReadOp(src_value, *indexed(src_alias.apply(src_point), op.params))
-    write = sd.WriteOp(read.result, dst_value, *indexed(dst_alias.apply(dst_point), op.params))
+    read = sd.ReadOp(src_value, *sd.access_operands(op.params, src_alias.apply(src_point)))
+    write = sd.WriteOp(read.result, dst_value, *sd.access_operands(op.params, dst_alias.apply(dst_point)))
     op.body.block.add_ops([read, write])
     return op
 

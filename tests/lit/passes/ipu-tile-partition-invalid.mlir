@@ -131,7 +131,7 @@ sdfg.sdfg @sum args ["x", "s"] symbols [] {
   }
 }
 
-// CHECK: ipu-tile-partition-invalid.mlir:[[# @LINE - 5]]:7: error: every iteration of map 'm' writes scalar 's'; reductions are not supported yet
+// CHECK: ipu-tile-partition-invalid.mlir:[[# @LINE - 5]]:7: error: every iteration of map 'm' writes scalar 's', so the order would decide its value; accumulate into it (write-conflict resolution) to reduce
 
 // -----
 
@@ -239,7 +239,7 @@ sdfg.sdfg @free args ["x", "y"] symbols [] {
   }
 }
 
-// CHECK: ipu-tile-partition-invalid.mlir:[[# @LINE - 9]]:5: error: tasklet 't' accesses 'x[3]' outside any map; only scalars are supported there yet
+// CHECK: ipu-tile-partition-invalid.mlir:[[# @LINE - 9]]:5: error: tasklet 't' accesses 'x[3]' outside any map; only scalars and one-element arrays are supported there yet
 
 // -----
 

@@ -1,4 +1,5 @@
 // RUN: ipu-opt %s -p 'ipu-tile-partition{arch=ipu1}' --split-input-file | filecheck %s
+// RUN: ipu-opt %s -p 'ipu-tile-partition{arch=ipu1},ipu-plan-exchange' --split-input-file | filecheck %s --check-prefix=HALO
 
 // Reads that are not neighbours of the point in an array of the written shape
 // (passes/tile_partition_views.py): reshaped reads share the layout, view reads go
@@ -6,7 +7,8 @@
 
 // A row view (DaCe's x = A[3, :] then y[1:] = x[:-1] + y[1:], resolved by the importer to
 // A[3, i - 1]): y's layout places the work; the vertices read row 3 of A through a view
-// with y's shape, one element back: halo<1, 0>. A keeps its own layout (not tied to y's).
+// with y's shape, one element back (`neighbours`, which ipu-plan-exchange sizes as
+// halo<1, 0>). A keeps its own layout (not tied to y's).
 sdfg.sdfg @row args ["A", "y"] symbols [] {
   %A = sdfg.container "A" : !sdfg.array<4 x 6 x f32>
   %y = sdfg.container "y" : !sdfg.array<6 x f32>
@@ -28,7 +30,8 @@ sdfg.sdfg @row args ["A", "y"] symbols [] {
 // CHECK:      %A = ipu.variable "A" mapping <0 to 12 x 2> : memref<4x6xf32>
 // CHECK-NEXT: %y = ipu.variable "y" mapping <0 to 3 x 2> : memref<6xf32>
 // CHECK:      %A_view = ipu.view %A[3, 0:6] : memref<4x6xf32> -> memref<6xf32>
-// CHECK-NEXT: ipu.tiled_map "m" over <from 1: 0 to 1 x 1, 1 to 3 x 2> ins(%A_view halo<1, 0>, %y block : memref<6xf32>, memref<6xf32>) outs(%y block : memref<6xf32>) {
+// CHECK-NEXT: ipu.tiled_map "m" over <from 1: 0 to 1 x 1, 1 to 3 x 2> ins(%A_view neighbours, %y block : memref<6xf32>, memref<6xf32>) outs(%y block : memref<6xf32>) {
+// HALO:       ipu.tiled_map "m" over <from 1: 0 to 1 x 1, 1 to 3 x 2> ins(%A_view halo<1, 0>, %y block : memref<6xf32>, memref<6xf32>)
 // CHECK-NEXT: ^bb0(%A_view_1: memref<6xf32>, %y_1: memref<6xf32>):
 // CHECK-NEXT:   %0 = ipu.access %A_view_1[-1] : memref<6xf32>
 // CHECK-NEXT:   %1 = ipu.access %y_1[0] : memref<6xf32>
