@@ -27,7 +27,7 @@ from dace import dtypes, nodes
 from dace.sdfg import SDFG, SDFGState
 from xdsl.dialects import arith
 from xdsl.dialects.builtin import FloatAttr, IntegerAttr, IntegerType, Signedness
-from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
+from xdsl.ir import Attribute, Block, Operation, Region
 
 from ipu_lower.dialects import sdfg as sd
 from ipu_lower.dialects.index_expr import IndexExpr
