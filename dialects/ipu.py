@@ -38,6 +38,7 @@ from xdsl.dialects.builtin import (
     IndexType,
     IntAttr,
     IntegerAttr,
+    IntegerType,
     MemRefType,
     StringAttr,
     SymbolNameConstraint,
@@ -50,6 +51,7 @@ from xdsl.irdl import (
     IRDLOperation,
     irdl_attr_definition,
     irdl_op_definition,
+    lazy_traits_def,
     operand_def,
     prop_def,
     region_def,
@@ -265,7 +267,7 @@ class CopyOp(IRDLOperation):
     source_end = prop_def(IntegerAttr[I64])
     destination_begin = prop_def(IntegerAttr[I64])
     destination_end = prop_def(IntegerAttr[I64])
-    traits = traits_def(HasParent(GraphOp))
+    traits = lazy_traits_def(lambda: (_IN_PROGRAM,))
 
     def __init__(
         self, source: SSAValue, source_range: tuple[int, int], destination: SSAValue, destination_range: tuple[int, int]
@@ -393,7 +395,7 @@ class TiledMapOp(IRDLOperation):
     ins = var_operand_def(MemRefType)
     outs = var_operand_def(MemRefType)
     body = region_def("single_block")
-    traits = traits_def(HasParent(GraphOp), IsolatedFromAbove())
+    traits = lazy_traits_def(lambda: (_IN_PROGRAM, IsolatedFromAbove()))
     irdl_options = (AttrSizedOperandSegments(as_property=True),)
 
     def __init__(
@@ -425,7 +427,12 @@ class TiledMapOp(IRDLOperation):
             if rule.is_partial:
                 raise VerifyException(f"tiled map '{label}' cannot connect '{name}' partial")
             if rule.is_whole and value.type.get_num_dims() != 0:  # type: ignore[union-attr]
-                raise VerifyException(f"tiled map '{label}' reads array '{name}' whole; only scalars may be")
+                if value in self.outs:
+                    raise VerifyException(f"tiled map '{label}' writes array '{name}' whole; outputs are written at the point")
+                if self.tile_map.total() > 1:
+                    raise VerifyException(
+                        f"tiled map '{label}' reads array '{name}' whole at every point; only a single-point map may"
+                    )
         for value, rule in zip(self.outs, self.out_rules.data):
             name = variable_of(value).var_name.data
             if rule.is_whole and self.tile_map.total() > 1:
@@ -446,9 +453,11 @@ class TiledMapOp(IRDLOperation):
         if [a.type for a in block.args] != [v.type for v in self.ins]:
             raise VerifyException(f"body of tiled map '{label}' must take its inputs, in order")
         for op in block.walk():
-            if not (op.dialect_name() in ("arith", "math") or isinstance(op, AccessOp | YieldOp)):
-                raise VerifyException(f"'{op.name}' is not allowed in tiled map '{label}' (only arith, math, ipu.access)")
-            if any(not on_ipu(r.type) for r in op.results):
+            if not (op.dialect_name() in ("arith", "math") or isinstance(op, AccessOp | LoadOp | YieldOp)):
+                raise VerifyException(
+                    f"'{op.name}' is not allowed in tiled map '{label}' (only arith, math, ipu.access, ipu.load)"
+                )
+            if any(not (on_ipu(r.type) or isinstance(r.type, IndexType)) for r in op.results):
                 raise VerifyException(f"'{op.name}' in tiled map '{label}' computes a {op.results[0].type}")
         term = block.last_op
         assert isinstance(term, YieldOp)  # the terminator traits of the body ops see to it
@@ -575,6 +584,198 @@ class YieldOp(IRDLOperation):
         super().__init__(operands=[values])
 
 
+@irdl_op_definition
+class LoadOp(IRDLOperation):
+    """Read one element of an input of the enclosing single-point `ipu.tiled_map` that
+    is connected `whole`, at indices computed in the body (one `index` per dimension):
+    `%v = ipu.load %A[%i, %j] : memref<8x8xf32>`. How a scalar step reads `A[t]`."""
+
+    name = "ipu.load"
+    tensor = operand_def(MemRefType)
+    indices = var_operand_def(IndexType)
+    result = result_def()
+    traits = lazy_traits_def(lambda: (Pure(), HasParent(TiledMapOp)))
+
+    def __init__(self, tensor: SSAValue, indices: Sequence[SSAValue]):
+        super().__init__(operands=[tensor, indices], result_types=[tensor.type.element_type])  # type: ignore[attr-defined]
+
+    def verify_(self) -> None:
+        memref = self.tensor.type
+        assert isinstance(memref, MemRefType)
+        if self.result.type != memref.element_type:
+            raise VerifyException(f"ipu.load yields {self.result.type}, not the element type {memref.element_type}")
+        if len(self.indices) != memref.get_num_dims():
+            raise VerifyException(f"ipu.load of a rank-{memref.get_num_dims()} input needs {memref.get_num_dims()} indices")
+        tiled_map = self.parent_op()
+        assert isinstance(tiled_map, TiledMapOp)
+        if self.tensor not in tiled_map.body.block.args:
+            raise VerifyException("ipu.load must read a block argument of its ipu.tiled_map")
+        if not tiled_map.rule_of_argument(self.tensor).is_whole:
+            name = variable_of(tiled_map.ins[self.tensor.index]).var_name.data  # type: ignore[attr-defined]
+            raise VerifyException(f"ipu.load of '{name}', which is not connected whole")
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_ssa_value(self.tensor)
+        printer.print_string("[")
+        printer.print_list(self.indices, printer.print_ssa_value)
+        printer.print_string("]")
+        printer.print_op_attributes(self.attributes)
+        printer.print_string(" : ")
+        printer.print_attribute(self.tensor.type)
+
+    @classmethod
+    def parse(cls, parser: Parser) -> LoadOp:
+        tensor = parser.parse_unresolved_operand()
+        indices = parser.parse_comma_separated_list(parser.Delimiter.SQUARE, parser.parse_unresolved_operand)
+        attrs = parser.parse_optional_attr_dict()
+        parser.parse_punctuation(":")
+        memref = parser.parse_type()
+        if not isinstance(memref, MemRefType):
+            parser.raise_error("ipu.load reads a memref")
+        op = cls(parser.resolve_operand(tensor, memref), [parser.resolve_operand(i, IndexType()) for i in indices])
+        op.attributes.update(attrs)
+        return op
+
+
+# -- control programs ---------------------------------------------------------------------
+
+
+def _verify_predicate(op: Operation, predicate: SSAValue) -> None:
+    memref = predicate.type
+    assert isinstance(memref, MemRefType)
+    name = variable_of(predicate).var_name.data
+    if memref.get_num_dims() != 0:
+        raise VerifyException(f"'{op.name}' predicate '{name}' must be a scalar, not {memref}")
+    if not isinstance(memref.element_type, IntegerType):
+        raise VerifyException(f"'{op.name}' predicate '{name}' must be a bool or an integer, not {memref.element_type}")
+
+
+def _print_predicate(printer: Printer, predicate: SSAValue) -> None:
+    printer.print_string(" ")
+    printer.print_ssa_value(predicate)
+    printer.print_string(" : ")
+    printer.print_attribute(predicate.type)
+
+
+def _parse_predicate(parser: Parser) -> SSAValue:
+    operand = parser.parse_unresolved_operand()
+    parser.parse_punctuation(":")
+    return parser.resolve_operand(operand, parser.parse_type())
+
+
+@irdl_op_definition
+class RepeatOp(IRDLOperation):
+    """Run the body `count` times (`poplar::program::Repeat`): `ipu.repeat 10 { ... }`."""
+
+    name = "ipu.repeat"
+    count = prop_def(IntegerAttr[I64])
+    body = region_def("single_block")
+    traits = lazy_traits_def(lambda: (NoTerminator(), _IN_PROGRAM))
+
+    def __init__(self, count: int, body: Region | None = None):
+        super().__init__(properties={"count": IntegerAttr(count, i64)}, regions=[body or Region(Block())])
+
+    def verify_(self) -> None:
+        if self.count.value.data < 0:
+            raise VerifyException(f"ipu.repeat count must not be negative, got {self.count.value.data}")
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(f" {self.count.value.data}")
+        printer.print_op_attributes(self.attributes, print_keyword=True)
+        printer.print_string(" ")
+        print_body(printer, self.body)
+
+    @classmethod
+    def parse(cls, parser: Parser) -> RepeatOp:
+        count = parser.parse_integer(allow_boolean=False)
+        attrs = parser.parse_optional_attr_dict_with_keyword()
+        op = cls(count, parse_body(parser))
+        if attrs:
+            op.attributes.update(attrs.data)
+        return op
+
+
+@irdl_op_definition
+class RepeatWhileOp(IRDLOperation):
+    """Run the condition region, then, while the scalar `predicate` variable is true
+    (non-zero), the body and the condition again (`poplar::program::RepeatWhileTrue`):
+    `ipu.repeat_while %p : memref<i1> { condition } do { body }`."""
+
+    name = "ipu.repeat_while"
+    predicate = operand_def(MemRefType)
+    condition = region_def("single_block")
+    body = region_def("single_block")
+    traits = lazy_traits_def(lambda: (NoTerminator(), _IN_PROGRAM))
+
+    def __init__(self, predicate: SSAValue, condition: Region | None = None, body: Region | None = None):
+        super().__init__(operands=[predicate], regions=[condition or Region(Block()), body or Region(Block())])
+
+    def verify_(self) -> None:
+        _verify_predicate(self, self.predicate)
+
+    def print(self, printer: Printer) -> None:
+        _print_predicate(printer, self.predicate)
+        printer.print_op_attributes(self.attributes, print_keyword=True)
+        printer.print_string(" ")
+        print_body(printer, self.condition)
+        printer.print_string(" do ")
+        print_body(printer, self.body)
+
+    @classmethod
+    def parse(cls, parser: Parser) -> RepeatWhileOp:
+        predicate = _parse_predicate(parser)
+        attrs = parser.parse_optional_attr_dict_with_keyword()
+        condition = parse_body(parser)
+        parser.parse_keyword("do")
+        op = cls(predicate, condition, parse_body(parser))
+        if attrs:
+            op.attributes.update(attrs.data)
+        return op
+
+
+@irdl_op_definition
+class IfOp(IRDLOperation):
+    """Run the then region when the scalar `predicate` variable is true (non-zero), else
+    the else region (`poplar::program::If`): `ipu.if %p : memref<i1> { } else { }`."""
+
+    name = "ipu.if"
+    predicate = operand_def(MemRefType)
+    then_region = region_def("single_block")
+    else_region = region_def("single_block")
+    traits = lazy_traits_def(lambda: (NoTerminator(), _IN_PROGRAM))
+
+    def __init__(self, predicate: SSAValue, then_region: Region | None = None, else_region: Region | None = None):
+        super().__init__(operands=[predicate], regions=[then_region or Region(Block()), else_region or Region(Block())])
+
+    def verify_(self) -> None:
+        _verify_predicate(self, self.predicate)
+
+    def print(self, printer: Printer) -> None:
+        _print_predicate(printer, self.predicate)
+        printer.print_op_attributes(self.attributes, print_keyword=True)
+        printer.print_string(" ")
+        print_body(printer, self.then_region)
+        if self.else_region.block.ops:
+            printer.print_string(" else ")
+            print_body(printer, self.else_region)
+
+    @classmethod
+    def parse(cls, parser: Parser) -> IfOp:
+        predicate = _parse_predicate(parser)
+        attrs = parser.parse_optional_attr_dict_with_keyword()
+        then_region = parse_body(parser)
+        else_region = parse_body(parser) if parser.parse_optional_keyword("else") else None
+        op = cls(predicate, then_region, else_region)
+        if attrs:
+            op.attributes.update(attrs.data)
+        return op
+
+
+_IN_PROGRAM = HasParent(GraphOp, RepeatOp, RepeatWhileOp, IfOp)
+"""Where program steps (copies, maps, compute sets, control ops) may stand."""
+
+
 # -- codelets and their placement ------------------------------------------------------
 
 
@@ -623,7 +824,7 @@ class ComputeSetOp(LabelledBodyMixin, IRDLOperation):
     name = "ipu.compute_set"
     label = prop_def(StringAttr)
     body = region_def("single_block")
-    traits = traits_def(NoTerminator(), HasParent(GraphOp))
+    traits = lazy_traits_def(lambda: (NoTerminator(), _IN_PROGRAM))
 
 
 
@@ -712,7 +913,11 @@ IPU = Dialect(
         CopyOp,
         TiledMapOp,
         AccessOp,
+        LoadOp,
         YieldOp,
+        RepeatOp,
+        RepeatWhileOp,
+        IfOp,
         CodeletOp,
         WorkerIdOp,
         NumWorkersOp,

@@ -34,6 +34,7 @@ from xdsl.dialects.builtin import (
     IndexType,
     IntAttr,
     IntegerAttr,
+    IntegerType,
     MemRefType,
     StringAttr,
     SymbolNameConstraint,
@@ -609,6 +610,70 @@ class SequenceOp(BuildOp):
         super().__init__(operands=[programs], result_types=[ProgramType()])
 
 
+def _check_predicate(op: Operation, predicate: SSAValue) -> None:
+    t = tensor_type(predicate)
+    if t.get_shape() or not isinstance(t.element_type, IntegerType):
+        raise VerifyException(f"'{op.name}' needs a scalar bool or integer predicate tensor, got {t}")
+
+
+@irdl_op_definition
+class RepeatOp(BuildOp):
+    """`program::Repeat(count, body)`."""
+
+    name = "poplar.repeat"
+    count = prop_def(IntegerAttr[I64])
+    body = operand_def(ProgramType)
+    result = result_def(ProgramType)
+    assembly_format = "$count `times` $body attr-dict"
+
+    def __init__(self, count: int, body: SSAValue):
+        super().__init__(operands=[body], properties={"count": IntegerAttr(count, i64)}, result_types=[ProgramType()])
+
+    def verify_(self) -> None:
+        super().verify_()
+        if self.count.value.data < 0:
+            raise VerifyException(f"poplar.repeat count must not be negative, got {self.count.value.data}")
+
+
+@irdl_op_definition
+class RepeatWhileTrueOp(BuildOp):
+    """`program::RepeatWhileTrue(cond, predicate, body)`: run `cond`, then `body` and
+    `cond` again while the scalar predicate is true."""
+
+    name = "poplar.repeat_while_true"
+    cond = operand_def(ProgramType)
+    predicate = operand_def(TensorType)
+    body = operand_def(ProgramType)
+    result = result_def(ProgramType)
+    assembly_format = "$predicate `:` type($predicate) `cond` $cond `body` $body attr-dict"
+
+    def __init__(self, cond: SSAValue, predicate: SSAValue, body: SSAValue):
+        super().__init__(operands=[cond, predicate, body], result_types=[ProgramType()])
+
+    def verify_(self) -> None:
+        super().verify_()
+        _check_predicate(self, self.predicate)
+
+
+@irdl_op_definition
+class IfOp(BuildOp):
+    """`program::If(predicate, trueBody, falseBody)`."""
+
+    name = "poplar.if"
+    predicate = operand_def(TensorType)
+    then_body = operand_def(ProgramType)
+    else_body = operand_def(ProgramType)
+    result = result_def(ProgramType)
+    assembly_format = "$predicate `:` type($predicate) `then` $then_body `else` $else_body attr-dict"
+
+    def __init__(self, predicate: SSAValue, then_body: SSAValue, else_body: SSAValue):
+        super().__init__(operands=[predicate, then_body, else_body], result_types=[ProgramType()])
+
+    def verify_(self) -> None:
+        super().verify_()
+        _check_predicate(self, self.predicate)
+
+
 @irdl_op_definition
 class EngineOp(BuildOp):
     """`Engine engine(graph, program); engine.load(device);` ends the build region."""
@@ -740,6 +805,9 @@ POPLAR = Dialect(
         ExecuteOp,
         CopyOp,
         SequenceOp,
+        RepeatOp,
+        RepeatWhileTrueOp,
+        IfOp,
         EngineOp,
         WriteTensorOp,
         ReadTensorOp,

@@ -191,6 +191,21 @@ def _sequence(ctx: PrintContext, op: poplar.SequenceOp) -> None:
         ctx.line(f"{name}.add({ctx[program]});")
 
 
+def _repeat(ctx: PrintContext, op: poplar.RepeatOp) -> None:
+    name = ctx.bind(op.result, "loop")
+    ctx.line(f"poplar::program::Repeat {name}({op.count.value.data}, {ctx[op.body]});")
+
+
+def _repeat_while_true(ctx: PrintContext, op: poplar.RepeatWhileTrueOp) -> None:
+    name = ctx.bind(op.result, "loop")
+    ctx.line(f"poplar::program::RepeatWhileTrue {name}({ctx[op.cond]}, {ctx[op.predicate]}, {ctx[op.body]});")
+
+
+def _if(ctx: PrintContext, op: poplar.IfOp) -> None:
+    name = ctx.bind(op.result, "branch")
+    ctx.line(f"poplar::program::If {name}({ctx[op.predicate]}, {ctx[op.then_body]}, {ctx[op.else_body]});")
+
+
 def _engine(ctx: PrintContext, op: poplar.EngineOp) -> None:
     ctx.line(f"poplar::Engine engine(graph, {ctx[op.program]});")
     ctx.line("engine.load(device);")
@@ -208,6 +223,9 @@ _BUILD_PRINTERS: dict[type[Operation], Callable[[PrintContext, Operation], None]
     poplar.ExecuteOp: _execute,  # type: ignore[dict-item]
     poplar.CopyOp: _copy,  # type: ignore[dict-item]
     poplar.SequenceOp: _sequence,  # type: ignore[dict-item]
+    poplar.RepeatOp: _repeat,  # type: ignore[dict-item]
+    poplar.RepeatWhileTrueOp: _repeat_while_true,  # type: ignore[dict-item]
+    poplar.IfOp: _if,  # type: ignore[dict-item]
     poplar.EngineOp: _engine,  # type: ignore[dict-item]
 }
 

@@ -291,7 +291,7 @@ ipu.graph "g" arch "ipu2" args [] {
 %x = memref.alloc() : memref<4xf32>
 ipu.copy %x[0:4] to %x[0:4] : memref<4xf32>, memref<4xf32>
 
-// CHECK: ipu-invalid.mlir:[[# @LINE - 2]]:1: error: 'ipu.copy' expects parent op 'ipu.graph'
+// CHECK: ipu-invalid.mlir:[[# @LINE - 2]]:1: error: 'ipu.copy' expects parent op to be one of 'ipu.graph', 'ipu.repeat', 'ipu.repeat_while', 'ipu.if'
 
 // -----
 
@@ -333,7 +333,7 @@ ipu.graph "g" arch "ipu2" args [] {
   }
 }
 
-// CHECK: ipu-invalid.mlir:[[# @LINE - 7]]:3: error: tiled map 'm' reads array 'x' whole; only scalars may be
+// CHECK: ipu-invalid.mlir:[[# @LINE - 7]]:3: error: tiled map 'm' reads array 'x' whole at every point; only a single-point map may
 
 // -----
 
@@ -359,7 +359,7 @@ ipu.graph "g" arch "ipu2" args [] {
   }
 }
 
-// CHECK: ipu-invalid.mlir:[[# @LINE - 7]]:3: error: 'memref.alloc' is not allowed in tiled map 'm' (only arith, math, ipu.access)
+// CHECK: ipu-invalid.mlir:[[# @LINE - 7]]:3: error: 'memref.alloc' is not allowed in tiled map 'm' (only arith, math, ipu.access, ipu.load)
 
 // -----
 
@@ -476,7 +476,7 @@ ipu.tiled_map "m" over <0 to 1 x 4> ins() outs() {
   ipu.yield
 }
 
-// CHECK: ipu-invalid.mlir:[[# @LINE - 4]]:1: error: 'ipu.tiled_map' expects parent op 'ipu.graph'
+// CHECK: ipu-invalid.mlir:[[# @LINE - 4]]:1: error: 'ipu.tiled_map' expects parent op to be one of 'ipu.graph', 'ipu.repeat', 'ipu.repeat_while', 'ipu.if'
 
 // -----
 
@@ -730,7 +730,7 @@ ipu.compute_set "cs" {
 ^bb0:
 }
 
-// CHECK: ipu-invalid.mlir:[[# @LINE - 4]]:1: error: 'ipu.compute_set' expects parent op 'ipu.graph'
+// CHECK: ipu-invalid.mlir:[[# @LINE - 4]]:1: error: 'ipu.compute_set' expects parent op to be one of 'ipu.graph', 'ipu.repeat', 'ipu.repeat_while', 'ipu.if'
 
 // -----
 

@@ -69,7 +69,7 @@ sdfg.sdfg @f args [] symbols [] {
   %c = arith.constant 0 : i32
 }
 
-// CHECK: sdfg-invalid.mlir:[[# @LINE - 4]]:1: error: 'arith.constant' is not allowed directly in sdfg.sdfg (expected sdfg.container or sdfg.state)
+// CHECK: sdfg-invalid.mlir:[[# @LINE - 4]]:1: error: 'arith.constant' is not allowed directly in sdfg.sdfg (expected sdfg.container, sdfg.state, sdfg.for, sdfg.while or sdfg.if)
 
 // -----
 
@@ -178,7 +178,7 @@ sdfg.state "s" {
 ^bb0:
 }
 
-// CHECK: sdfg-invalid.mlir:[[# @LINE - 4]]:1: error: 'sdfg.state' expects parent op 'sdfg.sdfg'
+// CHECK: sdfg-invalid.mlir:[[# @LINE - 4]]:1: error: 'sdfg.state' must be in an sdfg.sdfg, the body of an sdfg.for or sdfg.while, or a branch of an sdfg.if
 
 // -----
 

@@ -285,21 +285,25 @@ sdfg.sdfg @empty args ["x"] symbols [] {
 
 // -----
 
-// Tasklets outside maps run once: they may touch scalars only.
+// Tasklets outside maps run once, on tile 0: they may read array elements at constant
+// indices or at loop variables, and write them at constant indices, but not write an
+// element a loop variable picks.
 sdfg.sdfg @free args ["x", "y"] symbols [] {
   %x = sdfg.container "x" : !sdfg.array<8 x f32>
   %y = sdfg.container "y" : !sdfg.array<f32>
-  sdfg.state "s" {
-    %v = sdfg.read %x[3] : !sdfg.array<8 x f32>
-    %r = sdfg.tasklet "t" ins(a = %v) outs(b) : (f32) -> (f32) {
-    ^bb0(%a: f32):
-      sdfg.yield %a : f32
+  sdfg.for "loop" %t = 0 to 8 step 1 {
+    sdfg.state "s" {
+      %v = sdfg.read %y[] : !sdfg.array<f32>
+      %r = sdfg.tasklet "t" ins(a = %v) outs(b) : (f32) -> (f32) {
+      ^bb0(%a: f32):
+        sdfg.yield %a : f32
+      }
+      sdfg.write %r to %x[%t] : !sdfg.array<8 x f32>
     }
-    sdfg.write %r to %y[] : !sdfg.array<f32>
   }
 }
 
-// CHECK: ipu-tile-partition-invalid.mlir:[[# @LINE - 9]]:5: error: tasklet 't' accesses 'x[3]' outside any map; only scalars are supported there yet
+// CHECK: ipu-tile-partition-invalid.mlir:[[# @LINE - 5]]:7: error: tasklet 't' writes 'x[t]' at an element a loop variable picks; only reads of such elements are supported yet
 
 // -----
 
