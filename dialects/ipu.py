@@ -453,9 +453,9 @@ class TiledMapOp(IRDLOperation):
         if [a.type for a in block.args] != [v.type for v in self.ins]:
             raise VerifyException(f"body of tiled map '{label}' must take its inputs, in order")
         for op in block.walk():
-            if not (op.dialect_name() in ("arith", "math") or isinstance(op, AccessOp | LoadOp | YieldOp)):
+            if not (op.dialect_name() in ("arith", "math") or isinstance(op, AccessOp | LoadOp | PointOp | YieldOp)):
                 raise VerifyException(
-                    f"'{op.name}' is not allowed in tiled map '{label}' (only arith, math, ipu.access, ipu.load)"
+                    f"'{op.name}' is not allowed in tiled map '{label}' (only arith, math, ipu.access, ipu.load, ipu.point)"
                 )
             if any(not (on_ipu(r.type) or isinstance(r.type, IndexType)) for r in op.results):
                 raise VerifyException(f"'{op.name}' in tiled map '{label}' computes a {op.results[0].type}")
@@ -796,7 +796,31 @@ class CodeletOp(CodeletOpMixin, IRDLOperation):
 
     @staticmethod
     def worker_ops() -> tuple[type[IRDLOperation], ...]:
-        return (WorkerIdOp, NumWorkersOp)
+        return (WorkerIdOp, NumWorkersOp, BlockStartOp)
+
+
+@irdl_op_definition
+class PointOp(IRDLOperation):
+    """The current point of the enclosing `ipu.tiled_map`, as the row-major index of the
+    element it writes: `%p = ipu.point` (for masks over boxes that are not contiguous)."""
+
+    name = "ipu.point"
+    result = result_def(IndexType)
+    traits = traits_def(Pure(), HasParent(TiledMapOp))
+    assembly_format = "attr-dict"
+
+    def __init__(self):
+        super().__init__(result_types=[IndexType()])
+
+
+@irdl_op_definition
+class BlockStartOp(WorkerOpMixin, IRDLOperation):
+    """The row-major index of the first element of this vertex's block (what host code
+    knows of each vertex as `block.begin`)."""
+
+    name = "ipu.block_start"
+    result = result_def(IndexType)
+    traits = traits_def(Pure(), HasAncestor(CodeletOp))
 
 
 @irdl_op_definition
@@ -914,6 +938,7 @@ IPU = Dialect(
         TiledMapOp,
         AccessOp,
         LoadOp,
+        PointOp,
         YieldOp,
         RepeatOp,
         RepeatWhileOp,
@@ -921,6 +946,7 @@ IPU = Dialect(
         CodeletOp,
         WorkerIdOp,
         NumWorkersOp,
+        BlockStartOp,
         ComputeSetOp,
         VerticesOp,
     ],

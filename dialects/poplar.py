@@ -769,7 +769,7 @@ class CodeletOp(CodeletOpMixin, IRDLOperation):
 
     @staticmethod
     def worker_ops() -> tuple[type[IRDLOperation], ...]:
-        return (WorkerIdOp, NumWorkersOp)
+        return (WorkerIdOp, NumWorkersOp, BlockStartOp)
 
 
 @irdl_op_definition
@@ -786,6 +786,16 @@ class NumWorkersOp(WorkerOpMixin, IRDLOperation):
     """`numWorkers()` of a MultiVertex."""
 
     name = "poplar.num_workers"
+    result = result_def(IndexType)
+    traits = traits_def(Pure(), HasAncestor(CodeletOp))
+
+
+@irdl_op_definition
+class BlockStartOp(WorkerOpMixin, IRDLOperation):
+    """`blockStart`, a vertex-state field the host sets to the first element of each
+    vertex's block (`graph.setInitialValue(vertex["blockStart"], block.begin)`)."""
+
+    name = "poplar.block_start"
     result = result_def(IndexType)
     traits = traits_def(Pure(), HasAncestor(CodeletOp))
 
@@ -815,6 +825,7 @@ POPLAR = Dialect(
         CodeletOp,
         WorkerIdOp,
         NumWorkersOp,
+        BlockStartOp,
     ],
     [TensorType, ComputeSetType, ProgramType, TileMapAttr, SliceAttr, FieldAttr],
 )

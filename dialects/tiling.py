@@ -25,13 +25,14 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
-from ipu_lower.arch import ARCHS
 from ipu_lower.dialects.codelet_body import is_vector_field
 from xdsl.dialects.builtin import ArrayAttr, IntAttr, StringAttr
 from xdsl.ir import Attribute
 from xdsl.parser import AttrParser
 from xdsl.printer import Printer
 from xdsl.utils.exceptions import VerifyException
+
+from ipu_lower.arch import ARCHS
 
 
 @dataclass(frozen=True)
@@ -145,6 +146,32 @@ class TileMapMixin:
             for t in range(run.tiles):
                 yield Block(run.first + t, index, r, start + t * run.count, start + (t + 1) * run.count)
                 index += 1
+
+    def restricted(self, begin: int, end: int):
+        """This map cut to the elements [begin, end) (inside it): tiles whose blocks lie
+        outside drop out, the blocks at both ends shrink. O(runs)."""
+        runs: list[tuple[int, int, int]] = []
+
+        def add(first: int, end_tile: int, count: int) -> None:
+            if runs and runs[-1][1] == first and runs[-1][2] == count:
+                runs[-1] = (runs[-1][0], end_tile, count)
+            else:
+                runs.append((first, end_tile, count))
+
+        for run, start in zip(self.runs(), self.run_starts()):
+            lo, hi = max(begin, start), min(end, start + run.elements)
+            if lo >= hi:
+                continue
+            head, tail = (lo - start) // run.count, (hi - 1 - start) // run.count
+            head_end = start + (head + 1) * run.count
+            if head == tail:
+                add(run.first + head, run.first + head + 1, hi - lo)
+                continue
+            add(run.first + head, run.first + head + 1, head_end - lo)
+            if tail > head + 1:
+                add(run.first + head + 1, run.first + tail, run.count)
+            add(run.first + tail, run.first + tail + 1, hi - (start + tail * run.count))
+        return type(self)(runs, begin)
 
     def owner(self, begin: int, end: int) -> int | None:
         """The tile holding all of [begin, end), or None if it is split or unmapped."""

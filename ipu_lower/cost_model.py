@@ -249,6 +249,8 @@ _FACTS = (
     poplar.WorkerIdOp,
     ipu.NumWorkersOp,
     poplar.NumWorkersOp,
+    ipu.BlockStartOp,
+    poplar.BlockStartOp,
 )
 """Ops that cost nothing: the compiler keeps constants, sizes and worker facts in
 registers or folds them."""

@@ -130,6 +130,8 @@ class _WorkerOps(RewritePattern):
             rewriter.replace(op, poplar.WorkerIdOp())
         elif isinstance(op, ipu.NumWorkersOp):
             rewriter.replace(op, poplar.NumWorkersOp())
+        elif isinstance(op, ipu.BlockStartOp):
+            rewriter.replace(op, poplar.BlockStartOp())
 
 
 class _Variable(RewritePattern):

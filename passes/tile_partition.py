@@ -12,29 +12,23 @@ the layout of the data they touch (so every access is local), copies become
 maps on tile 0, where scalars live. The patterns trust the plan: every map and scalar
 computation was checked while planning.
 
-Control flow keeps one layout per container and lives on the device (`plan_control`):
-a loop whose trip count is static becomes `ipu.repeat`; any other loop `ipu.repeat_while`
-over a predicate variable, a branch `ipu.if`. A loop variable the body uses is a counter
-variable on tile 0 (i32), set by a single-point map before the loop and stepped by
-another at the end of each iteration, which also computes the loop's predicate
-(`t < upper`) when the trip count is not static. Vertices read the counter as a `whole`
-scalar, so the IR does not grow with the trip count. The condition of an `sdfg.if` or
-`sdfg.while` is a single-point map writing its predicate variable. Outside maps, an
-array element at constant indices is copied into (or out of) a scalar on tile 0 around
-the map that uses it; an element a loop counter picks (`A[t]`) is read from the array
-connected whole to that map (`ipu.load`), which moves the whole array to tile 0.
+Control flow (`tile_partition_control`) keeps one layout per container: loops and
+branches become `ipu.repeat`, `ipu.repeat_while` and `ipu.if` over counter and predicate
+variables on tile 0. The bodies of tiled maps and scalar steps are built by
+`tile_partition_points`.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from functools import cache
 from math import ceil, prod
 
+from ipu_lower.dialects import ipu
+from ipu_lower.dialects import sdfg as sd
+from ipu_lower.dialects.index_expr import IndexExpr
 from xdsl.context import Context
-from xdsl.dialects import arith
-from xdsl.dialects.builtin import IndexType, IntegerType, MemRefType, ModuleOp, i1, i32
-from xdsl.ir import Block, BlockArgument, Operation, Region, SSAValue
+from xdsl.dialects.builtin import ModuleOp
+from xdsl.ir import Operation, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import (
     GreedyRewritePatternApplier,
@@ -47,11 +41,17 @@ from xdsl.rewriter import InsertPoint
 
 from ipu_lower.arch import DEFAULT_ARCH, Arch, get_arch
 from ipu_lower.diagnostics import IpuLowerError, error
-from ipu_lower.dialects import ipu
-from ipu_lower.dialects import sdfg as sd
-from ipu_lower.dialects.index_arith import materialize
-from ipu_lower.dialects.index_expr import IndexExpr
 from ipu_lower.element_types import element_type, on_ipu
+from ipu_lower.passes.tile_partition_control import (
+    ControlPlan,
+    ForToRepeat,
+    IfToIf,
+    Rewrite,
+    WhileToRepeatWhile,
+    plan_control,
+)
+from ipu_lower.names import UniqueNames
+from ipu_lower.passes.tile_partition_points import SCALAR_MAP, memref_of, point_offsets, tiled_map
 
 
 def balanced_tile_map(elements: int, tiles: int, grain: int) -> ipu.TileMapAttr:
@@ -75,9 +75,6 @@ def balanced_tile_map(elements: int, tiles: int, grain: int) -> ipu.TileMapAttr:
             runs.append((first, end - 1, count))
         runs.append((end - 1, end, count - overshoot))
     return ipu.TileMapAttr(runs)
-
-
-SCALAR_MAP = ipu.TileMapAttr([(0, 1, 1)])
 
 
 def _static_shape(ctype: sd.ArrayType, op: Operation) -> tuple[int, ...]:
@@ -104,13 +101,22 @@ class _UnionFind:
 
 @dataclass(frozen=True)
 class MapAccesses:
-    """What one elementwise map reads and writes, in first-use order."""
+    """What one map reads and writes, in first-use order, and where: `span` is the
+    row-major element range [begin, end) of the arrays it writes that its points cover
+    (None: all of them); `halos` gives, for each array it reads away from the point,
+    how many elements it needs before and after each point."""
 
     iterations: int
     reads: list[str]
     writes: list[str]
+    span: tuple[int, int] | None = None
+    halos: dict[str, tuple[int, int]] = field(default_factory=dict)
+    mask: tuple[tuple[int, int, int, int], ...] = ()
+    """When the written box is not contiguous in memory (`B[1:-1, 1:-1]`), the span runs
+    from its first to its last element and a point writes only if, for each
+    (stride, size, lo, hi), lo <= (point / stride) % size < hi."""
     gathered: list[str] = field(default_factory=list)
-    """arrays read whole by a scalar step, at elements loop counters pick"""
+    """the arrays a scalar step reads at elements loop counters pick (read whole on tile 0)"""
 
 
 def _param_name(value: SSAValue, position: int) -> str:
@@ -124,112 +130,186 @@ def describe_access(op: sd.ReadOp | sd.WriteOp) -> str:
     return f"{sd.container_name(op.container)}[{subset}]"
 
 
-def point_offsets(op: sd.ReadOp | sd.WriteOp, params: tuple[SSAValue, ...]) -> list[int] | None:
-    """The offset of each index from the map's parameter of the same position, when
-    the access is `x[i0 + c0, i1 + c1, ...]` for constants c; else None."""
-    if any(index not in params for index in op.indices):
-        return None
-    positions = {d: IndexExpr.dim(params.index(index)) for d, index in enumerate(op.indices)}
-    offsets = []
-    for k, e in enumerate(op.subset_exprs()):
-        offset = e.substitute(dims=positions).dim_offset(k)
-        if offset is None:
-            return None
-        offsets.append(offset)
-    return offsets
-
-
 def analyze_map(map_op: sd.MapOp) -> MapAccesses:
-    """Check that `map_op` is elementwise and list the containers it touches."""
+    """Check that `map_op` is a map the partition supports and say what it touches."""
     label = map_op.label.data
     bounds = []
     for lo, hi, st in map_op.ranges():
         values = (lo.constant_value(), hi.constant_value(), st.constant_value())
         if None in values:
             raise error(map_op, f"map '{label}' has a range that is not static; run sdfg-specialize first")
-        if values[0] != 0 or values[2] != 1:
-            raise error(
-                map_op, f"map '{label}' ranges must start at 0 with step 1 for now (got {lo} to {hi} step {st})"
-            )
-        bounds.append(values[1])
+        if values[2] != 1:
+            raise error(map_op, f"map '{label}' ranges must have step 1 for now (got {lo} to {hi} step {st})")
+        bounds.append((values[0], values[1]))
     return analyze_body(f"map '{label}'", list(map_op.body.block.ops), map_op.params, bounds)
 
 
-def analyze_body(what: str, ops: list[Operation], params: tuple[SSAValue, ...], bounds: list[int]) -> MapAccesses:
-    """Check that the memlets of an elementwise body over `bounds` index by `params`;
-    with no `params` (a scalar step outside maps), that array elements are read at
-    constant indices or at loop counters, and written at constant indices."""
+@dataclass(frozen=True)
+class _ArrayAccess:
+    op: sd.ReadOp | sd.WriteOp
+    name: str
+    offsets: list[int]
+    shape: tuple[int, ...]
+
+
+def analyze_body(
+    what: str, ops: list[Operation], params: tuple[SSAValue, ...], bounds: list[tuple[int, int]]
+) -> MapAccesses:
+    """Check the memlets of a body over the box `bounds` of `params`: scalars, and arrays
+    of one shape accessed at constant offsets from the point (the parameters in order).
+    Without `params` (a scalar step), arrays are accessed at single elements, at
+    constant indices or at indices loop counters pick (`gathered` lists the arrays read
+    so), and an array accessed at the latter is read before it is written."""
     reads: list[str] = []
     writes: list[str] = []
+    arrays: list[_ArrayAccess] = []
     gathered: list[str] = []
-    kinds: dict[str, set[str]] = {}
+    points = prod(hi - lo for lo, hi in bounds)
     for op in ops:
         if isinstance(op, sd.TaskletOp):
-            wide = next((r.type for inner in op.body.block.ops for r in inner.results if not on_ipu(r.type)), None)
-            if wide is not None:
-                kind, fix = ("float64", "float32") if str(wide) == "f64" else ("int64", "int32")
-                raise error(
-                    op,
-                    f"tasklet '{op.label.data}' computes in {kind}, which the IPU does not "
-                    f"support; demote it with the ipu-demote-f64 pass or use {fix} constants",
-                )
+            _check_tasklet_width(op)
             continue
         if isinstance(op, sd.ApplyOp):
-            if any(index in params for index in op.indices):
-                raise error(op, f"a tasklet of {what} computes with a map parameter ('{op.expr.data.format(lambda d: _param_name(op.indices[d], d))}'); not supported yet")
-            if not on_ipu(op.result.type):
-                raise error(op, f"sdfg.apply in {what} gives a {op.result.type}, which the IPU does not support")
+            _check_apply(what, op, params, ops)
             continue
         if not isinstance(op, sd.ReadOp | sd.WriteOp):
             raise error(op, f"'{op.name}' inside {what} is not supported yet")
         name = sd.container_name(op.container)
         ctype = op.container.type
         assert isinstance(ctype, sd.ArrayType)
+        (writes if isinstance(op, sd.WriteOp) else reads).append(name)
         verb = "writes" if isinstance(op, sd.WriteOp) else "reads"
         if ctype.rank == 0:
-            if isinstance(op, sd.WriteOp) and prod(bounds) > 1:
+            if isinstance(op, sd.WriteOp) and points > 1:
                 raise error(op, f"every iteration of {what} writes scalar '{name}'; reductions are not supported yet")
-        elif not params:
-            _static_shape(ctype, op)
-            dynamic = bool(op.indices)
-            if dynamic and isinstance(op, sd.WriteOp):
-                raise error(
-                    op,
-                    f"{what} writes '{describe_access(op)}' at an element a loop variable picks; "
-                    "only reads of such elements are supported yet",
-                )
-            kinds.setdefault(name, set()).add(("dynamic " if dynamic else "constant ") + verb)
-            if dynamic:
-                gathered.append(name)
-        else:
-            if any(index not in params for index in op.indices):
-                raise error(
-                    op,
-                    f"{what} {verb} '{describe_access(op)}' at a loop variable (an array slice that moves with "
-                    "the loop); not supported yet",
-                )
-            offsets = point_offsets(op, params)
-            shape = _static_shape(ctype, op)
-            if offsets is not None and any(offsets) and shape == tuple(bounds):
-                raise error(
-                    op,
-                    f"{what} {verb} '{describe_access(op)}', a neighbour at offset ({', '.join(map(str, offsets))}) "
-                    "of the point; stencils are not supported yet",
-                )
-            if offsets is None or shape != tuple(bounds):
-                raise error(
-                    op,
-                    f"{what} accesses '{describe_access(op)}' of shape {ctype}; only elementwise accesses "
-                    "(the map parameters in order, over the whole container) are supported yet",
-                )
-        (writes if isinstance(op, sd.WriteOp) else reads).append(name)
-    for name, seen in kinds.items():
-        if "constant writes" in seen and "dynamic reads" in seen:
+            continue
+        shape = _static_shape(ctype, op)
+        if not params:
+            if op.indices:
+                if isinstance(op, sd.ReadOp):
+                    gathered.append(name)
+            elif any(not 0 <= e.constant_value() < n for e, n in zip(op.subset_exprs(), shape)):  # type: ignore[operator]
+                raise error(op, f"{what} {verb} '{describe_access(op)}' outside its shape {ctype}")
+            continue
+        if any(index not in params for index in op.indices):
             raise error(
-                ops[0],
-                f"{what} writes an element of '{name}' and reads one a loop variable picks; not supported yet",
+                op,
+                f"{what} {verb} '{describe_access(op)}' at a loop variable (an array slice that moves with the "
+                "loop); not supported yet",
             )
-    return MapAccesses(prod(bounds), list(dict.fromkeys(reads)), list(dict.fromkeys(writes)), list(dict.fromkeys(gathered)))
+        offsets = point_offsets(op, params)
+        if offsets is None or len(shape) != len(bounds):
+            raise error(
+                op,
+                f"{what} accesses '{describe_access(op)}' of shape {ctype}; only accesses at constant offsets "
+                "from the point (the map parameters in order) are supported yet",
+            )
+        if any(lo + o < 0 or hi + o > n for (lo, hi), o, n in zip(bounds, offsets, shape)):
+            raise error(op, f"{what} {verb} '{describe_access(op)}' outside its shape {ctype}")
+        arrays.append(_ArrayAccess(op, name, offsets, shape))
+    if not params:
+        _check_read_before_write(what, ops)
+    span, halos, mask = _geometry(what, arrays, bounds)
+    return MapAccesses(
+        points, list(dict.fromkeys(reads)), list(dict.fromkeys(writes)), span, halos, mask, list(dict.fromkeys(gathered))
+    )
+
+
+def _check_apply(what: str, op: sd.ApplyOp, params: tuple[SSAValue, ...], ops: list[Operation]) -> None:
+    if not on_ipu(op.result.type):
+        raise error(op, f"sdfg.apply in {what} gives a {op.result.type}, which the IPU does not support")
+    if any(index in params for index in op.indices) and not any(
+        isinstance(o, sd.WriteOp) and o.container.type.rank for o in ops  # type: ignore[union-attr]
+    ):
+        raise error(op, f"a tasklet of {what} computes with a map parameter, but the map writes no array; not supported yet")
+
+
+def _check_read_before_write(what: str, ops: list[Operation]) -> None:
+    """In a scalar step, an array accessed at an element loop counters pick is read
+    before the step writes it: reads see the array as it was, writes leave after."""
+    dynamic = {o.container for o in ops if isinstance(o, sd.ReadOp | sd.WriteOp) and o.indices}
+    written: set[SSAValue] = set()
+    for op in ops:
+        if isinstance(op, sd.WriteOp):
+            written.add(op.container)
+        elif isinstance(op, sd.ReadOp) and op.container in dynamic and op.container in written:
+            raise error(
+                op,
+                f"{what} reads '{describe_access(op)}' after writing '{sd.container_name(op.container)}', "
+                "an array it accesses at an element a loop variable picks; not supported yet",
+            )
+
+
+def _check_tasklet_width(op: sd.TaskletOp) -> None:
+    wide = next((r.type for inner in op.body.block.ops for r in inner.results if not on_ipu(r.type)), None)
+    if wide is not None:
+        kind, fix = ("float64", "float32") if str(wide) == "f64" else ("int64", "int32")
+        raise error(
+            op,
+            f"tasklet '{op.label.data}' computes in {kind}, which the IPU does not "
+            f"support; demote it with the ipu-demote-f64 pass or use {fix} constants",
+        )
+
+
+def _geometry(
+    what: str, arrays: list[_ArrayAccess], bounds: list[tuple[int, int]]
+) -> tuple[tuple[int, int] | None, dict[str, tuple[int, int]], tuple[tuple[int, int, int, int], ...]]:
+    """The written span, the read halos and the mask of a map's array accesses (see
+    MapAccesses).
+
+    Every array of the map has the shape of the arrays it writes, and every write is at
+    one offset from the point: the element it writes is the point of the tiled map, and
+    the other accesses are offsets from it. A written box that is not contiguous in
+    memory runs over its whole span with a mask; the reads of the masked points stay
+    inside the arrays, since they lie between those of the box's first and last points."""
+    written = [a for a in arrays if isinstance(a.op, sd.WriteOp)]
+    if not written:
+        return None, {}, ()
+    first = written[0]
+    for access in arrays:
+        if access.shape != first.shape:
+            raise error(
+                access.op,
+                f"{what} accesses '{describe_access(access.op)}' of shape {access.op.container.type}, but writes "
+                f"'{first.name}' of shape {first.op.container.type}; the arrays of a map must have one shape for now",
+            )
+        if isinstance(access.op, sd.WriteOp) and access.offsets != first.offsets:
+            raise error(
+                access.op,
+                f"{what} writes '{describe_access(access.op)}' and '{describe_access(first.op)}' at different "
+                "offsets from the point; not supported yet",
+            )
+    shape = first.shape
+    strides = [prod(shape[k + 1 :]) for k in range(len(shape))]
+    box = [(lo + o, hi + o) for (lo, hi), o in zip(bounds, first.offsets)]
+    span = (sum(lo * st for (lo, _), st in zip(box, strides)), sum((hi - 1) * st for (_, hi), st in zip(box, strides)) + 1)
+    mask: tuple[tuple[int, int, int, int], ...] = ()
+    if not _is_contiguous(box, shape):
+        # the outermost dimension stays inside the box between its first and last point
+        mask = tuple((strides[k], shape[k], lo, hi) for k, (lo, hi) in enumerate(box) if k and (lo, hi) != (0, shape[k]))
+    halos: dict[str, tuple[int, int]] = {}
+    written_names = {a.name for a in written}
+    for access in arrays:
+        flat = sum((o - w) * st for o, w, st in zip(access.offsets, first.offsets, strides))
+        if flat == 0 or isinstance(access.op, sd.WriteOp):
+            continue
+        if access.name in written_names:
+            raise error(
+                access.op,
+                f"{what} reads '{describe_access(access.op)}' away from the point and also writes "
+                f"'{access.name}': other vertices write those elements in the same compute set",
+            )
+        before, after = halos.get(access.name, (0, 0))
+        halos[access.name] = (max(before, -flat), max(after, flat))
+    whole = span == (0, prod(shape))
+    return (None if whole else span), halos, mask
+
+
+def _is_contiguous(box: list[tuple[int, int]], shape: tuple[int, ...]) -> bool:
+    """Whether `box` is one run of row-major memory: the dimensions before the last
+    partial one are single indices."""
+    partial = [k for k, ((lo, hi), n) in enumerate(zip(box, shape)) if (lo, hi) != (0, n)]
+    return not partial or all(hi - lo == 1 for lo, hi in box[: partial[-1]])
 
 
 Step = sd.MapOp | sd.CopyOp | list[Operation]
@@ -261,6 +341,18 @@ def analyze_step(step: Step) -> MapAccesses | None:
     return None
 
 
+def program_steps(sdfg_op: sd.SdfgOp) -> list[Step]:
+    """The steps of every state, in loops and branches too, and the condition region of
+    every branch and `sdfg.while` loop (a scalar step)."""
+    steps: list[Step] = []
+    for op in sdfg_op.walk():
+        if isinstance(op, sd.StateOp):
+            steps.extend(state_steps(op))
+        elif isinstance(op, sd.IfOp | sd.WhileOp):
+            steps.append(list(op.condition.block.ops)[:-1])
+    return steps
+
+
 @dataclass(frozen=True)
 class PartitionPlan:
     """Where every container of one SDFG lives, which arguments go back to the host, and
@@ -270,8 +362,9 @@ class PartitionPlan:
     layouts: dict[str, ipu.TileMapAttr]
     written: frozenset[str] = field(default_factory=frozenset)
     copies: dict[sd.CopyOp, tuple[tuple[int, int], tuple[int, int]]] = field(default_factory=dict)
-    control: ControlPlan = field(default_factory=lambda: ControlPlan({}, {}))
-    names: _Names = field(default_factory=lambda: _Names(()))
+    maps: dict[sd.MapOp, MapAccesses] = field(default_factory=dict)
+    control: ControlPlan = field(default_factory=ControlPlan)
+    names: UniqueNames = field(default_factory=UniqueNames)
     """names of the variables made while rewriting (counters, predicates, element copies)"""
 
 
@@ -326,71 +419,6 @@ def plan_layouts(sdfg_op: sd.SdfgOp, arch: Arch) -> dict[str, ipu.TileMapAttr]:
     return layouts
 
 
-def program_steps(sdfg_op: sd.SdfgOp) -> list[Step]:
-    """The steps of every state, in loops and branches too, and the condition region of
-    every branch and `sdfg.while` loop (a scalar step)."""
-    steps: list[Step] = []
-    for op in sdfg_op.walk():
-        if isinstance(op, sd.StateOp):
-            steps.extend(state_steps(op))
-        elif isinstance(op, sd.IfOp | sd.WhileOp):
-            steps.append(list(op.condition.block.ops)[:-1])
-    return steps
-
-
-@dataclass(frozen=True)
-class LoopControl:
-    """How one `sdfg.for` runs on the device: `trip_count` when static (`ipu.repeat`),
-    else None (`ipu.repeat_while` over the variable `predicate`); `counter` is the
-    variable holding the loop variable, when the body uses it."""
-
-    trip_count: int | None
-    counter: str | None
-    predicate: str | None
-
-
-@dataclass(frozen=True)
-class ControlPlan:
-    loops: dict[sd.ForOp, LoopControl]
-    predicates: dict[sd.IfOp | sd.WhileOp, str]
-    """the predicate variable of each branch and `sdfg.while` loop"""
-
-
-class _Names:
-    """Fresh variable names, distinct from the SDFG's containers and each other."""
-
-    def __init__(self, taken):
-        self.taken = set(taken)
-
-    def fresh(self, hint: str) -> str:
-        name, k = hint, 0
-        while name in self.taken:
-            k += 1
-            name = f"{hint}_{k}"
-        self.taken.add(name)
-        return name
-
-
-def plan_control(sdfg_op: sd.SdfgOp, names: _Names) -> ControlPlan:
-    """The counter and predicate variables of the loops and branches of `sdfg_op`."""
-    loops: dict[sd.ForOp, LoopControl] = {}
-    predicates: dict[sd.IfOp | sd.WhileOp, str] = {}
-    for op in sdfg_op.walk():
-        if isinstance(op, sd.ForOp):
-            label = op.label.data
-            for bound in op.bounds():
-                if bound.symbols():
-                    raise error(op, f"bound '{bound}' of loop '{label}' is not static; run sdfg-specialize first")
-            trip = op.trip_count()
-            used = bool(op.variable.uses)
-            counter = names.fresh(op.variable.name_hint or label) if used or trip is None else None
-            predicate = names.fresh(f"{label}_cond") if trip is None else None
-            loops[op] = LoopControl(trip, counter, predicate)
-        elif isinstance(op, sd.IfOp | sd.WhileOp):
-            predicates[op] = names.fresh(f"{op.label.data}_cond")
-    return ControlPlan(loops, predicates)
-
-
 def plan_partition(sdfg_op: sd.SdfgOp, arch: Arch) -> PartitionPlan:
     layouts = plan_layouts(sdfg_op, arch)
     written = {
@@ -399,9 +427,9 @@ def plan_partition(sdfg_op: sd.SdfgOp, arch: Arch) -> PartitionPlan:
         if isinstance(op, sd.WriteOp | sd.CopyOp)
     }
     copies = {op: plan_copy(op) for op in sdfg_op.walk() if isinstance(op, sd.CopyOp)}
-    names = _Names(c.container_name.data for c in sdfg_op.containers())
-    control = plan_control(sdfg_op, names)
-    return PartitionPlan(arch, layouts, frozenset(written), copies, control, names)
+    maps = {op: analyze_map(op) for op in sdfg_op.walk() if isinstance(op, sd.MapOp)}
+    names = UniqueNames(tuple(c.container_name.data for c in sdfg_op.containers()))
+    return PartitionPlan(arch, layouts, frozenset(written), copies, maps, plan_control(sdfg_op, names), names)
 
 
 def plan_copy(op: sd.CopyOp) -> tuple[tuple[int, int], tuple[int, int]]:
@@ -445,14 +473,15 @@ def check_memory(
     containers: dict[str, sd.ContainerOp],
     layouts: dict[str, ipu.TileMapAttr],
     arch: Arch,
-    gathered: list[str] = (),  # type: ignore[assignment]
+    gathered: list[str] | None = None,
 ) -> None:
-    """Fail when the data mapped to some tile exceeds its memory; arrays read whole by
-    scalar steps (`gathered`) also take their size on tile 0."""
+    """Fail when the data mapped to some tile exceeds its memory; the arrays scalar steps
+    read at elements loop counters pick (`gathered`) also take their size on tile 0,
+    where those steps read them whole."""
     sizes = container_bytes(containers)
     most, where = busiest_tile(layouts, sizes)
     if gathered:
-        extra = sum(sizes[n] * prod(_static_shape(containers[n].result.type, containers[n])) for n in gathered)  # type: ignore[arg-type]
+        extra = sum(sizes[n] * num_elements(containers[n]) for n in gathered)
         held = sum(r.count * sizes[n] for n, m in layouts.items() for r in m.runs() if r.first == 0)
         if held + extra > arch.bytes_per_tile:
             names = ", ".join(f"'{n}'" for n in gathered)
@@ -469,9 +498,8 @@ def check_memory(
         )
 
 
-@cache  # building a MemRefType is slow, and programs repeat few container types
-def memref_of(ctype: sd.ArrayType) -> MemRefType:
-    return MemRefType(ctype.element_type, ctype.static_shape() or [])
+def num_elements(container: sd.ContainerOp) -> int:
+    return prod(_static_shape(container.result.type, container))  # type: ignore[arg-type]
 
 
 def _flat_range(value: SSAValue, ranges: list[sd.Range], op: Operation) -> tuple[int, int]:
@@ -494,168 +522,6 @@ def _flat_range(value: SSAValue, ranges: list[sd.Range], op: Operation) -> tuple
     if count <= 0:
         raise error(op, "copy of an empty box")
     return begin, begin + count
-
-
-def _memref_of_value(value: SSAValue) -> MemRefType:
-    """The memref of a container (converted later) or of a variable made while rewriting."""
-    t = value.type
-    return t if isinstance(t, MemRefType) else memref_of(t)  # type: ignore[arg-type]
-
-
-class _MapBuilder:
-    """Builds one tiled map from the memlets, tasklets and `sdfg.apply` ops of a point
-    (checked by `analyze_body`): reads become `ipu.access` at the point (or `ipu.load` of
-    an array connected whole, at the element loop counters pick), `sdfg.apply` the
-    arithmetic of its expression over the counters it uses, writes the yielded values.
-
-    `counters` maps loop variables to their counter variables; `elements` maps memlets
-    of array elements at constant indices to the scalar variables they go through."""
-
-    def __init__(self, counters: dict[SSAValue, SSAValue], elements: dict[Operation, SSAValue] | None = None):
-        self.counters = counters
-        self.elements = elements or {}
-        self.ins: list[SSAValue] = []
-        self.outs: list[SSAValue] = []
-        self.body = Block()
-        self.args: dict[SSAValue, SSAValue] = {}
-        self.current: dict[SSAValue, SSAValue] = {}  # container or variable -> its value at the point
-        self.mapping: dict[SSAValue, SSAValue] = {}
-        self.counter_values: dict[SSAValue, SSAValue] = {}
-
-    def add(self, op: Operation) -> SSAValue:
-        self.body.add_op(op)
-        return op.results[0]
-
-    def argument(self, value: SSAValue) -> SSAValue:
-        if value not in self.args:
-            self.ins.append(value)
-            arg = self.body.insert_arg(_memref_of_value(value), len(self.body.args))
-            arg.name_hint = value.name_hint
-            self.args[value] = arg
-        return self.args[value]
-
-    def read(self, target: SSAValue) -> SSAValue:
-        """The value of `target` at the point: read once, or the value written earlier."""
-        if target not in self.current:
-            rank = _memref_of_value(target).get_num_dims()
-            self.current[target] = self.add(ipu.AccessOp(self.argument(target), [0] * rank))
-        return self.current[target]
-
-    def counter(self, variable: SSAValue) -> SSAValue:
-        """The i32 value of a loop variable: its counter."""
-        if variable not in self.counter_values:
-            self.counter_values[variable] = self.read(self.counters[variable])
-        return self.counter_values[variable]
-
-    def convert(self, value: SSAValue, t) -> SSAValue:
-        """An integer of another width (sign-extended or truncated)."""
-        width, target = value.type.width.data, t.width.data  # type: ignore[union-attr]
-        if width == target:
-            return value
-        return self.add(arith.ExtSIOp(value, t) if target > width else arith.TruncIOp(value, t))
-
-    def ops(self, ops: list[Operation], in_map: bool = False) -> None:
-        for op in ops:
-            if isinstance(op, sd.ReadOp):
-                target = self.elements.get(op, op.container)
-                if op.indices and not in_map:  # an element loop counters pick
-                    dims = [self.counter(i) for i in op.indices]
-                    indices = [
-                        self.add(arith.IndexCastOp(materialize(e, dims, self.body), IndexType()))
-                        for e in op.subset_exprs()
-                    ]
-                    self.mapping[op.result] = self.add(ipu.LoadOp(self.argument(target), indices))
-                else:
-                    self.mapping[op.result] = self.read(target)
-            elif isinstance(op, sd.ApplyOp):
-                value = materialize(op.expr.data, [self.counter(i) for i in op.indices], self.body)
-                self.mapping[op.result] = self.convert(value, op.result.type)
-            elif isinstance(op, sd.TaskletOp):
-                _inline_tasklet(op, self.body, self.mapping)
-            elif isinstance(op, sd.WriteOp):
-                self.write(self.elements.get(op, op.container), self.mapping[op.value])
-
-    def write(self, target: SSAValue, value: SSAValue) -> None:
-        if target not in self.outs:
-            self.outs.append(target)
-        self.current[target] = value
-
-    def finish(self, label: str, tile_map: ipu.TileMapAttr) -> ipu.TiledMapOp:
-        self.body.add_op(ipu.YieldOp(*(self.current[c] for c in self.outs)))
-
-        def rule(value: SSAValue) -> ipu.SliceAttr:
-            return ipu.WHOLE if tile_map.total() == 1 or _memref_of_value(value).get_num_dims() == 0 else ipu.BLOCK
-
-        return ipu.TiledMapOp(
-            label, tile_map, [(v, rule(v)) for v in self.ins], [(v, rule(v)) for v in self.outs], Region(self.body)
-        )
-
-
-def tiled_map(
-    label: str, ops: list[Operation], tile_map: ipu.TileMapAttr, counters: dict[SSAValue, SSAValue] | None = None
-) -> ipu.TiledMapOp:
-    """The memlets and tasklets of one map point (`ops`, checked by `analyze_body`) as
-    a tiled map: reads become `ipu.access` at the point, writes the yielded values."""
-    builder = _MapBuilder(counters or {})
-    builder.ops(ops, in_map=True)
-    return builder.finish(label, tile_map)
-
-
-def _flat_element(op: sd.ReadOp | sd.WriteOp) -> int:
-    """The row-major position of the element a memlet at constant indices accesses."""
-    shape = _memref_of_value(op.container).get_shape()
-    return sum(e.constant_value() * prod(shape[k + 1 :]) for k, e in enumerate(op.subset_exprs()))  # type: ignore[operator]
-
-
-def scalar_step(
-    label: str,
-    ops: list[Operation],
-    plan: PartitionPlan,
-    counters: dict[SSAValue, SSAValue],
-    result: tuple[SSAValue, SSAValue] | None = None,
-) -> tuple[list[Operation], list[Operation]]:
-    """A step outside maps (or a condition, whose value `result[0]` goes to the variable
-    `result[1]`) as a single-point tiled map on tile 0: (new variables, program ops).
-    Elements of arrays at constant indices go through scalar variables: copied in before
-    the map when it reads them, copied out after it when it writes them."""
-    variables: list[ipu.VariableOp] = []
-    elements: dict[Operation, SSAValue] = {}
-    by_element: dict[tuple[SSAValue, int], SSAValue] = {}
-    copy_in: list[Operation] = []
-    copy_out: list[Operation] = []
-    for op in ops:
-        if not isinstance(op, sd.ReadOp | sd.WriteOp) or op.indices or op.container.type.rank == 0:  # type: ignore[union-attr]
-            continue
-        flat = _flat_element(op)
-        key = (op.container, flat)
-        if key not in by_element:
-            name = plan.names.fresh(f"{sd.container_name(op.container)}_elem")
-            element = _memref_of_value(op.container).element_type
-            variable = ipu.VariableOp(name, MemRefType(element, []), SCALAR_MAP)
-            variables.append(variable)
-            by_element[key] = variable.result
-            if isinstance(op, sd.ReadOp):  # read before any write of the step: copy it in
-                copy_in.append(ipu.CopyOp(op.container, (flat, flat + 1), variable.result, (0, 1)))
-            else:
-                copy_out.append(ipu.CopyOp(variable.result, (0, 1), op.container, (flat, flat + 1)))
-        elif isinstance(op, sd.WriteOp) and not any(c.source is by_element[key] for c in copy_out):  # type: ignore[attr-defined]
-            copy_out.append(ipu.CopyOp(by_element[key], (0, 1), op.container, (flat, flat + 1)))
-        elements[op] = by_element[key]
-    builder = _MapBuilder(counters, elements)
-    builder.ops(ops)
-    if result is not None:
-        builder.write(result[1], builder.mapping[result[0]])
-    return variables, [*copy_in, builder.finish(label, SCALAR_MAP), *copy_out]  # type: ignore[list-item]
-
-
-def _inline_tasklet(op: sd.TaskletOp, body: Block, mapping: dict[SSAValue, SSAValue]) -> None:
-    values = {arg: mapping[operand] for arg, operand in zip(op.body.block.args, op.inputs)}
-    for inner in op.body.block.ops:
-        if isinstance(inner, sd.YieldOp):
-            for result, value in zip(op.outputs, inner.values):
-                mapping[result] = values[value]
-            continue
-        body.add_op(inner.clone(value_mapper=values))
 
 
 def _layout_of(plan: PartitionPlan, containers: list[SSAValue]) -> ipu.TileMapAttr:
@@ -705,54 +571,11 @@ class _ContainerToVariable(RewritePattern):
 
 
 @dataclass
-class _Rewrite:
-    """What the patterns of one SDFG share: its plan, the counter variable of each loop
-    variable the body uses, the predicate variable of each loop and branch."""
-
-    plan: PartitionPlan
-    body: Block
-    """the SDFG's body, where new variables go (after the containers)"""
-    counters: dict[SSAValue, SSAValue] = field(default_factory=dict)
-    predicates: dict[Operation, SSAValue] = field(default_factory=dict)
-
-    def add_variables(self, variables: list[ipu.VariableOp]) -> None:
-        anchor = next((o for o in self.body.ops if not isinstance(o, sd.ContainerOp | ipu.VariableOp)), None)
-        for variable in variables:
-            if SSAValue.is_valid_name(variable.var_name.data):
-                variable.result.name_hint = variable.var_name.data
-            if anchor is None:
-                self.body.add_op(variable)
-            else:
-                self.body.insert_op_before(variable, anchor)
-
-    def make_variables(self) -> None:
-        """The counters and predicates the control plan names."""
-        control = self.plan.control
-        made: list[ipu.VariableOp] = []
-        for loop, info in control.loops.items():
-            if info.counter is not None:
-                made.append(ipu.VariableOp(info.counter, MemRefType(i32, []), SCALAR_MAP))
-                self.counters[loop.variable] = made[-1].result
-            if info.predicate is not None:
-                made.append(ipu.VariableOp(info.predicate, MemRefType(i1, []), SCALAR_MAP))
-                self.predicates[loop] = made[-1].result
-        for op, name in control.predicates.items():
-            made.append(ipu.VariableOp(name, MemRefType(i1, []), SCALAR_MAP))
-            self.predicates[op] = made[-1].result
-        self.add_variables(made)
-
-    def scalar_step(self, label: str, ops: list[Operation], result=None) -> list[Operation]:
-        variables, program = scalar_step(label, ops, self.plan, self.counters, result)
-        self.add_variables(variables)  # type: ignore[arg-type]
-        return program
-
-
-@dataclass
 class _InlineState(RewritePattern):
     """Inline a state's steps where it stands; runs of memlets and tasklets outside
     maps become single-point tiled maps on tile 0 on the way."""
 
-    context: _Rewrite
+    context: Rewrite
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: sd.StateOp, rewriter: PatternRewriter) -> None:
@@ -765,120 +588,10 @@ class _InlineState(RewritePattern):
         rewriter.erase(op)
 
 
-def _moved(block: Block) -> Region:
-    """A new region holding the ops of `block` (already converted to the ipu level)."""
-    ops = list(block.ops)
-    for o in ops:
-        o.detach()
-    return Region(Block(ops))
-
-
-def _control_map(label: str, reads: list[SSAValue], compute) -> ipu.TiledMapOp:
-    """A single-point map on tile 0 that reads the integer scalars `reads` (as i32) and
-    writes what `compute(body, values)` gives: (variable, value) pairs."""
-    builder = _MapBuilder({})
-    values = [builder.convert(builder.read(v), i32) for v in reads]
-    for variable, value in compute(builder.body, values):
-        builder.write(variable, value)
-    return builder.finish(label, SCALAR_MAP)
-
-
-def _add(body: Block, op: Operation) -> SSAValue:
-    body.add_op(op)
-    return op.results[0]
-
-
-@dataclass
-class _ForToRepeat(RewritePattern):
-    """A counted loop, its body already converted: `ipu.repeat` when its trip count is
-    static, else `ipu.repeat_while` over its predicate; the counter is set before the
-    loop and stepped (and the predicate computed) at the end of each iteration."""
-
-    context: _Rewrite
-
-    @op_type_rewrite_pattern
-    def match_and_rewrite(self, op: sd.ForOp, rewriter: PatternRewriter) -> None:
-        info = self.context.plan.control.loops[op]
-        label = op.label.data
-        if info.trip_count == 0:
-            rewriter.erase_op(op)
-            return
-        lower, upper, _ = op.bounds()
-        step = op.step_value()
-        inputs = [self.context.counters.get(v, v) for v in op.bound_operands]
-        body = _moved(op.body.block)
-        before: list[Operation] = []
-        if info.counter is None:
-            assert info.trip_count is not None
-            rewriter.replace_op(op, ipu.RepeatOp(info.trip_count, body), [])
-            return
-        counter = self.context.counters[op.variable]
-        less = "slt" if step > 0 else "sgt"
-
-        def stepped(block: Block, values: list[SSAValue]) -> SSAValue:
-            return _add(block, arith.AddiOp(values[0], _add(block, arith.ConstantOp.from_int_and_width(step, 32))))
-
-        if info.predicate is None:
-            assert info.trip_count is not None
-            before.append(_control_map(f"{label}_init", [], lambda b, v: [(counter, materialize(lower, v, b))]))
-            body.block.add_op(_control_map(f"{label}_step", [counter], lambda b, v: [(counter, stepped(b, v))]))
-            loop: Operation = ipu.RepeatOp(info.trip_count, body)
-        else:
-            predicate = self.context.predicates[op]
-
-            def first(b: Block, v: list[SSAValue]):
-                value = materialize(lower, v, b)
-                return [(counter, value), (predicate, _add(b, arith.CmpiOp(value, materialize(upper, v, b), less)))]
-
-            def next_(b: Block, v: list[SSAValue]):
-                value = stepped(b, v)
-                return [(counter, value), (predicate, _add(b, arith.CmpiOp(value, materialize(upper, v[1:], b), less)))]
-
-            before.append(_control_map(f"{label}_init", inputs, first))
-            body.block.add_op(_control_map(f"{label}_step", [counter, *inputs], next_))
-            loop = ipu.RepeatWhileOp(predicate, Region(Block()), body)
-        rewriter.replace_op(op, [*before, loop], [])
-
-
-@dataclass
-class _IfToIf(RewritePattern):
-    """A branch, its regions already converted: its condition as a single-point map
-    writing the predicate, then `ipu.if`."""
-
-    context: _Rewrite
-
-    @op_type_rewrite_pattern
-    def match_and_rewrite(self, op: sd.IfOp, rewriter: PatternRewriter) -> None:
-        ops = list(op.condition.block.ops)
-        condition = ops.pop()
-        assert isinstance(condition, sd.ConditionOp)
-        predicate = self.context.predicates[op]
-        program = self.context.scalar_step(f"{op.label.data}_cond", ops, (condition.value, predicate))
-        branch = ipu.IfOp(predicate, _moved(op.then_region.block), _moved(op.else_region.block))
-        rewriter.replace_op(op, [*program, branch], [])
-
-
-@dataclass
-class _WhileToRepeatWhile(RewritePattern):
-    """A loop, its body already converted: `ipu.repeat_while` whose condition region
-    computes the predicate."""
-
-    context: _Rewrite
-
-    @op_type_rewrite_pattern
-    def match_and_rewrite(self, op: sd.WhileOp, rewriter: PatternRewriter) -> None:
-        ops = list(op.condition.block.ops)
-        condition = ops.pop()
-        assert isinstance(condition, sd.ConditionOp)
-        predicate = self.context.predicates[op]
-        program = self.context.scalar_step(f"{op.label.data}_cond", ops, (condition.value, predicate))
-        loop = ipu.RepeatWhileOp(predicate, Region(Block(program)), _moved(op.body.block))
-        rewriter.replace_op(op, loop, [])
-
-
 @dataclass
 class _MapToTiledMap(RewritePattern):
-    context: _Rewrite
+    plan: PartitionPlan
+    context: Rewrite
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: sd.MapOp, rewriter: PatternRewriter) -> None:
@@ -886,8 +599,12 @@ class _MapToTiledMap(RewritePattern):
             return  # its state is inlined first
         ops = list(op.body.block.ops)
         containers = [o.container for o in ops if isinstance(o, sd.ReadOp | sd.WriteOp)]
-        tile_map = _layout_of(self.context.plan, containers)
-        rewriter.replace(op, tiled_map(op.label.data, ops, tile_map, self.context.counters))
+        accesses = self.plan.maps[op]
+        tile_map = _layout_of(self.plan, containers)
+        if accesses.span is not None:
+            tile_map = tile_map.restricted(*accesses.span)
+        counters = self.context.counters
+        rewriter.replace(op, tiled_map(op.label.data, ops, tile_map, op.params, accesses.halos, accesses.mask, counters))
 
 
 @dataclass
@@ -920,10 +637,11 @@ class IpuTilePartitionPass(ModulePass):
         for sdfg_op, plan in plans.items():
             # The dataflow first, while it still refers to containers; then control flow,
             # inner loops and branches before the ones around them; then the data.
-            context = _Rewrite(plan, sdfg_op.body.block)
+            context = Rewrite(plan.control, plan.names, plan.layouts, sdfg_op.body.block)
             context.make_variables()
-            _walk([_InlineState(context), _MapToTiledMap(context), _CopyToCopy(plan)]).rewrite_region(sdfg_op.body)
-            control = [_ForToRepeat(context), _IfToIf(context), _WhileToRepeatWhile(context)]
+            dataflow = [_InlineState(context), _MapToTiledMap(plan, context), _CopyToCopy(plan)]
+            _walk(dataflow).rewrite_region(sdfg_op.body)
+            control = [ForToRepeat(context), IfToIf(context), WhileToRepeatWhile(context)]
             _walk(control, regions_first=True).rewrite_region(sdfg_op.body)
             _walk([_ContainerToVariable(plan)]).rewrite_region(sdfg_op.body)
         _walk([_SdfgToGraph(plans)]).rewrite_module(op)

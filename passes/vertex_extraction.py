@@ -52,7 +52,7 @@ from ipu_lower.element_types import element_type
 from ipu_lower.names import UniqueNames
 
 # Members and parameters of every vertex class; fields must not shadow them.
-RESERVED_FIELD_NAMES = ("compute", "numWorkers", "workerId")
+RESERVED_FIELD_NAMES = ("compute", "numWorkers", "workerId", "blockStart")
 
 VECTOR_ELEMENT_TYPES = (f32, f16)
 """Element types with vector arithmetic on the IPU (f32v2*, f16v4* instructions)."""
@@ -131,6 +131,8 @@ def invariant_values(op: ipu.TiledMapOp, signature: Signature) -> set[SSAValue]:
         if isinstance(inner, ipu.AccessOp):
             if not signature.is_streamed(signature.field_of(inputs[inner.tensor])):
                 invariant.add(inner.result)
+        elif isinstance(inner, ipu.PointOp):
+            continue
         elif inner.has_trait(Pure) and all(o in invariant for o in inner.operands):
             invariant.update(inner.results)
     return invariant
@@ -217,10 +219,17 @@ class _BodyBuilder:
         self.hoisted: dict[SSAValue, SSAValue] = {}  # invariant map value -> prologue value
         self.broadcasts: dict[SSAValue, SSAValue] = {}
         self.constants: dict[int, SSAValue] = {}
+        self.first_element: SSAValue | None = None
 
     def add(self, op: Operation, block: Block) -> SSAValue:
         block.add_op(op)
         return op.results[0] if op.results else None  # type: ignore[return-value]
+
+    def block_start(self) -> SSAValue:
+        """The first element of the vertex's block, read once."""
+        if self.first_element is None:
+            self.first_element = self.named(self.add(ipu.BlockStartOp(), self.prologue), "block_start")
+        return self.first_element
 
     def constant(self, value: int) -> SSAValue:
         if value not in self.constants:
@@ -327,6 +336,8 @@ class _BodyBuilder:
                 values[inner.result] = self.add(memref.LoadOp.get(field, [index]), block)
             elif isinstance(inner, ipu.LoadOp):
                 values[inner.result] = self.load(inner, values, block)
+            elif isinstance(inner, ipu.PointOp):
+                values[inner.result] = self.add(arith.AddiOp(self.block_start(), point), block)
             elif isinstance(inner, ipu.YieldOp):
                 for tensor, value in zip(self.op.outs, inner.values):
                     field = self.fields[self.signature.field_of(tensor)]

@@ -257,3 +257,55 @@ def test_scalar_computation_outside_maps():
     ours, _ = run_ipu(shifted_scale, arrays, {"N": 2000})
     np.testing.assert_allclose(ours["y"], np.float32(2.5) * x, rtol=1e-6)
     assert_same(ours, run_dace(shifted_scale.to_sdfg(simplify=True), arrays, {"N": 2000}), ["y"])
+
+
+# -- stencils ------------------------------------------------------------------------------
+
+M = dace.symbol("M")
+
+
+@dace.program
+def jacobi_1d(A: dace.float32[N], B: dace.float32[N]):
+    B[1:-1] = dace.float32(0.33333) * (A[:-2] + A[1:-1] + A[2:])
+
+
+@dace.program
+def forward_difference(A: dace.float32[N], B: dace.float32[N]):
+    B[:-3] = A[3:] - A[:-3]  # asymmetric: only elements ahead of the point
+
+
+@dace.program
+def rows_average(A: dace.float32[M, N], B: dace.float32[M, N]):
+    B[1:-1, :] = dace.float32(0.5) * (A[:-2, :] + A[2:, :])  # whole rows: a contiguous span
+
+
+@dace.program
+def jacobi_2d(A: dace.float32[M, N], B: dace.float32[M, N]):
+    B[1:-1, 1:-1] = dace.float32(0.2) * (A[1:-1, 1:-1] + A[1:-1, :-2] + A[1:-1, 2:] + A[2:, 1:-1] + A[:-2, 1:-1])
+
+
+K = dace.symbol("K")
+
+
+@dace.program
+def heat_3d(A: dace.float32[K, M, N], B: dace.float32[K, M, N]):
+    B[1:-1, 1:-1, 1:-1] = dace.float32(0.125) * (
+        A[2:, 1:-1, 1:-1] - dace.float32(2.0) * A[1:-1, 1:-1, 1:-1] + A[:-2, 1:-1, 1:-1]
+        + A[1:-1, 2:, 1:-1] + A[1:-1, :-2, 1:-1] + A[1:-1, 1:-1, 2:] + A[1:-1, 1:-1, :-2]
+    ) + A[1:-1, 1:-1, 1:-1]
+
+
+# `received`: elements each vertex may receive from other tiles: its halo of A, and the
+# float32 constant, a scalar computed on tile 0
+@pytest.mark.parametrize("program, shape, received", [
+    (jacobi_1d, (9,), 2 + 1), (jacobi_1d, (3001,), 2 + 1), (forward_difference, (1500,), 3),
+    (rows_average, (40, 37), 74 + 1), (jacobi_2d, (41, 37), 74 + 1), (heat_3d, (9, 10, 11), 220 + 2),
+])
+def test_stencils_match_dace(program, shape, received):
+    symbols = dict(zip(["K", "M", "N"][-len(shape):], shape))
+    arrays = {"A": RNG.random(shape, dtype=np.float32), "B": RNG.random(shape, dtype=np.float32)}
+    ours, compiled = run_ipu(program, arrays, symbols)
+    assert_same(ours, run_dace(program.to_sdfg(simplify=True), arrays, symbols), ["A", "B"])
+    # only halos cross tiles, not whole arrays
+    step = max(compiled.report["steps"], key=lambda s: s["vertices"])
+    assert 0 < step["exchange_bytes"] <= 4 * received * step["vertices"]

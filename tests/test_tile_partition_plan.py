@@ -466,58 +466,55 @@ def test_point_offsets():
     assert point_offsets(read, map_op.params[:1]) is None
 
 
-NEIGHBOUR = "a neighbour at offset ({}) of the point; stencils are not supported yet"
-ELEMENTWISE_ONLY = (
-    "only elementwise accesses (the map parameters in order, over the whole container) are supported yet"
-)
+OFFSETS_ONLY = "only accesses at constant offsets from the point (the map parameters in order) are supported yet"
 
 REJECTED = {
-    "neighbour read": (
+    "neighbour read outside the container": (
         one_map("%i", "0", "16", "1", copy_body("x", "%i + 1", "y", "%i", V16), VEC_CONTAINERS),
-        "map 'm' reads 'x[i + 1]', " + NEIGHBOUR.format("1"),
+        f"map 'm' reads 'x[i + 1]' outside its shape {V16}",
     ),
-    "neighbour write": (
+    "neighbour write outside the container": (
         one_map("%i", "0", "16", "1", copy_body("x", "%i", "y", "%i - 1", V16), VEC_CONTAINERS),
-        "map 'm' writes 'y[i - 1]', " + NEIGHBOUR.format("-1"),
+        f"map 'm' writes 'y[i - 1]' outside its shape {V16}",
     ),
-    "2-D neighbour": (
+    "2-D neighbour outside the container": (
         one_map("%i, %j", "0, 0", "8, 8", "1, 1", copy_body("A", "%i, %j - 1", "B", "%i, %j", M8),
                 MAT_CONTAINERS),
-        "map 'm' reads 'A[i, j - 1]', " + NEIGHBOUR.format("0, -1"),
+        f"map 'm' reads 'A[i, j - 1]' outside its shape {M8}",
     ),
-    "shifted read over part of the container": (
-        one_map("%i", "0", "15", "1", copy_body("x", "%i + 1", "y", "%i", V16), VEC_CONTAINERS),
-        f"map 'm' accesses 'x[i + 1]' of shape {V16}; {ELEMENTWISE_ONLY}",
+    "in-place neighbour": (
+        one_map("%i", "1", "15", "1", copy_body("x", "%i - 1", "x", "%i", V16), VEC_CONTAINERS),
+        "map 'm' reads 'x[i - 1]' away from the point and also writes 'x': other vertices write "
+        "those elements in the same compute set",
+    ),
+    "shapes differ": (
+        one_map("%i", "0", "8", "1", copy_body("x", "%i", "z", "%i", V16).replace(
+            "to %z[%i] : " + V16, "to %z[%i] : !sdfg.array<8 x f32>"),
+            "\n".join([transient("x", V16), transient("z", "!sdfg.array<8 x f32>")])),
+        f"map 'm' accesses 'x[i]' of shape {V16}, but writes 'z' of shape !sdfg.array<8 x f32>; "
+        "the arrays of a map must have one shape for now",
     ),
     "constant index": (
         one_map("%i", "0", "16", "1", copy_body("x", "3", "y", "%i", V16), VEC_CONTAINERS),
-        f"map 'm' accesses 'x[3]' of shape {V16}; {ELEMENTWISE_ONLY}",
+        f"map 'm' accesses 'x[3]' of shape {V16}; {OFFSETS_ONLY}",
     ),
     "symbolic index": (
         one_map("%i", "0", "16", "1", copy_body("x", "%i + N", "y", "%i", V16), VEC_CONTAINERS,
                 symbols='"N"'),
-        f"map 'm' accesses 'x[i + N]' of shape {V16}; {ELEMENTWISE_ONLY}",
+        f"map 'm' accesses 'x[i + N]' of shape {V16}; {OFFSETS_ONLY}",
     ),
     "scaled index": (
         one_map("%i", "0", "16", "1", copy_body("x", "%i floordiv 2", "y", "%i", V16), VEC_CONTAINERS),
-        f"map 'm' accesses 'x[(i floordiv 2)]' of shape {V16}; {ELEMENTWISE_ONLY}",
+        f"map 'm' accesses 'x[(i floordiv 2)]' of shape {V16}; {OFFSETS_ONLY}",
     ),
     "transposed": (
         one_map("%i, %j", "0, 0", "8, 8", "1, 1", copy_body("A", "%j, %i", "B", "%i, %j", M8),
                 MAT_CONTAINERS),
-        f"map 'm' accesses 'A[j, i]' of shape {M8}; {ELEMENTWISE_ONLY}",
-    ),
-    "starts at 1": (
-        one_map("%i", "1", "16", "1", copy_body("x", "%i", "y", "%i", V16), VEC_CONTAINERS),
-        "map 'm' ranges must start at 0 with step 1 for now (got 1 to 16 step 1)",
+        f"map 'm' accesses 'A[j, i]' of shape {M8}; {OFFSETS_ONLY}",
     ),
     "step 2": (
         one_map("%i", "0", "16", "2", copy_body("x", "%i", "y", "%i", V16), VEC_CONTAINERS),
-        "map 'm' ranges must start at 0 with step 1 for now (got 0 to 16 step 2)",
-    ),
-    "part of the container": (
-        one_map("%i", "0", "8", "1", copy_body("x", "%i", "y", "%i", V16), VEC_CONTAINERS),
-        f"map 'm' accesses 'x[i]' of shape {V16}; {ELEMENTWISE_ONLY}",
+        "map 'm' ranges must have step 1 for now (got 0 to 16 step 2)",
     ),
     "symbolic range": (
         one_map("%i", "0", "N", "1", copy_body("x", "%i", "y", "%i", V16), VEC_CONTAINERS,
@@ -532,6 +529,31 @@ REJECTED = {
         "every iteration of map 'm' writes scalar 's'; reductions are not supported yet",
     ),
 }
+
+
+def test_analyze_map_stencil_geometry():
+    """A map over part of the container writes a span of it; reads away from the written
+    element need halos (flat elements before and after each point)."""
+    # y[i + 1] = x[i] + x[i + 2] over i in [0, 14): writes y[1:15], reads x one either side
+    body = copy_body("x", "%i", "y", "%i + 1", V16).replace(
+        "%0 = sdfg.read %x[%i]", "%0 = sdfg.read %x[%i + 2]")
+    assert analyze_map(map_of(one_map("%i", "0", "14", "1", body, VEC_CONTAINERS))) == MapAccesses(
+        14, ["x"], ["y"], (1, 15), {"x": (0, 1)})
+    body = copy_body("x", "%i - 1", "y", "%i", V16)
+    assert analyze_map(map_of(one_map("%i", "1", "16", "1", body, VEC_CONTAINERS))) == MapAccesses(
+        15, ["x"], ["y"], (1, 16), {"x": (1, 0)})
+    # rows 1..6 of an 8x8 matrix, whole rows: a contiguous span; the row above is 8 elements back
+    body = copy_body("A", "%i - 1, %j", "B", "%i, %j", M8)
+    assert analyze_map(map_of(one_map("%i, %j", "1, 0", "7, 8", "1, 1", body, MAT_CONTAINERS))) == MapAccesses(
+        48, ["A"], ["B"], (8, 56), {"A": (8, 0)})
+    # the interior of the matrix is not contiguous: its span runs from (1, 1) to (6, 6),
+    # and a point writes only where its column (point % 8) is in [1, 7)
+    body = copy_body("A", "%i, %j - 1", "B", "%i, %j", M8)
+    assert analyze_map(map_of(one_map("%i, %j", "1, 1", "7, 7", "1, 1", body, MAT_CONTAINERS))) == MapAccesses(
+        36, ["A"], ["B"], (9, 55), {"A": (1, 0)}, ((1, 8, 1, 7),))
+    # the whole container at the point: elementwise, no span, no halo
+    body = copy_body("x", "%i", "y", "%i", V16)
+    assert analyze_map(map_of(one_map("%i", "0", "16", "1", body, VEC_CONTAINERS))) == MapAccesses(16, ["x"], ["y"])
 
 
 @pytest.mark.parametrize("case", sorted(REJECTED))
@@ -550,7 +572,7 @@ def test_analyze_map_rejects(case):
 
 
 def test_analyze_map_error_points_at_the_read():
-    text, _ = REJECTED["neighbour read"]
+    text, _ = REJECTED["neighbour read outside the container"]
     with pytest.raises(IpuLowerError) as info:
         analyze_map(map_of(text))
     line = int(str(info.value).split(":")[1])
@@ -633,3 +655,18 @@ def test_copy_of_a_real_non_contiguous_box_is_rejected():
 def test_copy_of_part_of_one_row_is_contiguous():
     assert copy_ranges(lowered_copy(copy_module("4 x 4", "1:2, 1:3", "2", "0:2"))) == (
         (5, 7), (0, 2))
+
+
+# restricted tile maps (a map over part of its container)
+
+
+@pytest.mark.parametrize("elements, tiles, grain", [(1000, 1472, 2), (100000, 1472, 2), (37, 4, 4), (64, 8, 1)])
+@pytest.mark.parametrize("cut", [(1, -1), (0, -5), (7, 0), ("third", "quarter")])
+def test_restricted_map_blocks_are_the_blocks_cut_to_the_range(elements, tiles, grain, cut):
+    whole = balanced_tile_map(elements, tiles, grain)
+    begin, end = (elements // 3, elements - elements // 4) if cut[0] == "third" else (cut[0], elements + cut[1])
+    restricted = whole.restricted(begin, end)
+    expected = [(b.tile, max(b.begin, begin), min(b.end, end)) for b in whole.blocks() if b.begin < end and b.end > begin]
+    assert [(b.tile, b.begin, b.end) for b in restricted.blocks()] == expected
+    assert restricted.start == begin and restricted.end() == end
+    assert len(restricted.runs()) <= len(whole.runs()) + 2  # the size of the IR, not of the machine

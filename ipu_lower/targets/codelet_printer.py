@@ -36,7 +36,13 @@ from ipu_lower.targets.cpp_expr import (
 from ipu_lower.targets.print_context import PrintContext
 
 _EDGE = {"input": "Input", "output": "Output", "inout": "InOut"}
-_VERTEX_NAMES = ("compute", "numWorkers", "workerId")
+BLOCK_START = "blockStart"
+"""The vertex-state field the host sets to the first element of a vertex's block."""
+_VERTEX_NAMES = ("compute", "numWorkers", "workerId", BLOCK_START)
+
+
+def uses_block_start(body: Block) -> bool:
+    return any(isinstance(op, poplar.BlockStartOp) for op in body.walk())
 
 
 def field_declaration(direction: str, name: str, field_type, vector: bool = False, interleaved: bool = False) -> str:
@@ -85,6 +91,9 @@ def print_codelet(ctx: PrintContext, op: poplar.CodeletOp, sdk: int) -> None:
             vector = k in streams.fields
             interleaved = k in streams.interleaved
             ctx.line(field_declaration(field.direction.data, field.field_name.data, arg.type, vector, interleaved))
+        block_start = uses_block_start(op.body.block)
+        if block_start:
+            ctx.line(f"unsigned {BLOCK_START};")
         ctx.line()
         body = _BodyPrinter(ctx, names, sdk)
         for arg, name in zip(op.body.block.args, names):
@@ -95,7 +104,7 @@ def print_codelet(ctx: PrintContext, op: poplar.CodeletOp, sdk: int) -> None:
             body.block(op.body.block)
             if sdk < 3:
                 ctx.line("return true;")
-    _print_emulator_registration(ctx, op.sym_name.data, names)
+    _print_emulator_registration(ctx, op.sym_name.data, [*names, *([BLOCK_START] if block_start else [])])
 
 
 def _print_emulator_registration(ctx: PrintContext, name: str, fields: list[str]) -> None:
@@ -152,6 +161,9 @@ class _BodyPrinter:
 
     def num_workers(self, op: Operation) -> None:
         self.inline(op, "numWorkers()" if self.sdk >= 3 else "1u")
+
+    def block_start(self, op: Operation) -> None:
+        self.inline(op, BLOCK_START)
 
     def dim(self, op: memref.DimOp) -> None:
         self.declare(op.result, f"{self.ctx[op.source]}.size()", "n")
@@ -222,6 +234,7 @@ class _BodyPrinter:
 _STATEMENTS: dict[type[Operation], Callable[[_BodyPrinter, Operation], None]] = {
     arith.ConstantOp: _BodyPrinter.constant,  # type: ignore[dict-item]
     poplar.WorkerIdOp: _BodyPrinter.worker_id,
+    poplar.BlockStartOp: _BodyPrinter.block_start,
     poplar.NumWorkersOp: _BodyPrinter.num_workers,
     memref.DimOp: _BodyPrinter.dim,  # type: ignore[dict-item]
     memref.LoadOp: _BodyPrinter.load,  # type: ignore[dict-item]

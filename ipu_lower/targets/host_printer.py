@@ -19,6 +19,7 @@ from xdsl.ir import Operation, SSAValue
 from ipu_lower.dialects import poplar
 from ipu_lower.element_types import element_type
 from ipu_lower.names import UniqueNames, c_identifier
+from ipu_lower.targets.codelet_printer import BLOCK_START, uses_block_start
 from ipu_lower.targets.print_context import PrintContext, cpp_string
 
 # Names the host template uses; generated names must not collide with them.
@@ -163,6 +164,8 @@ def _add_vertices(ctx: HostContext, op: poplar.AddVerticesOp) -> None:
         ctx.line("graph.setTileMapping(vertex, block.tile);")
         for name, tensor, rule in zip(op.names(), op.tensors, op.rules.data):
             ctx.line(f"graph.connect(vertex[{cpp_string(name)}], {_connected(ctx, tensor, rule)});")
+        if uses_block_start(poplar.codelet_named(op, codelet).body.block):  # type: ignore[union-attr]
+            ctx.line(f'graph.setInitialValue(vertex["{BLOCK_START}"], static_cast<unsigned>(block.begin));')
         ctx.line(f"graph.setPerfEstimate(vertex, {estimate});")
 
 

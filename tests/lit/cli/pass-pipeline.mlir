@@ -87,4 +87,4 @@
 // RUN: ipu-opt %inputs/axpy.mlir --symbols N=6 -p sdfg-to-poplar --disable-verify > %t/unverified.mlir
 // RUN: diff %t/verified.mlir %t/unverified.mlir
 // VERIFIED:   ipu-opt: {{.*}}step.mlir:7:5: error: map 'm' has non-positive step 0
-// UNVERIFIED: ipu-opt: {{.*}}step.mlir:7:5: error: map 'm' ranges must start at 0 with step 1 for now (got 0 to 6 step 0)
+// UNVERIFIED: ipu-opt: {{.*}}step.mlir:7:5: error: map 'm' ranges must have step 1 for now (got 0 to 6 step 0)

@@ -359,7 +359,7 @@ ipu.graph "g" arch "ipu2" args [] {
   }
 }
 
-// CHECK: ipu-invalid.mlir:[[# @LINE - 7]]:3: error: 'memref.alloc' is not allowed in tiled map 'm' (only arith, math, ipu.access, ipu.load)
+// CHECK: ipu-invalid.mlir:[[# @LINE - 7]]:3: error: 'memref.alloc' is not allowed in tiled map 'm' (only arith, math, ipu.access, ipu.load, ipu.point)
 
 // -----
 
@@ -918,3 +918,19 @@ ipu.graph "g" arch "ipu2" args [] {
 }
 
 // CHECK: ipu-invalid.mlir:[[# @LINE - 7]]:3: error: the halo<2, 0> slice [-1:4] of 'x' on tile 0 is outside its 4 elements
+
+// -----
+
+ipu.graph "g" arch "ipu2" args [] {
+  %p = ipu.point
+}
+
+// CHECK: ipu-invalid.mlir:[[# @LINE - 3]]:3: error: 'ipu.point' expects parent op 'ipu.tiled_map'
+
+// -----
+
+ipu.graph "g" arch "ipu2" args [] {
+  %s = ipu.block_start
+}
+
+// CHECK: ipu-invalid.mlir:[[# @LINE - 3]]:3: error: 'ipu.block_start' expects ancestor op 'ipu.codelet'

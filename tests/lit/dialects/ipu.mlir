@@ -226,3 +226,37 @@ ipu.graph "interior" arch "ipu2" args [] {
 // CHECK:      ipu.graph "interior" arch "ipu2" args [] {
 // CHECK:        ipu.tiled_map "m" over <from 1: 0 to 2 x 3, 2 to 3 x 2> ins(%{{.*}} halo<1, 1> : memref<10xf32>) outs(%{{.*}} block : memref<10xf32>) {
 // GENERIC:      "ipu.tiled_map"(%{{.*}}, %{{.*}}) <{label = "m", tile_map = #ipu.tile_map<from 1: 0 to 2 x 3, 2 to 3 x 2>,
+
+// A tiled map over part of a matrix that reads its point (`ipu.point`, the element it
+// writes) to mask what lies outside a box; the codelet of such a map reads its block's
+// first element (`ipu.block_start`).
+
+ipu.graph "masked" arch "ipu2" args ["b"] {
+  %b = ipu.variable "b" mapping <0 to 3 x 4> : memref<3x4xf32>
+  ipu.tiled_map "edge" over <from 5: 1 to 2 x 2> ins(%b block : memref<3x4xf32>) outs(%b block : memref<3x4xf32>) {
+  ^bb0(%vb: memref<3x4xf32>):
+    %old = ipu.access %vb[0, 0] : memref<3x4xf32>
+    %p = ipu.point
+    %four = arith.constant 4 : index
+    %col = arith.remui %p, %four : index
+    %one = arith.constant 1 : index
+    %in = arith.cmpi uge, %col, %one : index
+    %zero = arith.constant 0.000000e+00 : f32
+    %v = arith.select %in, %zero, %old : f32
+    ipu.yield %v : f32
+  }
+  ipu.codelet @first(%sb: memref<?xf32> inout "b") {
+    %start = ipu.block_start {note}
+  }
+}
+
+// CHECK-LABEL: ipu.graph "masked" arch "ipu2" args ["b"] {
+// CHECK:           %p = ipu.point
+// CHECK-NEXT:      %four = arith.constant 4 : index
+// CHECK:         ipu.codelet @first(%sb: memref<?xf32> inout "b") {
+// CHECK-NEXT:      %start = ipu.block_start {note}
+// CHECK-NEXT:    }
+
+// GENERIC-LABEL: "ipu.graph"() <{sym_name = "masked", arch = "ipu2", args = ["b"]}> ({
+// GENERIC:           %p = "ipu.point"() : () -> index
+// GENERIC:           %start = "ipu.block_start"() {note} : () -> index

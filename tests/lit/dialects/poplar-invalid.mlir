@@ -607,6 +607,12 @@ poplar.codelet @c(%x: memref<?xf32> inout "x", %y: memref<f32> inout "x") {
 
 // -----
 
+%s = poplar.block_start
+
+// CHECK: poplar-invalid.mlir:[[# @LINE - 2]]:1: error: 'poplar.block_start' expects ancestor op 'poplar.codelet'
+
+// -----
+
 // Custom syntax: a tensor type has a static shape ...
 poplar.host_program @p arch "ipu2" args [] : [] build {
   %t = poplar.add_variable "t" : !poplar.tensor<?xf32>

@@ -15,6 +15,7 @@ poplar.codelet @body(%a: memref<f32> input "a", %x: memref<?xf32> input "x", %y:
   %n = memref.dim %x, %c0 : memref<?xf32>
   %w = poplar.worker_id
   %nw = poplar.num_workers
+  %start = poplar.block_start
   %va = memref.load %a[] : memref<f32>
   %zero = arith.constant 0.000000e+00 : f32
   %sum = scf.for %i = %w to %n step %nw iter_args(%acc = %zero) -> (f32) {
@@ -76,6 +77,7 @@ poplar.host_program @prog arch "ipu2" args ["a", "x", "y"] : [memref<f32>, memre
 // CHECK-NEXT:   %n = memref.dim %x, %c0 : memref<?xf32>
 // CHECK-NEXT:   %w = poplar.worker_id
 // CHECK-NEXT:   %nw = poplar.num_workers
+// CHECK-NEXT:   %start = poplar.block_start
 // CHECK-NEXT:   %va = memref.load %a[] : memref<f32>
 // CHECK-NEXT:   %zero = arith.constant 0.000000e+00 : f32
 // CHECK-NEXT:   %sum = scf.for %i = %w to %n step %nw iter_args(%acc = %zero) -> (f32) {
@@ -138,6 +140,7 @@ poplar.host_program @prog arch "ipu2" args ["a", "x", "y"] : [memref<f32>, memre
 // GENERIC-NEXT: ^bb0(%a: memref<f32>, %x: memref<?xf32>, %y: memref<?xf32>, %p: memref<f32>):
 // GENERIC:       %w = "poplar.worker_id"() : () -> index
 // GENERIC-NEXT:  %nw = "poplar.num_workers"() : () -> index
+// GENERIC-NEXT:  %start = "poplar.block_start"() : () -> index
 // GENERIC:      }) {note} : () -> ()
 // GENERIC-NEXT: "poplar.codelet"() <{sym_name = "nop", fields = [#poplar.field<input "h">]}> ({
 // GENERIC-NEXT: ^bb0(%h: memref<?xf16>):

@@ -29,7 +29,7 @@ sdfg.sdfg @symbolic_range args ["x"] symbols ["N"] {
 
 // -----
 
-// Neighbour reads and writes (stencils) are recognized as such.
+// Accesses at offsets that leave the container.
 sdfg.sdfg @shift args ["x", "y"] symbols [] {
   %x = sdfg.container "x" : !sdfg.array<8 x f32>
   %y = sdfg.container "y" : !sdfg.array<8 x f32>
@@ -41,7 +41,7 @@ sdfg.sdfg @shift args ["x", "y"] symbols [] {
   }
 }
 
-// CHECK: ipu-tile-partition-invalid.mlir:[[# @LINE - 6]]:7: error: map 'm' reads 'x[i + 1]', a neighbour at offset (1) of the point; stencils are not supported yet
+// CHECK: ipu-tile-partition-invalid.mlir:[[# @LINE - 6]]:7: error: map 'm' reads 'x[i + 1]' outside its shape !sdfg.array<8 x f32>
 
 // -----
 
@@ -56,7 +56,22 @@ sdfg.sdfg @shift_write args ["x", "y"] symbols [] {
   }
 }
 
-// CHECK: ipu-tile-partition-invalid.mlir:[[# @LINE - 5]]:7: error: map 'm' writes 'y[i - 1]', a neighbour at offset (-1) of the point; stencils are not supported yet
+// CHECK: ipu-tile-partition-invalid.mlir:[[# @LINE - 5]]:7: error: map 'm' writes 'y[i - 1]' outside its shape !sdfg.array<8 x f32>
+
+// -----
+
+// Reading neighbours of what the map writes: vertices would read what others write.
+sdfg.sdfg @in_place args ["x"] symbols [] {
+  %x = sdfg.container "x" : !sdfg.array<8 x f32>
+  sdfg.state "s" {
+    sdfg.map "m" (%i) = (1) to (8) step (1) {
+      %v = sdfg.read %x[%i - 1] : !sdfg.array<8 x f32>
+      sdfg.write %v to %x[%i] : !sdfg.array<8 x f32>
+    }
+  }
+}
+
+// CHECK: ipu-tile-partition-invalid.mlir:[[# @LINE - 6]]:7: error: map 'm' reads 'x[i - 1]' away from the point and also writes 'x': other vertices write those elements in the same compute set
 
 // -----
 
@@ -71,23 +86,7 @@ sdfg.sdfg @shift2d args ["A", "B"] symbols [] {
   }
 }
 
-// CHECK: ipu-tile-partition-invalid.mlir:[[# @LINE - 6]]:7: error: map 'm' reads 'A[i - 1, j + 1]', a neighbour at offset (-1, 1) of the point; stencils are not supported yet
-
-// -----
-
-// A shifted read over a map smaller than the container is no neighbour access.
-sdfg.sdfg @shift_inside args ["x", "y"] symbols [] {
-  %x = sdfg.container "x" : !sdfg.array<8 x f32>
-  %y = sdfg.container "y" : !sdfg.array<8 x f32>
-  sdfg.state "s" {
-    sdfg.map "m" (%i) = (0) to (7) step (1) {
-      %v = sdfg.read %x[%i + 1] : !sdfg.array<8 x f32>
-      sdfg.write %v to %y[%i] : !sdfg.array<8 x f32>
-    }
-  }
-}
-
-// CHECK: ipu-tile-partition-invalid.mlir:[[# @LINE - 6]]:7: error: map 'm' accesses 'x[i + 1]' of shape !sdfg.array<8 x f32>; only elementwise accesses (the map parameters in order, over the whole container) are supported yet
+// CHECK: ipu-tile-partition-invalid.mlir:[[# @LINE - 6]]:7: error: map 'm' reads 'A[i - 1, j + 1]' outside its shape !sdfg.array<4 x 6 x f32>
 
 // -----
 
@@ -102,7 +101,7 @@ sdfg.sdfg @transpose args ["x", "y"] symbols [] {
   }
 }
 
-// CHECK: ipu-tile-partition-invalid.mlir:[[# @LINE - 6]]:7: error: map 'm' accesses 'x[j, i]' of shape !sdfg.array<4 x 4 x f32>; only elementwise accesses
+// CHECK: ipu-tile-partition-invalid.mlir:[[# @LINE - 6]]:7: error: map 'm' accesses 'x[j, i]' of shape !sdfg.array<4 x 4 x f32>; only accesses at constant offsets from the point (the map parameters in order) are supported yet
 
 // -----
 
@@ -117,7 +116,7 @@ sdfg.sdfg @constant_index args ["x", "y"] symbols [] {
   }
 }
 
-// CHECK: ipu-tile-partition-invalid.mlir:[[# @LINE - 6]]:7: error: map 'm' accesses 'x[3]' of shape !sdfg.array<8 x f32>; only elementwise accesses
+// CHECK: ipu-tile-partition-invalid.mlir:[[# @LINE - 6]]:7: error: map 'm' accesses 'x[3]' of shape !sdfg.array<8 x f32>; only accesses at constant offsets from the point (the map parameters in order) are supported yet
 
 // -----
 
@@ -133,21 +132,7 @@ sdfg.sdfg @flattened args ["x", "y"] symbols [] {
   }
 }
 
-// CHECK: ipu-tile-partition-invalid.mlir:[[# @LINE - 6]]:7: error: map 'm' accesses 'x[4 * i + j]' of shape !sdfg.array<8 x f32>; only elementwise accesses
-
-// -----
-
-sdfg.sdfg @starts_at_1 args ["x"] symbols [] {
-  %x = sdfg.container "x" : !sdfg.array<8 x f32>
-  sdfg.state "s" {
-    sdfg.map "m" (%i) = (1) to (8) step (1) {
-      %v = sdfg.read %x[%i] : !sdfg.array<8 x f32>
-      sdfg.write %v to %x[%i] : !sdfg.array<8 x f32>
-    }
-  }
-}
-
-// CHECK: ipu-tile-partition-invalid.mlir:[[# @LINE - 7]]:5: error: map 'm' ranges must start at 0 with step 1 for now (got 1 to 8 step 1)
+// CHECK: ipu-tile-partition-invalid.mlir:[[# @LINE - 6]]:7: error: map 'm' accesses 'x[4 * i + j]' of shape !sdfg.array<8 x f32>; only accesses at constant offsets from the point (the map parameters in order) are supported yet
 
 // -----
 
@@ -161,7 +146,7 @@ sdfg.sdfg @step_2 args ["x"] symbols [] {
   }
 }
 
-// CHECK: ipu-tile-partition-invalid.mlir:[[# @LINE - 7]]:5: error: map 'm' ranges must start at 0 with step 1 for now (got 0 to 8 step 2)
+// CHECK: ipu-tile-partition-invalid.mlir:[[# @LINE - 7]]:5: error: map 'm' ranges must have step 1 for now (got 0 to 8 step 2)
 
 // -----
 
@@ -176,7 +161,7 @@ sdfg.sdfg @part args ["x", "y"] symbols [] {
   }
 }
 
-// CHECK: ipu-tile-partition-invalid.mlir:[[# @LINE - 6]]:7: error: map 'm' accesses 'x[i]' of shape !sdfg.array<8 x f32>; only elementwise accesses
+// CHECK: ipu-tile-partition-invalid.mlir:[[# @LINE - 6]]:7: error: map 'm' accesses 'x[i]' of shape !sdfg.array<8 x f32>, but writes 'y' of shape !sdfg.array<4 x f32>; the arrays of a map must have one shape for now
 
 // -----
 
@@ -285,25 +270,22 @@ sdfg.sdfg @empty args ["x"] symbols [] {
 
 // -----
 
-// Tasklets outside maps run once, on tile 0: they may read array elements at constant
-// indices or at loop variables, and write them at constant indices, but not write an
-// element a loop variable picks.
+// Tasklets outside maps run once, on tile 0: an array they access at an element a loop
+// variable picks is read before it is written (reads see the array as it was).
 sdfg.sdfg @free args ["x", "y"] symbols [] {
   %x = sdfg.container "x" : !sdfg.array<8 x f32>
   %y = sdfg.container "y" : !sdfg.array<f32>
   sdfg.for "loop" %t = 0 to 8 step 1 {
     sdfg.state "s" {
       %v = sdfg.read %y[] : !sdfg.array<f32>
-      %r = sdfg.tasklet "t" ins(a = %v) outs(b) : (f32) -> (f32) {
-      ^bb0(%a: f32):
-        sdfg.yield %a : f32
-      }
-      sdfg.write %r to %x[%t] : !sdfg.array<8 x f32>
+      sdfg.write %v to %x[0] : !sdfg.array<8 x f32>
+      %w = sdfg.read %x[%t] : !sdfg.array<8 x f32>
+      sdfg.write %w to %y[] : !sdfg.array<f32>
     }
   }
 }
 
-// CHECK: ipu-tile-partition-invalid.mlir:[[# @LINE - 5]]:7: error: tasklet 't' writes 'x[t]' at an element a loop variable picks; only reads of such elements are supported yet
+// CHECK: ipu-tile-partition-invalid.mlir:[[# @LINE - 6]]:7: error: tasklet 'scalar' reads 'x[t]' after writing 'x', an array it accesses at an element a loop variable picks; not supported yet
 
 // -----
 
