@@ -22,6 +22,7 @@ from math import prod
 from typing import ClassVar
 
 from ipu_lower.dialects.codelet_body import CodeletOpMixin, FieldMixin, WorkerOpMixin, count
+from ipu_lower.dialects.dynamic_slice import DynamicSliceMixin, int_list
 from ipu_lower.dialects.syntax import LabelledBodyMixin, parse_body, print_body
 from ipu_lower.dialects.tiling import (
     SliceRuleMixin,
@@ -43,6 +44,7 @@ from xdsl.dialects.builtin import (
     StringAttr,
     SymbolNameConstraint,
     SymbolRefAttr,
+    i32,
     i64,
 )
 from xdsl.ir import Attribute, Block, Dialect, Operation, ParametrizedAttribute, Region, SSAValue
@@ -375,6 +377,60 @@ def parse_ruled_operands(parser: Parser, rule_type: type[SliceRuleMixin]) -> tup
 # -- the point-wise form -----------------------------------------------------------------
 
 
+class _DynamicOp(DynamicSliceMixin, IRDLOperation):
+    SCALAR_I32: ClassVar[Attribute] = MemRefType(i32, [])
+    tensor = operand_def(MemRefType)
+    offsets = var_operand_def(MemRefType)
+    slice = operand_def(MemRefType)
+    dims = prop_def(ArrayAttr[IntAttr])
+    sizes = prop_def(ArrayAttr[IntAttr])
+    traits = lazy_traits_def(lambda: (_IN_PROGRAM,))
+
+    def __init__(
+        self, tensor: SSAValue, offsets: Sequence[SSAValue], slice: SSAValue, dims: Sequence[int], sizes: Sequence[int]
+    ):
+        super().__init__(
+            operands=[tensor, offsets, slice], properties={"dims": int_list(dims), "sizes": int_list(sizes)}
+        )
+
+    @staticmethod
+    def shape_of(t: Attribute) -> tuple[int, ...]:
+        assert isinstance(t, MemRefType)
+        return tuple(t.get_shape())
+
+    @staticmethod
+    def element_of(t: Attribute) -> Attribute:
+        assert isinstance(t, MemRefType)
+        return t.element_type
+
+    def verify_(self) -> None:
+        for value in (self.tensor, *self.offsets, self.slice):
+            variable_of(value)
+        self.verify_box()
+
+
+@irdl_op_definition
+class DynamicSliceOp(_DynamicOp):
+    """Copy the box of `tensor` at the offsets read from the variables `offsets` when
+    the program runs into the variable `slice` (`ipu_lower.dialects.dynamic_slice`): how a
+    step reads the elements or rows a loop counter picks (`A[t]`, `A[t, :]`).
+
+    `ipu.dynamic_slice %A at [%t] dims [0] sizes [1] into %row : memref<4x3xf32>, memref<3xf32>`
+    """
+
+    name = "ipu.dynamic_slice"
+    KEYWORD: ClassVar[str] = "into"
+
+
+@irdl_op_definition
+class DynamicUpdateOp(_DynamicOp):
+    """Copy the variable `slice` into the box of `tensor` at the offsets read from the
+    variables `offsets` when the program runs: how a step writes what a loop counter picks."""
+
+    name = "ipu.dynamic_update"
+    KEYWORD: ClassVar[str] = "from"
+
+
 @irdl_op_definition
 class TiledMapOp(IRDLOperation):
     """A point-wise computation placed over `tile_map`: point k runs on the tile that
@@ -427,12 +483,7 @@ class TiledMapOp(IRDLOperation):
             if rule.is_partial:
                 raise VerifyException(f"tiled map '{label}' cannot connect '{name}' partial")
             if rule.is_whole and value.type.get_num_dims() != 0:  # type: ignore[union-attr]
-                if value in self.outs:
-                    raise VerifyException(f"tiled map '{label}' writes array '{name}' whole; outputs are written at the point")
-                if self.tile_map.total() > 1:
-                    raise VerifyException(
-                        f"tiled map '{label}' reads array '{name}' whole at every point; only a single-point map may"
-                    )
+                raise VerifyException(f"tiled map '{label}' reads array '{name}' whole; only scalars may be")
         for value, rule in zip(self.outs, self.out_rules.data):
             name = variable_of(value).var_name.data
             if rule.is_whole and self.tile_map.total() > 1:
@@ -453,9 +504,9 @@ class TiledMapOp(IRDLOperation):
         if [a.type for a in block.args] != [v.type for v in self.ins]:
             raise VerifyException(f"body of tiled map '{label}' must take its inputs, in order")
         for op in block.walk():
-            if not (op.dialect_name() in ("arith", "math") or isinstance(op, AccessOp | LoadOp | PointOp | YieldOp)):
+            if not (op.dialect_name() in ("arith", "math") or isinstance(op, AccessOp | PointOp | YieldOp)):
                 raise VerifyException(
-                    f"'{op.name}' is not allowed in tiled map '{label}' (only arith, math, ipu.access, ipu.load, ipu.point)"
+                    f"'{op.name}' is not allowed in tiled map '{label}' (only arith, math, ipu.access, ipu.point)"
                 )
             if any(not (on_ipu(r.type) or isinstance(r.type, IndexType)) for r in op.results):
                 raise VerifyException(f"'{op.name}' in tiled map '{label}' computes a {op.results[0].type}")
@@ -582,60 +633,6 @@ class YieldOp(IRDLOperation):
 
     def __init__(self, *values: SSAValue):
         super().__init__(operands=[values])
-
-
-@irdl_op_definition
-class LoadOp(IRDLOperation):
-    """Read one element of an input of the enclosing single-point `ipu.tiled_map` that
-    is connected `whole`, at indices computed in the body (one `index` per dimension):
-    `%v = ipu.load %A[%i, %j] : memref<8x8xf32>`. How a scalar step reads `A[t]`."""
-
-    name = "ipu.load"
-    tensor = operand_def(MemRefType)
-    indices = var_operand_def(IndexType)
-    result = result_def()
-    traits = lazy_traits_def(lambda: (Pure(), HasParent(TiledMapOp)))
-
-    def __init__(self, tensor: SSAValue, indices: Sequence[SSAValue]):
-        super().__init__(operands=[tensor, indices], result_types=[tensor.type.element_type])  # type: ignore[attr-defined]
-
-    def verify_(self) -> None:
-        memref = self.tensor.type
-        assert isinstance(memref, MemRefType)
-        if self.result.type != memref.element_type:
-            raise VerifyException(f"ipu.load yields {self.result.type}, not the element type {memref.element_type}")
-        if len(self.indices) != memref.get_num_dims():
-            raise VerifyException(f"ipu.load of a rank-{memref.get_num_dims()} input needs {memref.get_num_dims()} indices")
-        tiled_map = self.parent_op()
-        assert isinstance(tiled_map, TiledMapOp)
-        if self.tensor not in tiled_map.body.block.args:
-            raise VerifyException("ipu.load must read a block argument of its ipu.tiled_map")
-        if not tiled_map.rule_of_argument(self.tensor).is_whole:
-            name = variable_of(tiled_map.ins[self.tensor.index]).var_name.data  # type: ignore[attr-defined]
-            raise VerifyException(f"ipu.load of '{name}', which is not connected whole")
-
-    def print(self, printer: Printer) -> None:
-        printer.print_string(" ")
-        printer.print_ssa_value(self.tensor)
-        printer.print_string("[")
-        printer.print_list(self.indices, printer.print_ssa_value)
-        printer.print_string("]")
-        printer.print_op_attributes(self.attributes)
-        printer.print_string(" : ")
-        printer.print_attribute(self.tensor.type)
-
-    @classmethod
-    def parse(cls, parser: Parser) -> LoadOp:
-        tensor = parser.parse_unresolved_operand()
-        indices = parser.parse_comma_separated_list(parser.Delimiter.SQUARE, parser.parse_unresolved_operand)
-        attrs = parser.parse_optional_attr_dict()
-        parser.parse_punctuation(":")
-        memref = parser.parse_type()
-        if not isinstance(memref, MemRefType):
-            parser.raise_error("ipu.load reads a memref")
-        op = cls(parser.resolve_operand(tensor, memref), [parser.resolve_operand(i, IndexType()) for i in indices])
-        op.attributes.update(attrs)
-        return op
 
 
 # -- control programs ---------------------------------------------------------------------
@@ -937,12 +934,13 @@ IPU = Dialect(
         CopyOp,
         TiledMapOp,
         AccessOp,
-        LoadOp,
         PointOp,
         YieldOp,
         RepeatOp,
         RepeatWhileOp,
         IfOp,
+        DynamicSliceOp,
+        DynamicUpdateOp,
         CodeletOp,
         WorkerIdOp,
         NumWorkersOp,

@@ -18,6 +18,7 @@ from math import prod
 from typing import ClassVar
 
 from ipu_lower.dialects.codelet_body import CodeletOpMixin, FieldMixin, WorkerOpMixin, count
+from ipu_lower.dialects.dynamic_slice import DynamicSliceMixin, int_list
 from ipu_lower.dialects.syntax import parse_body, print_body
 from ipu_lower.dialects.tiling import (
     SliceRuleMixin,
@@ -39,6 +40,7 @@ from xdsl.dialects.builtin import (
     StringAttr,
     SymbolNameConstraint,
     SymbolRefAttr,
+    i32,
     i64,
 )
 from xdsl.ir import (
@@ -674,6 +676,58 @@ class IfOp(BuildOp):
         _check_predicate(self, self.predicate)
 
 
+class _DynamicOp(DynamicSliceMixin, BuildOp):
+    SCALAR_I32: ClassVar[Attribute] = TensorType([], i32)
+    tensor = operand_def(TensorType)
+    offsets = var_operand_def(TensorType)
+    slice = operand_def(TensorType)
+    dims = prop_def(ArrayAttr[IntAttr])
+    sizes = prop_def(ArrayAttr[IntAttr])
+    result = result_def(ProgramType)
+
+    def __init__(
+        self, tensor: SSAValue, offsets: Sequence[SSAValue], slice: SSAValue, dims: Sequence[int], sizes: Sequence[int]
+    ):
+        super().__init__(
+            operands=[tensor, offsets, slice],
+            properties={"dims": int_list(dims), "sizes": int_list(sizes)},
+            result_types=[ProgramType()],
+        )
+
+    @staticmethod
+    def shape_of(t: Attribute) -> tuple[int, ...]:
+        assert isinstance(t, TensorType)
+        return t.get_shape()
+
+    @staticmethod
+    def element_of(t: Attribute) -> Attribute:
+        assert isinstance(t, TensorType)
+        return t.element_type
+
+    def verify_(self) -> None:
+        super().verify_()
+        self.verify_box()
+
+
+@irdl_op_definition
+class DynamicSliceOp(_DynamicOp):
+    """`popops::dynamicSliceWithOutput(graph, slice, tensor, offset, dims, sizes, prog)`:
+    a program copying the box of `tensor` at the `offsets` it reads when it runs into
+    `slice` (`ipu_lower.dialects.dynamic_slice`)."""
+
+    name = "poplar.dynamic_slice"
+    KEYWORD: ClassVar[str] = "into"
+
+
+@irdl_op_definition
+class DynamicUpdateOp(_DynamicOp):
+    """`popops::dynamicUpdate(graph, tensor, slice, offset, dims, sizes, prog)`: a program
+    copying `slice` into the box of `tensor` at the offsets it reads when it runs."""
+
+    name = "poplar.dynamic_update"
+    KEYWORD: ClassVar[str] = "from"
+
+
 @irdl_op_definition
 class EngineOp(BuildOp):
     """`Engine engine(graph, program); engine.load(device);` ends the build region."""
@@ -818,6 +872,8 @@ POPLAR = Dialect(
         RepeatOp,
         RepeatWhileTrueOp,
         IfOp,
+        DynamicSliceOp,
+        DynamicUpdateOp,
         EngineOp,
         WriteTensorOp,
         ReadTensorOp,

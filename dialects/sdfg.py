@@ -636,21 +636,25 @@ class WriteOp(IRDLOperation):
 Range = tuple[IndexExpr, IndexExpr]
 
 
-def _print_ranges(printer: Printer, container: SSAValue, ranges: Sequence[Range]) -> None:
+def _print_ranges(printer: Printer, container: SSAValue, ranges: Sequence[Range], operands: Sequence[SSAValue]) -> None:
     printer.print_ssa_value(container)
     printer.print_string("[")
     printer.print_list(
         ranges,
-        lambda r: (_print_expr(printer, r[0]), printer.print_string(":"), _print_expr(printer, r[1])),
+        lambda r: (
+            _print_expr(printer, r[0], operands),
+            printer.print_string(":"),
+            _print_expr(printer, r[1], operands),
+        ),
     )
     printer.print_string("]")
 
 
-def _parse_ranges(parser: Parser) -> list[Range]:
+def _parse_ranges(parser: Parser, dims: _OperandDims) -> list[Range]:
     def parse_range() -> Range:
-        begin = parse_index_expr(parser)
+        begin = parse_index_expr(parser, dims)
         parser.parse_punctuation(":")
-        return begin, parse_index_expr(parser)
+        return begin, parse_index_expr(parser, dims)
 
     return parser.parse_comma_separated_list(parser.Delimiter.SQUARE, parse_range)
 
@@ -669,12 +673,16 @@ class CopyOp(IRDLOperation):
     """An AccessNode-to-AccessNode memlet: copy a box of one container into another.
 
     Each subset has one `begin:end` (exclusive end, step 1) per dimension; rank-0
-    containers have empty subsets. Both boxes hold the same number of elements.
+    containers have empty subsets. Both boxes hold the same number of elements. The
+    ranges are expressions of symbols and of the `indices`, variables of enclosing
+    `sdfg.for` loops (`%A[%t:%t + 1, 0:N]`: a row that moves with the loop); a box's
+    sizes never depend on them.
     """
 
     name = "sdfg.copy"
     source = operand_def(ArrayType)
     destination = operand_def(ArrayType)
+    indices = var_operand_def(IndexType)
     source_subset = prop_def(ArrayAttr[IndexExprAttr])
     destination_subset = prop_def(ArrayAttr[IndexExprAttr])
 
@@ -684,9 +692,10 @@ class CopyOp(IRDLOperation):
         source_subset: Sequence[Range],
         destination: SSAValue,
         destination_subset: Sequence[Range],
+        indices: Sequence[SSAValue] = (),
     ):
         super().__init__(
-            operands=[source, destination],
+            operands=[source, destination, indices],
             properties={
                 "source_subset": _flat(source_subset),
                 "destination_subset": _flat(destination_subset),
@@ -709,16 +718,28 @@ class CopyOp(IRDLOperation):
                 raise VerifyException(
                     f"copy {what} subset needs one range per dimension of a rank-{value.type.rank} container"
                 )
-            _verify_no_dims(exprs(subset), f"copy {what} range")
+            for begin, end in _pairs(subset):
+                for e in (begin, end):
+                    if any(d >= len(self.indices) for d in e.dims()):
+                        raise VerifyException(f"copy {what} range '{e}' uses a dimension that is not an operand")
+                if (end - begin).dims():
+                    names = [v.name_hint or f"d{k}" for k, v in enumerate(self.indices)]
+                    text = f"{begin.format(lambda d: names[d])}:{end.format(lambda d: names[d])}"
+                    raise VerifyException(f"copy {what} range '{text}' has a size that depends on a loop variable")
             _verify_declared(self, exprs(subset))
+        if first_use_order(exprs(self.source_subset) + exprs(self.destination_subset)) != list(range(len(self.indices))):
+            raise VerifyException("copy must use each index operand, in the order its subsets first name them")
+        enclosing = loop_variables(self)
+        if any(value not in enclosing for value in self.indices):
+            raise VerifyException("copy ranges may use the variables of enclosing sdfg.for loops only")
         if self.source.type.element_type != self.destination.type.element_type:  # type: ignore[union-attr]
             raise VerifyException("copy between containers of different element types")
 
     def print(self, printer: Printer) -> None:
         printer.print_string(" ")
-        _print_ranges(printer, self.source, self.source_ranges())
+        _print_ranges(printer, self.source, self.source_ranges(), self.indices)
         printer.print_string(" to ")
-        _print_ranges(printer, self.destination, self.destination_ranges())
+        _print_ranges(printer, self.destination, self.destination_ranges(), self.indices)
         printer.print_op_attributes(self.attributes)
         printer.print_string(" : ")
         printer.print_attribute(self.source.type)
@@ -728,10 +749,11 @@ class CopyOp(IRDLOperation):
     @classmethod
     def parse(cls, parser: Parser) -> CopyOp:
         source = parser.parse_unresolved_operand()
-        source_subset = _parse_ranges(parser)
+        dims = _OperandDims(parser)
+        source_subset = _parse_ranges(parser, dims)
         parser.parse_keyword("to")
         destination = parser.parse_unresolved_operand()
-        destination_subset = _parse_ranges(parser)
+        destination_subset = _parse_ranges(parser, dims)
         attrs = parser.parse_optional_attr_dict()
         parser.parse_punctuation(":")
         source_type = parser.parse_type()
@@ -742,6 +764,7 @@ class CopyOp(IRDLOperation):
             source_subset,
             parser.resolve_operand(destination, destination_type),
             destination_subset,
+            dims.resolve(),
         )
         op.attributes.update(attrs)
         return op
@@ -1076,10 +1099,10 @@ class ForOp(IRDLOperation):
 def _verify_condition_region(op: IfOp | WhileOp, what: str) -> None:
     block = op.condition.block
     for inner in block.ops:
-        if not isinstance(inner, ReadOp | TaskletOp | ApplyOp | ConditionOp):
+        if not isinstance(inner, ReadOp | TaskletOp | ApplyOp | CopyOp | ConditionOp):
             raise VerifyException(
                 f"'{inner.name}' is not allowed in the condition of {what} "
-                "(expected sdfg.read, sdfg.tasklet, sdfg.apply and a final sdfg.condition)"
+                "(expected sdfg.read, sdfg.tasklet, sdfg.apply, sdfg.copy and a final sdfg.condition)"
             )
     if not isinstance(block.last_op, ConditionOp):
         raise VerifyException(f"the condition of {what} must end with sdfg.condition")

@@ -15,6 +15,7 @@ from xdsl.passes import ModulePass, PassPipeline
 
 from ipu_lower.passes.convert_ipu_to_poplar import ConvertIpuToPoplarPass
 from ipu_lower.passes.demote_f64 import IpuDemoteF64Pass
+from ipu_lower.passes.sdfg_dynamic_copies import SdfgDynamicCopiesPass
 from ipu_lower.passes.sdfg_fuse_maps import SdfgFuseMapsPass
 from ipu_lower.passes.sdfg_specialize import SdfgSpecializePass
 from ipu_lower.passes.sdfg_write_in_place import SdfgWriteInPlacePass
@@ -35,7 +36,7 @@ class PipelinePass(ModulePass):
 @dataclass(frozen=True)
 class SdfgToPoplarPass(PipelinePass):
     """The whole lowering: (ipu-demote-f64,) sdfg-specialize, sdfg-fuse-maps,
-    sdfg-write-in-place, ipu-tile-partition, ipu-vertex-extraction, convert-ipu-to-poplar."""
+    sdfg-write-in-place, sdfg-dynamic-copies, ipu-tile-partition, ipu-vertex-extraction, convert-ipu-to-poplar."""
 
     name = "sdfg-to-poplar"
 
@@ -51,6 +52,7 @@ class SdfgToPoplarPass(PipelinePass):
             SdfgSpecializePass(symbols=self.symbols),
             SdfgFuseMapsPass(),
             SdfgWriteInPlacePass(),
+            SdfgDynamicCopiesPass(),
             IpuTilePartitionPass(arch=self.arch),
             IpuVertexExtractionPass(),
             ConvertIpuToPoplarPass(),

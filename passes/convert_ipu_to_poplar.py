@@ -180,6 +180,13 @@ class _Copy(RewritePattern):
         rewriter.replace(op, [*source_ops, *destination_ops, poplar.CopyOp(source, destination)], [])
 
 
+class _Dynamic(RewritePattern):
+    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
+        if isinstance(op, ipu.DynamicSliceOp | ipu.DynamicUpdateOp):
+            kind = poplar.DynamicSliceOp if isinstance(op, ipu.DynamicSliceOp) else poplar.DynamicUpdateOp
+            rewriter.replace(op, kind(op.tensor, op.offsets, op.slice, op.dim_list(), op.size_list()), [])
+
+
 @dataclass
 class _ComputeSet(RewritePattern):
     placements: dict[ipu.VerticesOp, Placement]
@@ -259,7 +266,7 @@ class ConvertIpuToPoplarPass(ModulePass):
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         placements = {}
         for graph in [g for g in op.ops if isinstance(g, ipu.GraphOp)]:
-            for tiled_map in (o for o in graph.body.block.ops if isinstance(o, ipu.TiledMapOp)):
+            for tiled_map in (o for o in graph.walk() if isinstance(o, ipu.TiledMapOp)):
                 raise error(tiled_map, "'ipu.tiled_map' cannot be converted to Poplar; run ipu-vertex-extraction first")
             placements.update(plan_placements(graph))
         patterns = [
@@ -269,6 +276,7 @@ class ConvertIpuToPoplarPass(ModulePass):
             _Variable(),
             _HostTransfer(),
             _Copy(),
+            _Dynamic(),
             _ComputeSet(placements),
         ]
         # One walk converts every op (a graph is visited before the ops it moves into

@@ -44,11 +44,13 @@ from ipu_lower.diagnostics import IpuLowerError, error
 from ipu_lower.element_types import element_type, on_ipu
 from ipu_lower.passes.tile_partition_control import (
     ControlPlan,
+    DynamicCopyToSlice,
     ForToRepeat,
     IfToIf,
     Rewrite,
     WhileToRepeatWhile,
     plan_control,
+    plan_dynamic_copy,
 )
 from ipu_lower.names import UniqueNames
 from ipu_lower.passes.tile_partition_points import SCALAR_MAP, memref_of, point_offsets, tiled_map
@@ -115,8 +117,6 @@ class MapAccesses:
     """When the written box is not contiguous in memory (`B[1:-1, 1:-1]`), the span runs
     from its first to its last element and a point writes only if, for each
     (stride, size, lo, hi), lo <= (point / stride) % size < hi."""
-    gathered: list[str] = field(default_factory=list)
-    """the arrays a scalar step reads at elements loop counters pick (read whole on tile 0)"""
 
 
 def _param_name(value: SSAValue, position: int) -> str:
@@ -156,14 +156,11 @@ def analyze_body(
     what: str, ops: list[Operation], params: tuple[SSAValue, ...], bounds: list[tuple[int, int]]
 ) -> MapAccesses:
     """Check the memlets of a body over the box `bounds` of `params`: scalars, and arrays
-    of one shape accessed at constant offsets from the point (the parameters in order).
-    Without `params` (a scalar step), arrays are accessed at single elements, at
-    constant indices or at indices loop counters pick (`gathered` lists the arrays read
-    so), and an array accessed at the latter is read before it is written."""
+    of one shape accessed at constant offsets from the point (the parameters in order);
+    without `params` (a scalar step), array elements at constant indices."""
     reads: list[str] = []
     writes: list[str] = []
     arrays: list[_ArrayAccess] = []
-    gathered: list[str] = []
     points = prod(hi - lo for lo, hi in bounds)
     for op in ops:
         if isinstance(op, sd.TaskletOp):
@@ -184,19 +181,12 @@ def analyze_body(
                 raise error(op, f"every iteration of {what} writes scalar '{name}'; reductions are not supported yet")
             continue
         shape = _static_shape(ctype, op)
+        if any(index not in params for index in op.indices):
+            raise error(op, f"{what} {verb} '{describe_access(op)}' at a loop variable; run sdfg-dynamic-copies first")
         if not params:
-            if op.indices:
-                if isinstance(op, sd.ReadOp):
-                    gathered.append(name)
-            elif any(not 0 <= e.constant_value() < n for e, n in zip(op.subset_exprs(), shape)):  # type: ignore[operator]
+            if any(not 0 <= e.constant_value() < n for e, n in zip(op.subset_exprs(), shape)):  # type: ignore[operator]
                 raise error(op, f"{what} {verb} '{describe_access(op)}' outside its shape {ctype}")
             continue
-        if any(index not in params for index in op.indices):
-            raise error(
-                op,
-                f"{what} {verb} '{describe_access(op)}' at a loop variable (an array slice that moves with the "
-                "loop); not supported yet",
-            )
         offsets = point_offsets(op, params)
         if offsets is None or len(shape) != len(bounds):
             raise error(
@@ -207,12 +197,8 @@ def analyze_body(
         if any(lo + o < 0 or hi + o > n for (lo, hi), o, n in zip(bounds, offsets, shape)):
             raise error(op, f"{what} {verb} '{describe_access(op)}' outside its shape {ctype}")
         arrays.append(_ArrayAccess(op, name, offsets, shape))
-    if not params:
-        _check_read_before_write(what, ops)
     span, halos, mask = _geometry(what, arrays, bounds)
-    return MapAccesses(
-        points, list(dict.fromkeys(reads)), list(dict.fromkeys(writes)), span, halos, mask, list(dict.fromkeys(gathered))
-    )
+    return MapAccesses(points, list(dict.fromkeys(reads)), list(dict.fromkeys(writes)), span, halos, mask)
 
 
 def _check_apply(what: str, op: sd.ApplyOp, params: tuple[SSAValue, ...], ops: list[Operation]) -> None:
@@ -222,22 +208,6 @@ def _check_apply(what: str, op: sd.ApplyOp, params: tuple[SSAValue, ...], ops: l
         isinstance(o, sd.WriteOp) and o.container.type.rank for o in ops  # type: ignore[union-attr]
     ):
         raise error(op, f"a tasklet of {what} computes with a map parameter, but the map writes no array; not supported yet")
-
-
-def _check_read_before_write(what: str, ops: list[Operation]) -> None:
-    """In a scalar step, an array accessed at an element loop counters pick is read
-    before the step writes it: reads see the array as it was, writes leave after."""
-    dynamic = {o.container for o in ops if isinstance(o, sd.ReadOp | sd.WriteOp) and o.indices}
-    written: set[SSAValue] = set()
-    for op in ops:
-        if isinstance(op, sd.WriteOp):
-            written.add(op.container)
-        elif isinstance(op, sd.ReadOp) and op.container in dynamic and op.container in written:
-            raise error(
-                op,
-                f"{what} reads '{describe_access(op)}' after writing '{sd.container_name(op.container)}', "
-                "an array it accesses at an element a loop variable picks; not supported yet",
-            )
 
 
 def _check_tasklet_width(op: sd.TaskletOp) -> None:
@@ -349,14 +319,23 @@ def program_steps(sdfg_op: sd.SdfgOp) -> list[Step]:
         if isinstance(op, sd.StateOp):
             steps.extend(state_steps(op))
         elif isinstance(op, sd.IfOp | sd.WhileOp):
-            steps.append(list(op.condition.block.ops)[:-1])
+            steps.extend(condition_steps(op))
     return steps
+
+
+def condition_steps(op: sd.IfOp | sd.WhileOp) -> list[Step]:
+    """The copies that start the condition region of a branch or loop (buffers of
+    elements loop variables pick), then the scalar step computing the condition."""
+    ops = list(op.condition.block.ops)[:-1]
+    copies = [o for o in ops if isinstance(o, sd.CopyOp)]
+    return [*copies, [o for o in ops if not isinstance(o, sd.CopyOp)]]
 
 
 @dataclass(frozen=True)
 class PartitionPlan:
-    """Where every container of one SDFG lives, which arguments go back to the host, and
-    the row-major element ranges of each copy's source and destination."""
+    """Where every container of one SDFG lives, which arguments go back to the host, the
+    row-major element ranges of each static copy's source and destination, what each
+    map touches, and how loops, branches and copies at loop variables run (`control`)."""
 
     arch: Arch
     layouts: dict[str, ipu.TileMapAttr]
@@ -388,10 +367,8 @@ def plan_layouts(sdfg_op: sd.SdfgOp, arch: Arch) -> dict[str, ipu.TileMapAttr]:
             raise error(op, f"container '{name}' has no elements")
 
     groups = _UnionFind()
-    gathered: set[str] = set()
     for step in program_steps(sdfg_op):
         if (accesses := analyze_step(step)) is not None:
-            gathered.update(accesses.gathered)
             if isinstance(step, list):
                 continue  # a scalar step touches single elements: it ties no layouts
             arrays = [n for n in accesses.reads + accesses.writes if shapes[n]]
@@ -415,7 +392,7 @@ def plan_layouts(sdfg_op: sd.SdfgOp, arch: Arch) -> dict[str, ipu.TileMapAttr]:
     for root, names in members.items():
         tile_map = balanced_tile_map(prod(shapes[names[0]]), arch.tiles, grains[root])
         layouts.update({name: tile_map for name in names})
-    check_memory(sdfg_op, containers, layouts, arch, sorted(gathered))
+    check_memory(sdfg_op, containers, layouts, arch)
     return layouts
 
 
@@ -426,10 +403,13 @@ def plan_partition(sdfg_op: sd.SdfgOp, arch: Arch) -> PartitionPlan:
         for op in sdfg_op.walk()
         if isinstance(op, sd.WriteOp | sd.CopyOp)
     }
-    copies = {op: plan_copy(op) for op in sdfg_op.walk() if isinstance(op, sd.CopyOp)}
+    all_copies = [op for op in sdfg_op.walk() if isinstance(op, sd.CopyOp)]
+    copies = {op: plan_copy(op) for op in all_copies if not op.indices}
+    dynamic = {op: plan_dynamic_copy(op) for op in all_copies if op.indices}
     maps = {op: analyze_map(op) for op in sdfg_op.walk() if isinstance(op, sd.MapOp)}
     names = UniqueNames(tuple(c.container_name.data for c in sdfg_op.containers()))
-    return PartitionPlan(arch, layouts, frozenset(written), copies, maps, plan_control(sdfg_op, names), names)
+    control = plan_control(sdfg_op, names, dynamic)
+    return PartitionPlan(arch, layouts, frozenset(written), copies, maps, control, names)
 
 
 def plan_copy(op: sd.CopyOp) -> tuple[tuple[int, int], tuple[int, int]]:
@@ -469,37 +449,16 @@ def container_bytes(containers: dict[str, sd.ContainerOp]) -> dict[str, int]:
 
 
 def check_memory(
-    sdfg_op: sd.SdfgOp,
-    containers: dict[str, sd.ContainerOp],
-    layouts: dict[str, ipu.TileMapAttr],
-    arch: Arch,
-    gathered: list[str] | None = None,
+    sdfg_op: sd.SdfgOp, containers: dict[str, sd.ContainerOp], layouts: dict[str, ipu.TileMapAttr], arch: Arch
 ) -> None:
-    """Fail when the data mapped to some tile exceeds its memory; the arrays scalar steps
-    read at elements loop counters pick (`gathered`) also take their size on tile 0,
-    where those steps read them whole."""
-    sizes = container_bytes(containers)
-    most, where = busiest_tile(layouts, sizes)
-    if gathered:
-        extra = sum(sizes[n] * num_elements(containers[n]) for n in gathered)
-        held = sum(r.count * sizes[n] for n, m in layouts.items() for r in m.runs() if r.first == 0)
-        if held + extra > arch.bytes_per_tile:
-            names = ", ".join(f"'{n}'" for n in gathered)
-            raise error(
-                sdfg_op,
-                f"data does not fit in tile memory: tile 0 needs {held + extra} bytes, with {names} read whole "
-                f"there (at elements a loop variable picks), but an {arch.name} tile has {arch.bytes_per_tile} bytes",
-            )
+    """Fail when the data mapped to some tile exceeds its memory."""
+    most, where = busiest_tile(layouts, container_bytes(containers))
     if most > arch.bytes_per_tile:
         raise error(
             sdfg_op,
             f"data does not fit in tile memory: tile {where} needs {most} bytes but an "
             f"{arch.name} tile has {arch.bytes_per_tile} bytes",
         )
-
-
-def num_elements(container: sd.ContainerOp) -> int:
-    return prod(_static_shape(container.result.type, container))  # type: ignore[arg-type]
 
 
 def _flat_range(value: SSAValue, ranges: list[sd.Range], op: Operation) -> tuple[int, int]:
@@ -613,8 +572,8 @@ class _CopyToCopy(RewritePattern):
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: sd.CopyOp, rewriter: PatternRewriter) -> None:
-        if isinstance(op.parent_op(), sd.StateOp):
-            return  # its state is inlined first
+        if isinstance(op.parent_op(), sd.StateOp) or op not in self.plan.copies:
+            return  # its state is inlined first; or a dynamic copy
         src, dst = self.plan.copies[op]
         rewriter.replace(op, ipu.CopyOp(op.source, src, op.destination, dst))
 
@@ -637,9 +596,9 @@ class IpuTilePartitionPass(ModulePass):
         for sdfg_op, plan in plans.items():
             # The dataflow first, while it still refers to containers; then control flow,
             # inner loops and branches before the ones around them; then the data.
-            context = Rewrite(plan.control, plan.names, plan.layouts, sdfg_op.body.block)
+            context = Rewrite(plan.control, plan.names, sdfg_op.body.block)
             context.make_variables()
-            dataflow = [_InlineState(context), _MapToTiledMap(plan, context), _CopyToCopy(plan)]
+            dataflow = [_InlineState(context), _MapToTiledMap(plan, context), _CopyToCopy(plan), DynamicCopyToSlice(context)]
             _walk(dataflow).rewrite_region(sdfg_op.body)
             control = [ForToRepeat(context), IfToIf(context), WhileToRepeatWhile(context)]
             _walk(control, regions_first=True).rewrite_region(sdfg_op.body)

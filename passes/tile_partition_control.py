@@ -12,7 +12,11 @@ branch its variables, all scalars on tile 0:
   at the end of each iteration steps it and recomputes the predicate (`t < upper`,
   `upper` read again as DaCe's guard does). Maps read the counter as a `whole` scalar;
 - the condition of an `sdfg.if` or `sdfg.while` is a scalar step writing the predicate
-  variable, before `ipu.if` or inside `ipu.repeat_while`'s condition region.
+  variable, before `ipu.if` or inside `ipu.repeat_while`'s condition region;
+- a copy whose box moves with loop variables (`DynamicCopy`, from sdfg-dynamic-copies or
+  the importer) becomes `ipu.dynamic_slice` or `ipu.dynamic_update`: an offset that is a
+  loop variable is its counter, any other offset a variable a single-point map computes
+  from the counters first.
 
 The patterns run on loops and branches whose regions are already converted, inner ones
 first.
@@ -32,6 +36,7 @@ from ipu_lower.diagnostics import error
 from ipu_lower.dialects import ipu
 from ipu_lower.dialects import sdfg as sd
 from ipu_lower.dialects.index_arith import materialize
+from ipu_lower.dialects.index_expr import IndexExpr
 from ipu_lower.names import UniqueNames
 from ipu_lower.passes.tile_partition_points import SCALAR_MAP, PointBody, add, scalar_step
 
@@ -48,14 +53,65 @@ class LoopControl:
 
 
 @dataclass(frozen=True)
+class DynamicCopy:
+    """A copy between a box of `array` that moves with loop variables and the whole of
+    another container: the box has `sizes[k]` elements from `offsets[k]` (expressions of
+    the copy's index operands) in dimension `dims[k]`, and is whole in the others;
+    `update` when the copy writes the array."""
+
+    array: SSAValue
+    other: SSAValue
+    update: bool
+    dims: tuple[int, ...]
+    sizes: tuple[int, ...]
+    offsets: tuple[IndexExpr, ...]
+
+
+def plan_dynamic_copy(op: sd.CopyOp) -> DynamicCopy:
+    """The box of a copy whose ranges use loop variables (on one side only)."""
+    moving = [any(e.dims() for r in ranges for e in r) for ranges in (op.source_ranges(), op.destination_ranges())]
+    if all(moving):
+        raise error(op, "copy between two boxes that move with loop variables; not supported yet")
+    update = moving[1]
+    array, other = (op.destination, op.source) if update else (op.source, op.destination)
+    ranges, other_ranges = (op.destination_ranges(), op.source_ranges()) if update else (op.source_ranges(), op.destination_ranges())
+    other_shape = other.type.static_shape()  # type: ignore[union-attr]
+    shape = array.type.static_shape()  # type: ignore[union-attr]
+    if shape is None or other_shape is None:
+        raise error(op, "copy of a container whose shape is not static; run sdfg-specialize first")
+    zero = IndexExpr.constant(0)
+    if other_ranges != [(zero, IndexExpr.constant(d)) for d in other_shape]:
+        raise error(
+            op,
+            f"copy between a box of '{sd.container_name(array)}' that moves with a loop variable and part of "
+            f"'{sd.container_name(other)}'; only whole containers are supported yet",
+        )
+    dims, sizes, offsets = [], [], []
+    for k, (begin, end) in enumerate(ranges):
+        size = (end - begin).constant_value()
+        if size is None:
+            raise error(op, f"copy range '{begin}:{end}' is not static; run sdfg-specialize first")
+        if (begin, end) != (zero, IndexExpr.constant(shape[k])):
+            dims.append(k)
+            sizes.append(size)
+            offsets.append(begin)
+    return DynamicCopy(array, other, update, tuple(dims), tuple(sizes), tuple(offsets))
+
+
+@dataclass(frozen=True)
 class ControlPlan:
     loops: dict[sd.ForOp, LoopControl] = field(default_factory=dict)
     predicates: dict[sd.IfOp | sd.WhileOp, str] = field(default_factory=dict)
     """the predicate variable of each branch and `sdfg.while` loop"""
+    copies: dict[sd.CopyOp, DynamicCopy] = field(default_factory=dict)
+    """the copies at loop variables"""
 
 
-def plan_control(sdfg_op: sd.SdfgOp, names: UniqueNames) -> ControlPlan:
-    """The counter and predicate variables of the loops and branches of `sdfg_op`."""
+def plan_control(
+    sdfg_op: sd.SdfgOp, names: UniqueNames, copies: dict[sd.CopyOp, DynamicCopy] | None = None
+) -> ControlPlan:
+    """The counter and predicate variables of the loops and branches of `sdfg_op`, and
+    its copies at loop variables."""
     loops: dict[sd.ForOp, LoopControl] = {}
     predicates: dict[sd.IfOp | sd.WhileOp, str] = {}
     for op in sdfg_op.walk():
@@ -71,7 +127,7 @@ def plan_control(sdfg_op: sd.SdfgOp, names: UniqueNames) -> ControlPlan:
             loops[op] = LoopControl(trip, counter, predicate)
         elif isinstance(op, sd.IfOp | sd.WhileOp):
             predicates[op] = names.fresh(f"{op.label.data}_cond")
-    return ControlPlan(loops, predicates)
+    return ControlPlan(loops, predicates, copies or {})
 
 
 @dataclass
@@ -82,7 +138,6 @@ class Rewrite:
 
     control: ControlPlan
     names: UniqueNames
-    layouts: dict[str, ipu.TileMapAttr]
     body: Block
     """the SDFG's body, where new variables go (after the containers)"""
     counters: dict[SSAValue, SSAValue] = field(default_factory=dict)
@@ -114,9 +169,7 @@ class Rewrite:
         self.add_variables(made)
 
     def scalar_step(self, label: str, ops: list[Operation], result=None) -> list[Operation]:
-        variables, program = scalar_step(
-            label, ops, self.names, self.counters, lambda c: self.layouts[sd.container_name(c)], result
-        )
+        variables, program = scalar_step(label, ops, self.names, self.counters, result)
         self.add_variables(variables)
         return program
 
@@ -191,12 +244,52 @@ class ForToRepeat(RewritePattern):
 
 
 def _condition(context: Rewrite, op: sd.IfOp | sd.WhileOp) -> tuple[SSAValue, list[Operation]]:
-    """The predicate variable of a branch or loop and the scalar step computing it."""
+    """The predicate variable of a branch or loop and the program computing it: the
+    copies that start the region (already converted), then a scalar step."""
     ops = list(op.condition.block.ops)
     condition = ops.pop()
     assert isinstance(condition, sd.ConditionOp)
     predicate = context.predicates[op]
-    return predicate, context.scalar_step(f"{op.label.data}_cond", ops, (condition.value, predicate))
+    copies = [o for o in ops if o.dialect_name() == "ipu"]
+    step = [o for o in ops if o.dialect_name() != "ipu"]
+    for copy in copies:
+        copy.detach()
+    return predicate, [*copies, *context.scalar_step(f"{op.label.data}_cond", step, (condition.value, predicate))]
+
+
+@dataclass
+class DynamicCopyToSlice(RewritePattern):
+    """A copy at loop variables: `ipu.dynamic_slice` or `ipu.dynamic_update`, after the
+    single-point map computing the offsets that are not bare loop variables."""
+
+    context: Rewrite
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: sd.CopyOp, rewriter: PatternRewriter) -> None:
+        plan = self.context.control.copies.get(op)
+        if plan is None or isinstance(op.parent_op(), sd.StateOp):
+            return  # a static copy; or its state is inlined first
+        counters = [self.context.counters[v] for v in op.indices]
+        name = sd.container_name(plan.array)
+        offsets: list[SSAValue] = []
+        computed: list[tuple[SSAValue, IndexExpr]] = []
+        for e in plan.offsets:
+            bare = next((d for d in e.dims() if e == IndexExpr.dim(d)), None)
+            if bare is not None:
+                offsets.append(counters[bare])
+                continue
+            variable = ipu.VariableOp(self.context.names.fresh(f"{name}_offset"), MemRefType(i32, []), SCALAR_MAP)
+            self.context.add_variables([variable])
+            offsets.append(variable.result)
+            computed.append((variable.result, e))
+        ops: list[Operation] = []
+        if computed:
+            ops.append(
+                _control_map(f"{name}_offsets", counters, lambda b, v: [(o, materialize(e, v, b)) for o, e in computed])
+            )
+        kind = ipu.DynamicUpdateOp if plan.update else ipu.DynamicSliceOp
+        ops.append(kind(plan.array, offsets, plan.other, plan.dims, plan.sizes))
+        rewriter.replace(op, ops, [])
 
 
 @dataclass

@@ -6,12 +6,10 @@ rewritten into the body of an `ipu.tiled_map` by `PointBody`, one op at a time:
 - in a map, the point is the element the map writes; a read becomes an `ipu.access` at
   its offset from that element (the offsets are constant: `analyze_body` checked it), a
   write a value the body yields;
-- a scalar step is a single point on tile 0. A scalar is read and written whole. An array
-  element at constant indices goes through a scalar variable (`elements`): copied in
-  before the step, out after it. An element that loop counters pick is read from the
-  array connected whole (`ipu.load`, which moves the array to tile 0), and written
-  through a scalar variable that a masked map over the array's layout then stores at its
-  owner (`scatter`), so only a scalar crosses tiles for a write;
+- a scalar step is a single point on tile 0. A scalar is read and written whole; an
+  array element (at constant indices: sdfg-dynamic-copies has turned the elements loop
+  variables pick into scalars) goes through a scalar variable (`elements`), copied in
+  before the step and out after it;
 - `sdfg.apply` (a loop variable or a map parameter used in a tasklet's arithmetic)
   becomes the arithmetic of its expression (`index_arith.materialize`) over i32 values:
   a loop variable is its counter variable (`counters`, read whole: the counters live on
@@ -21,7 +19,7 @@ rewritten into the body of an `ipu.tiled_map` by `PointBody`, one op at a time:
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from functools import cache
 from math import prod
 
@@ -172,11 +170,6 @@ class PointBody:
             return value
         return self.add(arith.ExtSIOp(value, t) if target > width else arith.TruncIOp(value, t))
 
-    def element_index(self, op: sd.ReadOp | sd.WriteOp) -> list[SSAValue]:
-        """The indices (`index`) of the element loop counters pick."""
-        dims = [self.index_value(i) for i in op.indices]
-        return [self.add(arith.IndexCastOp(materialize(e, dims, self.body), IndexType())) for e in op.subset_exprs()]
-
     def offset_of(self, op: sd.ReadOp | sd.WriteOp) -> tuple[int, ...]:
         rank = memref_of_value(op.container).get_num_dims()
         if not rank or self.origin is None:
@@ -190,8 +183,6 @@ class PointBody:
             if isinstance(op, sd.ReadOp):
                 if op in self.elements:
                     self.mapping[op.result] = self.read(self.elements[op])
-                elif op.indices and not self.params:  # an element loop counters pick
-                    self.mapping[op.result] = self.add(ipu.LoadOp(self.argument(op.container), self.element_index(op)))
                 else:
                     self.mapping[op.result] = self.read(op.container, self.offset_of(op))
             elif isinstance(op, sd.ApplyOp):
@@ -218,7 +209,7 @@ class PointBody:
         halos = halos or {}
 
         def rule(value: SSAValue) -> ipu.SliceAttr:
-            if tile_map.total() == 1 or memref_of_value(value).get_num_dims() == 0:
+            if memref_of_value(value).get_num_dims() == 0:
                 return ipu.WHOLE
             halo = halos.get(sd.container_name(value))
             return ipu.SliceAttr("halo", *halo) if halo else ipu.BLOCK
@@ -275,40 +266,29 @@ def scalar_step(
     ops: list[Operation],
     names: UniqueNames,
     counters: dict[SSAValue, SSAValue],
-    layouts: Callable[[SSAValue], ipu.TileMapAttr],
     result: tuple[SSAValue, SSAValue] | None = None,
 ) -> tuple[list[ipu.VariableOp], list[Operation]]:
     """A step outside maps (or a condition, whose value `result[0]` goes to the variable
     `result[1]`) as a single-point tiled map on tile 0: (new variables, program ops).
 
-    Array elements at constant indices are copied into scalar variables before the map
-    when it reads them, and out after it when it writes them; an element loop counters
-    pick is written to a scalar variable that `scatter` then stores into the array (laid
-    out by `layouts`). Writes leave in the order the step makes them."""
+    Array elements are copied into scalar variables before the map when it reads them,
+    and out after it when it writes them, in the order of the step's last writes."""
     variables: list[ipu.VariableOp] = []
     elements: dict[Operation, SSAValue] = {}
     by_element: dict[tuple[SSAValue, int], SSAValue] = {}
     before: list[Operation] = []
-    after: list[Operation] = []
-
-    def variable(op: sd.ReadOp | sd.WriteOp, hint: str) -> SSAValue:
-        element = memref_of_value(op.container).element_type
-        made = ipu.VariableOp(names.fresh(f"{sd.container_name(op.container)}_{hint}"), MemRefType(element, []), SCALAR_MAP)
-        variables.append(made)
-        return made.result
+    after: list[ipu.CopyOp] = []
 
     for op in ops:
         if not isinstance(op, sd.ReadOp | sd.WriteOp) or memref_of_value(op.container).get_num_dims() == 0:
             continue
-        if op.indices:  # an element loop counters pick
-            if isinstance(op, sd.WriteOp):
-                elements[op] = variable(op, "value")
-                after.append(scatter(f"{label}_store", op, elements[op], counters, layouts(op.container)))
-            continue
         flat = _flat_element(op)
         key = (op.container, flat)
         if key not in by_element:
-            by_element[key] = variable(op, "elem")
+            element = memref_of_value(op.container).element_type
+            name = names.fresh(f"{sd.container_name(op.container)}_elem")
+            variables.append(ipu.VariableOp(name, MemRefType(element, []), SCALAR_MAP))
+            by_element[key] = variables[-1].result
             if isinstance(op, sd.ReadOp):  # read before any write of the step: copy it in
                 before.append(ipu.CopyOp(op.container, (flat, flat + 1), by_element[key], (0, 1)))
         if isinstance(op, sd.WriteOp):
@@ -321,35 +301,11 @@ def scalar_step(
     return variables, [*before, builder.finish(label, SCALAR_MAP), *_last_writes(after)]
 
 
-def _last_writes(writes: list[Operation]) -> list[Operation]:
-    """The writes out of a step, an element written twice (through one variable) copied
-    out once, where its last write stands."""
-    kept: list[Operation] = []
-    for op in reversed(writes):
-        if isinstance(op, ipu.CopyOp) and any(
-            isinstance(k, ipu.CopyOp) and k.source is op.source and k.destination is op.destination for k in kept
-        ):
-            continue
-        kept.append(op)
+def _last_writes(copies: list[ipu.CopyOp]) -> list[ipu.CopyOp]:
+    """The copies out of a step, an element written twice copied out once, where its
+    last write stands."""
+    kept: list[ipu.CopyOp] = []
+    for op in reversed(copies):
+        if not any(k.source is op.source and k.destination is op.destination for k in kept):
+            kept.append(op)
     return kept[::-1]
-
-
-def scatter(
-    label: str, write: sd.WriteOp, value: SSAValue, counters: dict[SSAValue, SSAValue], tile_map: ipu.TileMapAttr
-) -> ipu.TiledMapOp:
-    """Store the scalar variable `value` at the element of an array that the loop counters
-    of `write` pick: a map over the array's layout whose one point at that element takes
-    the value while every other point keeps its own (the vertex of each tile compares its
-    points with the element; only the scalar and the counters cross tiles)."""
-    builder = PointBody(counters)
-    shape = memref_of_value(write.container).get_shape()
-    dims = [builder.index_value(i) for i in write.indices]
-    flat = IndexExpr.constant(0)
-    for k, e in enumerate(write.subset_exprs()):
-        flat = flat + e * prod(shape[k + 1 :])
-    target = builder.add(arith.IndexCastOp(materialize(flat, dims, builder.body), IndexType()))
-    here = builder.add(arith.CmpiOp(builder.point_index(), target, "eq"))
-    rank = len(shape)
-    old = builder.read(write.container, (0,) * rank)
-    builder.write(write.container, builder.add(arith.SelectOp(here, builder.read(value), old)), (0,) * rank)
-    return builder.finish(label, tile_map)

@@ -21,7 +21,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import cache
-from math import prod
 
 from ipu_lower.dialects import ipu
 from xdsl.context import Context
@@ -70,9 +69,8 @@ class Signature:
         return self.tensors.index(tensor)
 
     def is_streamed(self, index: int) -> bool:
-        """Whether field `index` holds the run of elements around the vertex's block (not
-        a whole scalar, nor a whole array read at computed elements)."""
-        return not self.rules[index].is_whole
+        """Whether field `index` holds a run of elements (not one whole scalar)."""
+        return not is_scalar_field(self.tensors[index], self.rules[index])
 
 
 def plan_signature(op: ipu.TiledMapOp) -> Signature:
@@ -293,27 +291,12 @@ class _BodyBuilder:
         body.add_op(scf.YieldOp())
         return scf.ForOp(lower, upper, self.constant(1), [], body)
 
-    def load(self, op: ipu.LoadOp, values: dict[SSAValue, SSAValue], block: Block) -> SSAValue:
-        """An element of a field connected whole, at its row-major position."""
-        field = self.fields[self.signature.field_of(self.inputs[op.tensor])]
-        shape = op.tensor.type.get_shape()  # type: ignore[union-attr]
-        flat: SSAValue | None = None
-        for k, index in enumerate(op.indices):
-            term = values.get(index, index)
-            stride = prod(shape[k + 1 :])
-            if stride != 1:
-                term = self.add(arith.MuliOp(term, self.constant(stride)), block)
-            flat = term if flat is None else self.add(arith.AddiOp(flat, term), block)
-        return self.add(memref.LoadOp.get(field, [flat if flat is not None else self.constant(0)]), block)
-
     def hoist_invariants(self) -> None:
         invariant = invariant_values(self.op, self.signature)
         for inner in self.op.body.block.ops:
             if isinstance(inner, ipu.AccessOp) and inner.result in invariant:
                 field = self.fields[self.signature.field_of(self.inputs[inner.tensor])]
                 self.hoisted[inner.result] = self.add(memref.LoadOp.get(field, []), self.prologue)
-            elif isinstance(inner, ipu.LoadOp) and inner.result in invariant:
-                self.hoisted[inner.result] = self.load(inner, self.hoisted, self.prologue)
             elif inner.results and inner.results[0] in invariant:
                 clone = inner.clone(value_mapper=dict(self.hoisted))
                 self.prologue.add_op(clone)
@@ -334,8 +317,6 @@ class _BodyBuilder:
             if isinstance(inner, ipu.AccessOp):
                 field, index = self.streamed_index(block, point, self.inputs[inner.tensor], inner.flat_offset())
                 values[inner.result] = self.add(memref.LoadOp.get(field, [index]), block)
-            elif isinstance(inner, ipu.LoadOp):
-                values[inner.result] = self.load(inner, values, block)
             elif isinstance(inner, ipu.PointOp):
                 values[inner.result] = self.add(arith.AddiOp(self.block_start(), point), block)
             elif isinstance(inner, ipu.YieldOp):

@@ -471,7 +471,7 @@ class _SdfgImporter:
             elif isinstance(node, nodes.AccessNode):
                 for edge in state.out_edges(node):
                     if isinstance(edge.dst, nodes.AccessNode):
-                        block.add_ops(self.copy(state, edge))
+                        block.add_op(self.copy(state, edge))
             elif isinstance(node, nodes.Tasklet):
                 self.tasklet_with_memlets(state, node, block, values)
             else:
@@ -480,9 +480,9 @@ class _SdfgImporter:
                 )
         return op
 
-    def copy(self, state: SDFGState, edge) -> list[Operation]:
-        """A copy between containers: `sdfg.copy` of static boxes, or a read and a write
-        of one element when a loop variable picks it."""
+    def copy(self, state: SDFGState, edge) -> sd.CopyOp:
+        """A copy between containers; its ranges may use the loop variables in scope (a
+        row `A[t, 0:N]` that moves with the loop)."""
         memlet = edge.data
         self.check_memlet(state, edge)
         src, dst = edge.src.data, edge.dst.data
@@ -490,16 +490,20 @@ class _SdfgImporter:
             src_subset, dst_subset = memlet.subset, memlet.other_subset
         else:
             src_subset, dst_subset = memlet.other_subset, memlet.subset
-        if self.uses_loop_variables(src_subset) or self.uses_loop_variables(dst_subset):
-            src_indices, src_exprs = self.element(state, edge.src, src, src_subset)
-            dst_indices, dst_exprs = self.element(state, edge.dst, dst, dst_subset)
-            read = sd.ReadOp(self.containers[src], src_indices, src_exprs)
-            return [read, sd.WriteOp(read.result, self.containers[dst], dst_indices, dst_exprs)]
-        src_ranges = self.ranges(state, edge.src, src, src_subset)
-        dst_ranges = self.ranges(state, edge.dst, dst, dst_subset)
-        return [sd.CopyOp(self.containers[src], src_ranges, self.containers[dst], dst_ranges)]
+        names = list(self.loop_vars)
+        dims = {n: k for k, n in enumerate(names)}
+        src_ranges = self.ranges(state, edge.src, src, src_subset, dims)
+        dst_ranges = self.ranges(state, edge.dst, dst, dst_subset, dims)
+        used = sd.first_use_order([e for r in src_ranges + dst_ranges for e in r])
+        renumber = {d: IndexExpr.dim(k) for k, d in enumerate(used)}
 
-    def ranges(self, state, node, name: str, subset) -> list[tuple[IndexExpr, IndexExpr]]:
+        def renumbered(ranges):
+            return [(b.substitute(dims=renumber), e.substitute(dims=renumber)) for b, e in ranges]
+
+        indices = [self.loop_vars[names[d]] for d in used]
+        return sd.CopyOp(self.containers[src], renumbered(src_ranges), self.containers[dst], renumbered(dst_ranges), indices)
+
+    def ranges(self, state, node, name: str, subset, dims) -> list[tuple[IndexExpr, IndexExpr]]:
         desc = self.sdfg.arrays[name]
         if isinstance(desc, dt.Scalar):
             return []
@@ -510,27 +514,13 @@ class _SdfgImporter:
         for begin, end, step in subset.ndrange():
             if step != 1:
                 raise self.fail(f"copy with a strided subset of '{name}'", state, node)
-            result.append((self.expr(begin, what, state, node), self.expr(end, what, state, node) + 1))
+            first, last = self.expr(begin, what, state, node, dims), self.expr(end, what, state, node, dims) + 1
+            if (last - first).dims():
+                raise self.fail(
+                    f"{what} '{subset}' has a size that depends on a loop variable; not supported yet", state, node
+                )
+            result.append((first, last))
         return result
-
-    def uses_loop_variables(self, subset) -> bool:
-        return subset is not None and any(str(s) in self.loop_vars for s in subset.free_symbols)
-
-    def element(self, state, node, name: str, subset) -> tuple[list[SSAValue], list[IndexExpr]]:
-        """The one element of `name` a copy subset picks, by loop variables and sizes."""
-        desc = self.sdfg.arrays[name]
-        if subset is not None and subset.num_elements() != 1:
-            raise self.fail(
-                f"copy subset '{subset}' of '{name}' uses a loop variable and moves more than one element "
-                "(an array slice at a loop variable); not supported yet",
-                state,
-                node,
-            )
-        if isinstance(desc, dt.Scalar):
-            return [], []
-        if subset is None:  # the whole container, which holds one element
-            return [], [IndexExpr.constant(0)] * len(desc.shape)
-        return self.indexed(state, node, [begin for begin, _, _ in subset.ndrange()], "unsupported copy subset")
 
     def indexed(self, state, node, values, what: str) -> tuple[list[SSAValue], list[IndexExpr]]:
         """Index expressions of `values` over the map parameters and loop variables in

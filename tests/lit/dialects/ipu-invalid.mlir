@@ -333,7 +333,7 @@ ipu.graph "g" arch "ipu2" args [] {
   }
 }
 
-// CHECK: ipu-invalid.mlir:[[# @LINE - 7]]:3: error: tiled map 'm' reads array 'x' whole at every point; only a single-point map may
+// CHECK: ipu-invalid.mlir:[[# @LINE - 7]]:3: error: tiled map 'm' reads array 'x' whole; only scalars may be
 
 // -----
 
@@ -359,7 +359,7 @@ ipu.graph "g" arch "ipu2" args [] {
   }
 }
 
-// CHECK: ipu-invalid.mlir:[[# @LINE - 7]]:3: error: 'memref.alloc' is not allowed in tiled map 'm' (only arith, math, ipu.access, ipu.load, ipu.point)
+// CHECK: ipu-invalid.mlir:[[# @LINE - 7]]:3: error: 'memref.alloc' is not allowed in tiled map 'm' (only arith, math, ipu.access, ipu.point)
 
 // -----
 

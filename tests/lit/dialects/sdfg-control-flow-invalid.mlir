@@ -100,7 +100,7 @@ sdfg.sdfg @f args ["c"] symbols [] {
   } do {}
 }
 
-// CHECK: error: 'sdfg.write' is not allowed in the condition of loop 'w' (expected sdfg.read, sdfg.tasklet, sdfg.apply and a final sdfg.condition)
+// CHECK: error: 'sdfg.write' is not allowed in the condition of loop 'w' (expected sdfg.read, sdfg.tasklet, sdfg.apply, sdfg.copy and a final sdfg.condition)
 
 // -----
 

@@ -270,8 +270,8 @@ sdfg.sdfg @empty args ["x"] symbols [] {
 
 // -----
 
-// Tasklets outside maps run once, on tile 0: an array they access at an element a loop
-// variable picks is read before it is written (reads see the array as it was).
+// Tasklets outside maps run once, on tile 0: they access array elements at constant
+// indices (sdfg-dynamic-copies moves those loop variables pick into scalars first).
 sdfg.sdfg @free args ["x", "y"] symbols [] {
   %x = sdfg.container "x" : !sdfg.array<8 x f32>
   %y = sdfg.container "y" : !sdfg.array<f32>
@@ -285,7 +285,7 @@ sdfg.sdfg @free args ["x", "y"] symbols [] {
   }
 }
 
-// CHECK: ipu-tile-partition-invalid.mlir:[[# @LINE - 6]]:7: error: tasklet 'scalar' reads 'x[t]' after writing 'x', an array it accesses at an element a loop variable picks; not supported yet
+// CHECK: ipu-tile-partition-invalid.mlir:[[# @LINE - 6]]:7: error: tasklet 'scalar' reads 'x[t]' at a loop variable; run sdfg-dynamic-copies first
 
 // -----
 
