@@ -109,6 +109,11 @@ def busiest_tile_bytes(module: ModuleOp, arch: str, fuse: bool, n: int) -> tuple
     return most, max(m.max_per_tile() for m in layouts.values())
 
 
+def print_header(header: str) -> None:
+    print(header)
+    print("-" * len(header))
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--arch", default="ipu2")
@@ -124,8 +129,7 @@ def main() -> None:
         f"{'program':8} {'type':8} {'elements':>9} {'per tile':>8} {'model':>7} {'bound':>6} {'limit':>6} "
         f"{'poplibs':>7} {'model/bound':>11} {'model/poplibs':>13}"
     )
-    print(header)
-    print("-" * len(header))
+    print_header(header)
     memory_rows = []
     for workload in WORKLOADS:
         for type_name, (dtype, poplibs_type, size) in DTYPES.items():
@@ -149,9 +153,7 @@ def main() -> None:
     print("poplibs' work: " + "; ".join(f"{w.name}: {w.poplibs}" for w in WORKLOADS))
     print()
     print("Busiest tile's data, bytes: lowered without and with sdfg-fuse-maps + sdfg-write-in-place")
-    header = f"{'program':8} {'type':8} {'elements':>9} {'before':>8} {'after':>8} {'after/before':>12}"
-    print(header)
-    print("-" * len(header))
+    print_header(f"{'program':8} {'type':8} {'elements':>9} {'before':>8} {'after':>8} {'after/before':>12}")
     for name, type_name, n, before, after in memory_rows:
         print(f"{name:8} {type_name:8} {n:>9} {before:>8} {after:>8} {after / before:>12.2f}")
 

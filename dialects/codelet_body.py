@@ -4,8 +4,10 @@ A codelet body says what one vertex does, in ops the C++ printer can print and t
 cost model can read: `arith`, `math`, `memref.load`/`memref.store`/`memref.dim` on the
 codelet's own fields, 64-bit vectors (`vector.load`/`vector.store` of a field,
 `vector.broadcast`, `vector.fma`, arith/math on `vector<2xf32>` and `vector<4xf16>`),
-`scf.for`/`scf.if`/`scf.yield`, and the dialect's worker ops. Its block arguments are
-the fields: `memref<T>` for a scalar field, `memref<?xT>` for a vector field.
+`scf.for`/`scf.if`/`scf.yield`, signedness casts between an unsigned type and the signless
+integer arith computes it in (`ipu_lower.element_types`), and the dialect's worker ops. Its
+block arguments are the fields: `memref<T>` for a scalar field, `memref<?xT>` for a vector
+field.
 """
 
 from __future__ import annotations
@@ -31,7 +33,7 @@ from xdsl.parser import AttrParser, Parser
 from xdsl.printer import Printer
 from xdsl.utils.exceptions import VerifyException
 
-from ipu_lower.element_types import on_ipu
+from ipu_lower.element_types import is_signedness_cast, on_ipu
 from ipu_lower.names import is_c_identifier
 
 FIELD_DIRECTIONS = ("input", "output", "inout")
@@ -98,7 +100,9 @@ def verify_codelet_body(
         return direction_of[value]
 
     for op in block.walk():
-        if not (op.dialect_name() in _ALLOWED_DIALECTS or isinstance(op, _ALLOWED_OPS + worker_ops)):
+        if not (
+            op.dialect_name() in _ALLOWED_DIALECTS or isinstance(op, _ALLOWED_OPS + worker_ops) or is_signedness_cast(op)
+        ):
             raise VerifyException(f"'{op.name}' is not allowed in codelet '{name}'")
         for result in op.results:
             if not _value_type_ok(result.type):

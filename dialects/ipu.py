@@ -12,7 +12,8 @@ one op whatever the tile count:
   its loads and stores) and `ipu.vertices` places one vertex per block of a tile map
   inside an `ipu.compute_set`, each operand connected by a slice rule.
 
-Slice rules (see `ipu_lower.dialects.tiling`): `whole`, `block`, `halo<l, h>`, `partial`.
+Slice rules (see `ipu_lower.dialects.tiling`): `whole`, `block`, `halo<l, h>`, `partial`, and
+`neighbours` (a tiled map input whose halo ipu-plan-exchange has not sized yet).
 """
 
 from __future__ import annotations
@@ -25,6 +26,8 @@ from ipu_lower.dialects.codelet_body import CodeletOpMixin, FieldMixin, WorkerOp
 from ipu_lower.dialects.dynamic_slice import DynamicSliceMixin, int_list
 from ipu_lower.dialects.syntax import LabelledBodyMixin, parse_body, print_body
 from ipu_lower.dialects.tiling import (
+    SLICE_KINDS,
+    UNPLANNED,
     SliceRuleMixin,
     TileMapMixin,
     check_slices_inside,
@@ -76,7 +79,7 @@ from xdsl.traits import (
 from xdsl.utils.exceptions import VerifyException
 
 from ipu_lower.arch import ARCHS
-from ipu_lower.element_types import on_ipu
+from ipu_lower.element_types import is_signedness_cast, on_ipu
 
 
 def num_elements(t: Attribute) -> int:
@@ -98,6 +101,7 @@ class SliceAttr(SliceRuleMixin, ParametrizedAttribute):
     """How a vertex's operand follows from its block: `#ipu.slice<halo<1, 1>>`."""
 
     name = "ipu.slice"
+    KINDS: ClassVar[tuple[str, ...]] = (*SLICE_KINDS, UNPLANNED)
     kind: StringAttr
     lo: IntAttr
     hi: IntAttr
@@ -440,7 +444,8 @@ class TiledMapOp(IRDLOperation):
     input at a constant offset from the point (none for a `whole` scalar); `ipu.yield`
     gives one value per output, written at the point. A `halo<l, h>` input may be read
     l elements before and h after the point (flat row-major offsets); a `block` input
-    only at the point.
+    only at the point; a `neighbours` input anywhere (ipu-plan-exchange then gives it
+    the halo its accesses need).
     """
 
     name = "ipu.tiled_map"
@@ -488,9 +493,9 @@ class TiledMapOp(IRDLOperation):
             name = variable_of(value).var_name.data
             if rule.is_whole and self.tile_map.total() > 1:
                 raise VerifyException(f"tiled map '{label}' writes scalar '{name}' from every point")
-            if rule.kind.data == "halo":
+            if rule.kind.data in ("halo", UNPLANNED):
                 raise VerifyException(f"tiled map '{label}' writes '{name}' with a halo; outputs are written at the point")
-            if any(v == value and r.kind.data == "halo" for v, r in zip(self.ins, self.in_rules.data)):
+            if any(v == value and r.kind.data in ("halo", UNPLANNED) for v, r in zip(self.ins, self.in_rules.data)):
                 raise VerifyException(
                     f"tiled map '{label}' reads '{name}' with a halo and writes it: "
                     "a vertex would read what its neighbour writes"
@@ -504,9 +509,14 @@ class TiledMapOp(IRDLOperation):
         if [a.type for a in block.args] != [v.type for v in self.ins]:
             raise VerifyException(f"body of tiled map '{label}' must take its inputs, in order")
         for op in block.walk():
-            if not (op.dialect_name() in ("arith", "math") or isinstance(op, AccessOp | PointOp | YieldOp)):
+            if not (
+                op.dialect_name() in ("arith", "math")
+                or isinstance(op, AccessOp | PointOp | YieldOp)
+                or is_signedness_cast(op)
+            ):
                 raise VerifyException(
-                    f"'{op.name}' is not allowed in tiled map '{label}' (only arith, math, ipu.access, ipu.point)"
+                    f"'{op.name}' is not allowed in tiled map '{label}' "
+                    "(only arith, math, ipu.access, ipu.point and signedness casts)"
                 )
             if any(not (on_ipu(r.type) or isinstance(r.type, IndexType)) for r in op.results):
                 raise VerifyException(f"'{op.name}' in tiled map '{label}' computes a {op.results[0].type}")
@@ -595,6 +605,8 @@ class AccessOp(IRDLOperation):
         name = variable_of(tiled_map.ins[self.tensor.index]).var_name.data  # type: ignore[attr-defined]
         lo, hi = rule.halo
         offset = self.flat_offset()
+        if rule.is_unplanned:  # ipu-plan-exchange sizes the halo from these offsets
+            return
         if offset and rule.kind.data != "halo":
             raise VerifyException(f"access at offset {offset} of '{name}', which is connected {rule.rule_text()} without a halo")
         if not -lo <= offset <= hi:

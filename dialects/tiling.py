@@ -15,6 +15,8 @@ A slice rule says which part of a tensor one vertex is connected to, given its b
     block       elements [begin, end)
     halo<l, h>  elements [begin - l, end + h): the block and its neighbours (stencils)
     partial     element k: one result per vertex (partial reductions)
+    neighbours  (ipu.tiled_map inputs only) the block and whatever neighbours the body
+                reads; ipu-plan-exchange replaces it with the halo those reads need
 
 Each dialect declares its own attributes (`#ipu.tile_map`, `#poplar.tile_map`, ...) on
 top of the mixins here.
@@ -24,6 +26,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
+from typing import ClassVar
 
 from ipu_lower.dialects.codelet_body import is_vector_field
 from xdsl.dialects.builtin import ArrayAttr, IntAttr, StringAttr
@@ -225,12 +228,14 @@ class TileMapMixin:
 
 
 SLICE_KINDS = ("whole", "block", "halo", "partial")
+UNPLANNED = "neighbours"
 
 
 class SliceRuleMixin:
-    """A slice rule attribute: `kind` is one of SLICE_KINDS, `lo`/`hi` the halo widths.
+    """A slice rule attribute: `kind` is one of `KINDS`, `lo`/`hi` the halo widths.
     A dialect declares `name` and those three parameters."""
 
+    KINDS: ClassVar[tuple[str, ...]] = SLICE_KINDS
     kind: StringAttr
     lo: IntAttr
     hi: IntAttr
@@ -263,9 +268,13 @@ class SliceRuleMixin:
         return self.kind.data == "partial"
 
     @property
+    def is_unplanned(self) -> bool:
+        return self.kind.data == UNPLANNED
+
+    @property
     def is_blockwise(self) -> bool:
         """block or halo: the vertex sees a run of elements that follows its block."""
-        return self.kind.data in ("block", "halo")
+        return self.kind.data in ("block", "halo", UNPLANNED)
 
     def slice_of(self, block: Block) -> tuple[int, int] | None:
         """The elements of the tensor the vertex of `block` connects, None for whole."""
@@ -278,8 +287,8 @@ class SliceRuleMixin:
                 return block.begin - self.lo.data, block.end + self.hi.data
 
     def verify_rule(self) -> None:
-        if self.kind.data not in SLICE_KINDS:
-            raise VerifyException(f"unknown slice rule '{self.kind.data}' (expected {', '.join(SLICE_KINDS)})")
+        if self.kind.data not in self.KINDS:
+            raise VerifyException(f"unknown slice rule '{self.kind.data}' (expected {', '.join(self.KINDS)})")
         if self.lo.data < 0 or self.hi.data < 0:
             raise VerifyException(f"halo widths must not be negative, got <{self.lo.data}, {self.hi.data}>")
         if self.kind.data != "halo" and (self.lo.data or self.hi.data):
@@ -287,7 +296,7 @@ class SliceRuleMixin:
 
     @classmethod
     def parse_rule(cls, parser: AttrParser) -> tuple[Attribute, ...]:
-        kind = parser.parse_keyword_in(SLICE_KINDS, " (a slice rule)")
+        kind = parser.parse_keyword_in(cls.KINDS, " (a slice rule)")
         if kind != "halo":
             return cls.parameters_of(kind)
         parser.parse_punctuation("<")
@@ -343,6 +352,8 @@ def verify_placement(
     `tensors` gives each operand's name, element type and element count."""
     for field, field_type, rule, (name, element, size) in zip(field_names, field_types, rules, tensors):
         where = f"'{name}' connected to field '{field}' of {codelet_name}"
+        if rule.is_unplanned:
+            raise VerifyException(f"{where}: its halo is not planned yet (run ipu-plan-exchange)")
         if element != field_type.element_type:  # type: ignore[attr-defined]
             raise VerifyException(f"{where} has element type {element}, the field {field_type.element_type}")  # type: ignore[attr-defined]
         if is_vector_field(field_type):

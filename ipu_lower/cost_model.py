@@ -52,7 +52,7 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Attribute, Block, Operation, SSAValue
 
 from ipu_lower.dialects import ipu, poplar
-from ipu_lower.element_types import element_type
+from ipu_lower.element_types import element_type, is_signedness_cast
 from ipu_lower.poplibs_estimates import (
     BASIC_OP_SUPERVISOR_OVERHEAD,
     BINARY_OP_TABLE,
@@ -257,8 +257,13 @@ registers or folds them."""
 
 
 def _is_free(op: Operation) -> bool:
-    """Facts and, inside loops, address arithmetic."""
-    return isinstance(op, _FACTS) or (bool(op.results) and isinstance(op.results[0].type, IndexType))
+    """Facts, signedness casts (the bits stay in their register) and, inside loops,
+    address arithmetic."""
+    return (
+        isinstance(op, _FACTS)
+        or is_signedness_cast(op)
+        or (bool(op.results) and isinstance(op.results[0].type, IndexType))
+    )
 
 
 def _constant_trip_count(loop: scf.ForOp) -> int | None:
@@ -274,6 +279,8 @@ def _constant_trip_count(loop: scf.ForOp) -> int | None:
 
 def instructions(op: Operation) -> Bundles:
     """The instructions of one op that is not a loop or branch."""
+    if is_signedness_cast(op):
+        return Bundles()  # the same bits, read as another type
     if isinstance(op, vector.LoadOp):
         return Bundles(vector_loads=Counter({op.base: 1}))
     if isinstance(op, vector.StoreOp):
@@ -372,3 +379,53 @@ def vertex_cycles(body: Block, field_sizes: Sequence[int], workers: int, paired:
     """Cycles of one vertex whose fields (the block arguments of `body`) hold
     `field_sizes` elements, run by `workers` worker threads."""
     return VertexCost(body, paired).cycles(field_sizes, workers)
+
+
+# -- exchange ----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Exchange:
+    """What a compute set's vertices receive from other tiles before it runs: the
+    busiest tile's bytes and the total over tiles."""
+
+    busiest_tile_bytes: int
+    total_bytes: int
+
+    def cycles(self, exchange_bytes_per_cycle: int) -> int:
+        """Exchange time: the busiest tile's bytes over the bytes a tile receives per
+        cycle, as popops' ExchangeEstimator::getCycles computes it
+        (lib/popops/ExchangeEstimator.cpp; the rate is the arch's, see ipu_lower/arch.py)."""
+        return ceil(self.busiest_tile_bytes / exchange_bytes_per_cycle)
+
+
+def exchange(compute_set: SSAValue) -> Exchange:
+    """The exchange of the `poplar.add_vertices` of `compute_set`: every element a
+    vertex is connected to that its tile does not hold (by the tensor's
+    `poplar.map_tensor`) crosses the exchange once, twice for an inout field (in, and
+    back), the rule the emulator measures by (CostModel.hpp). Counted block by block:
+    proportional to the tile count, for estimates, never for building IR."""
+    received: Counter[int] = Counter()
+    for use in compute_set.uses:
+        placement = use.operation
+        if not isinstance(placement, poplar.AddVerticesOp):
+            continue
+        codelet = poplar.codelet_named(placement, placement.codelet.root_reference.data)
+        assert codelet is not None  # the verifier of add_vertices sees to it
+        directions = {f.field_name.data: f.direction.data for f in codelet.fields.data}
+        for name, tensor, rule in zip(placement.names(), placement.tensors, placement.rules.data):
+            held = _blocks_by_tile(tensor)
+            size = poplar.tensor_type(tensor).num_elements()
+            per_element = element_type(poplar.tensor_type(tensor).element_type).bytes
+            crossings = 2 if directions[name] == "inout" else 1
+            for block in placement.tile_map.blocks():
+                begin, end = rule.slice_of(block) or (0, size)
+                own_begin, own_end = held.get(block.tile, (0, 0))
+                own = max(0, min(end, own_end) - max(begin, own_begin))
+                received[block.tile] += (end - begin - own) * per_element * crossings
+    return Exchange(max(received.values(), default=0), sum(received.values()))
+
+
+def _blocks_by_tile(tensor: SSAValue) -> dict[int, tuple[int, int]]:
+    mapping = next(u.operation for u in tensor.uses if isinstance(u.operation, poplar.MapTensorOp))
+    return {b.tile: (b.begin, b.end) for b in mapping.tile_map.blocks()}

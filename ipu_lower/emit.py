@@ -8,6 +8,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from xdsl.context import Context
+from xdsl.dialects.builtin import ModuleOp
 
 from ipu_lower.pipelines import SdfgToPoplarPass
 from ipu_lower.targets.poplar_cpp import PoplarCppTarget, split_files
@@ -36,16 +37,23 @@ def to_sdfg(program_or_sdfg: Any):
     raise TypeError(f"expected a @dace.program or a dace.SDFG, got {type(program_or_sdfg).__name__}")
 
 
+def lower_program(
+    program_or_sdfg: Any, symbols: Mapping[str, int], arch: str | None, demote_f64: bool = False
+) -> ModuleOp:
+    """The program at the poplar level (sdfg-to-poplar) for the given symbol values and arch."""
+    from ipu_lower.frontend.importer import import_sdfg
+
+    module = import_sdfg(to_sdfg(program_or_sdfg))
+    spec = ",".join(f"{name}={value}" for name, value in symbols.items())
+    SdfgToPoplarPass(symbols=spec, arch=arch, demote_f64=demote_f64).apply(Context(), module)
+    return module
+
+
 def emit_program(
     program_or_sdfg: Any, symbols: Mapping[str, int], arch: str | None, demote_f64: bool = False
 ) -> dict[str, str]:
     """host.cpp, codelets.cpp and program.json for the given symbol values and arch."""
-    from ipu_lower.frontend.importer import import_sdfg
-
-    module = import_sdfg(to_sdfg(program_or_sdfg))
-    ctx = Context()
-    spec = ",".join(f"{name}={value}" for name, value in symbols.items())
-    SdfgToPoplarPass(symbols=spec, arch=arch, demote_f64=demote_f64).apply(ctx, module)
+    module = lower_program(program_or_sdfg, symbols, arch, demote_f64)
     output = io.StringIO()
-    PoplarCppTarget().emit(ctx, module, output)
+    PoplarCppTarget().emit(Context(), module, output)
     return split_files(output.getvalue())

@@ -48,9 +48,13 @@ def _load_value(program: CompiledProgram, name: str, text: str):
     if not argument.scalar:
         raise RunError(f"argument '{name}' is an array: give a .npy file")
     try:
-        return argument.dtype.type(float(text) if argument.dtype.kind == "f" else int(text))
+        number = float(text) if argument.dtype.kind == "f" else int(text)
     except ValueError as err:
         raise RunError(f"argument '{name}' must be a {argument.dtype} number, got '{text}'") from err
+    if argument.dtype.kind in "iu" and not np.iinfo(argument.dtype).min <= number <= np.iinfo(argument.dtype).max:
+        info = np.iinfo(argument.dtype)
+        raise RunError(f"argument '{name}' must be a {argument.dtype} number ({info.min} to {info.max}), got '{text}'")
+    return argument.dtype.type(number)
 
 
 def run(argv: Sequence[str] | None = None) -> None:

@@ -206,6 +206,13 @@ def _array(argument: Argument, value: Any) -> np.ndarray:
 
 
 def _scalar(argument: Argument, value: Any):
+    if argument.dtype.kind in "iu" and isinstance(value, int | np.integer) and not isinstance(value, bool):
+        info = np.iinfo(argument.dtype)
+        if not info.min <= int(value) <= info.max:  # numpy would wrap it (with a warning)
+            raise TypeError(
+                f"argument '{argument.name}' must be a {argument.dtype} scalar "
+                f"({info.min} to {info.max}), got {int(value)}"
+            )
     as_array = np.asarray(value, dtype=argument.dtype)
     if as_array.shape != ():
         raise TypeError(f"argument '{argument.name}' must be a scalar")

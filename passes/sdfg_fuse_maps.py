@@ -11,6 +11,10 @@ interact (P writes and C reads or writes it, or P reads and C writes it) is acce
 the iteration point only, and no op between them writes what C touches or reads what
 C writes, so that C can move up next to P. Maps writing scalars are never fused.
 
+Memlets and tasklets outside maps (scalar computations) first move up as far as their
+values and containers allow (`scalars_first`), so that a constant DaCe computes between
+two maps does not keep them apart.
+
 The fused map is P's body followed by C's, C's parameters replaced by P's; a read in
 the C part of a container written at the point earlier in the fused body takes the
 written value instead (store-to-load forwarding). Then every transient that nothing
@@ -184,10 +188,35 @@ def _fusion_target(items: list[tuple[list[int], Step]], step: Step) -> int | Non
     return None
 
 
-def plan_state(state: sd.StateOp) -> list[list[sd.MapOp]]:
-    ops = list(state.body.block.ops)
+def scalars_first(ops: Sequence[Operation]) -> list[Operation]:
+    """The ops of a state with each memlet and tasklet outside maps moved up past every
+    op it neither uses a value of nor conflicts with on a container. DaCe computes the
+    constants of an expression (`dace.float32(0.2)`) just before the map that uses
+    them, which would otherwise keep that map from moving up to fuse with the map
+    producing its other input."""
+    touched = {op: accesses(op) for op in ops}
+    order: list[Operation] = []
+    for op in ops:
+        position = len(order)
+        if isinstance(op, sd.ReadOp | sd.TaskletOp | sd.WriteOp):
+            while position and not _must_follow(op, order[position - 1], touched):
+                position -= 1
+        order.insert(position, op)
+    return order
+
+
+def _must_follow(op: Operation, earlier: Operation, touched: dict[Operation, tuple[set[str], set[str]]]) -> bool:
+    if any(isinstance(v, OpResult) and v.op is earlier for v in op.operands):
+        return True
+    (reads, writes), (earlier_reads, earlier_writes) = touched[op], touched[earlier]
+    return bool(earlier_writes & (reads | writes) or earlier_reads & writes)
+
+
+def plan_state(state: sd.StateOp) -> tuple[list[Operation], list[list[sd.MapOp]]]:
+    """The order of the state's ops (scalars_first) and the maps to fuse in it."""
+    ops = scalars_first(list(state.body.block.ops))
     groups = plan_fusion([summarize(op) for op in ops])
-    return [[ops[i] for i in group] for group in groups]  # type: ignore[misc]
+    return ops, [[ops[i] for i in group] for group in groups]  # type: ignore[misc]
 
 
 def dead_transients(sdfg_op: sd.SdfgOp) -> list[sd.ContainerOp]:
@@ -250,11 +279,19 @@ def erase_dead(op: Operation, rewriter: PatternRewriter) -> None:
 
 @dataclass
 class _FuseMaps(RewritePattern):
-    plans: dict[sd.StateOp, list[list[sd.MapOp]]]
+    plans: dict[sd.StateOp, tuple[list[Operation], list[list[sd.MapOp]]]]
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: sd.StateOp, rewriter: PatternRewriter) -> None:
-        for head, *members in self.plans.pop(op, []):
+        if op not in self.plans:
+            return
+        order, groups = self.plans.pop(op)
+        block = op.body.block
+        if order != list(block.ops):
+            for inner in order:
+                inner.detach()
+                rewriter.insert(inner, InsertPoint.at_end(block))
+        for head, *members in groups:
             for member in members:
                 fuse_into(head, member, rewriter)
 
@@ -281,7 +318,7 @@ class SdfgFuseMapsPass(ModulePass):
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         states = [s for s in op.walk() if isinstance(s, sd.StateOp)]
-        plans = {s: groups for s in states if (groups := plan_state(s))}
+        plans = {s: plan for s in states if (plan := plan_state(s))[1] or plan[0] != list(s.body.block.ops)}
         if plans:
             walk([_FuseMaps(plans)]).rewrite_module(op)
         dead = {c for s in op.walk() if isinstance(s, sd.SdfgOp) for c in dead_transients(s)}

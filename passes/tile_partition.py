@@ -23,9 +23,6 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from math import ceil, prod
 
-from ipu_lower.dialects import ipu
-from ipu_lower.dialects import sdfg as sd
-from ipu_lower.dialects.index_expr import IndexExpr
 from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Operation, SSAValue
@@ -41,7 +38,11 @@ from xdsl.rewriter import InsertPoint
 
 from ipu_lower.arch import DEFAULT_ARCH, Arch, get_arch
 from ipu_lower.diagnostics import IpuLowerError, error
+from ipu_lower.dialects import ipu
+from ipu_lower.dialects import sdfg as sd
+from ipu_lower.dialects.index_expr import IndexExpr
 from ipu_lower.element_types import element_type, on_ipu
+from ipu_lower.names import UniqueNames
 from ipu_lower.passes.tile_partition_control import (
     ControlPlan,
     DynamicCopyToSlice,
@@ -52,7 +53,6 @@ from ipu_lower.passes.tile_partition_control import (
     plan_control,
     plan_dynamic_copy,
 )
-from ipu_lower.names import UniqueNames
 from ipu_lower.passes.tile_partition_points import SCALAR_MAP, memref_of, point_offsets, tiled_map
 
 
@@ -105,14 +105,14 @@ class _UnionFind:
 class MapAccesses:
     """What one map reads and writes, in first-use order, and where: `span` is the
     row-major element range [begin, end) of the arrays it writes that its points cover
-    (None: all of them); `halos` gives, for each array it reads away from the point,
-    how many elements it needs before and after each point."""
+    (None: all of them); `neighbour_reads` names the arrays it reads away from the point
+    (ipu-plan-exchange sizes their halos)."""
 
     iterations: int
     reads: list[str]
     writes: list[str]
     span: tuple[int, int] | None = None
-    halos: dict[str, tuple[int, int]] = field(default_factory=dict)
+    neighbour_reads: frozenset[str] = frozenset()
     mask: tuple[tuple[int, int, int, int], ...] = ()
     """When the written box is not contiguous in memory (`B[1:-1, 1:-1]`), the span runs
     from its first to its last element and a point writes only if, for each
@@ -141,6 +141,8 @@ def analyze_map(map_op: sd.MapOp) -> MapAccesses:
         if values[2] != 1:
             raise error(map_op, f"map '{label}' ranges must have step 1 for now (got {lo} to {hi} step {st})")
         bounds.append((values[0], values[1]))
+    if any(hi <= lo for lo, hi in bounds):
+        return MapAccesses(0, [], [])  # runs no iteration (`B[1:-1]` of two elements): touches nothing
     return analyze_body(f"map '{label}'", list(map_op.body.block.ops), map_op.params, bounds)
 
 
@@ -197,8 +199,8 @@ def analyze_body(
         if any(lo + o < 0 or hi + o > n for (lo, hi), o, n in zip(bounds, offsets, shape)):
             raise error(op, f"{what} {verb} '{describe_access(op)}' outside its shape {ctype}")
         arrays.append(_ArrayAccess(op, name, offsets, shape))
-    span, halos, mask = _geometry(what, arrays, bounds)
-    return MapAccesses(points, list(dict.fromkeys(reads)), list(dict.fromkeys(writes)), span, halos, mask)
+    span, neighbour_reads, mask = _geometry(what, arrays, bounds)
+    return MapAccesses(points, list(dict.fromkeys(reads)), list(dict.fromkeys(writes)), span, neighbour_reads, mask)
 
 
 def _check_apply(what: str, op: sd.ApplyOp, params: tuple[SSAValue, ...], ops: list[Operation]) -> None:
@@ -223,8 +225,8 @@ def _check_tasklet_width(op: sd.TaskletOp) -> None:
 
 def _geometry(
     what: str, arrays: list[_ArrayAccess], bounds: list[tuple[int, int]]
-) -> tuple[tuple[int, int] | None, dict[str, tuple[int, int]], tuple[tuple[int, int, int, int], ...]]:
-    """The written span, the read halos and the mask of a map's array accesses (see
+) -> tuple[tuple[int, int] | None, frozenset[str], tuple[tuple[int, int, int, int], ...]]:
+    """The written span, the arrays read away from the point and the mask of a map's array accesses (see
     MapAccesses).
 
     Every array of the map has the shape of the arrays it writes, and every write is at
@@ -234,7 +236,7 @@ def _geometry(
     inside the arrays, since they lie between those of the box's first and last points."""
     written = [a for a in arrays if isinstance(a.op, sd.WriteOp)]
     if not written:
-        return None, {}, ()
+        return None, frozenset(), ()
     first = written[0]
     for access in arrays:
         if access.shape != first.shape:
@@ -257,7 +259,7 @@ def _geometry(
     if not _is_contiguous(box, shape):
         # the outermost dimension stays inside the box between its first and last point
         mask = tuple((strides[k], shape[k], lo, hi) for k, (lo, hi) in enumerate(box) if k and (lo, hi) != (0, shape[k]))
-    halos: dict[str, tuple[int, int]] = {}
+    neighbour_reads: set[str] = set()
     written_names = {a.name for a in written}
     for access in arrays:
         flat = sum((o - w) * st for o, w, st in zip(access.offsets, first.offsets, strides))
@@ -269,10 +271,9 @@ def _geometry(
                 f"{what} reads '{describe_access(access.op)}' away from the point and also writes "
                 f"'{access.name}': other vertices write those elements in the same compute set",
             )
-        before, after = halos.get(access.name, (0, 0))
-        halos[access.name] = (max(before, -flat), max(after, flat))
+        neighbour_reads.add(access.name)
     whole = span == (0, prod(shape))
-    return (None if whole else span), halos, mask
+    return (None if whole else span), frozenset(neighbour_reads), mask
 
 
 def _is_contiguous(box: list[tuple[int, int]], shape: tuple[int, ...]) -> bool:
@@ -283,6 +284,41 @@ def _is_contiguous(box: list[tuple[int, int]], shape: tuple[int, ...]) -> bool:
 
 
 Step = sd.MapOp | sd.CopyOp | list[Operation]
+
+
+def sink_reads(state: sd.StateOp) -> None:
+    """Move each read and `sdfg.apply` outside maps whose value is used only past a map or
+    copy (sdfg-fuse-maps moves reads up as far as they may go) down to its first user, so
+    that every run of memlets and tasklets uses only values it computes. A read of a
+    container that the map or copy in between writes stays, an error."""
+    ops = list(state.body.block.ops)
+    position = {op: k for k, op in enumerate(ops)}
+    for op in reversed(ops):
+        if not isinstance(op, sd.ReadOp | sd.ApplyOp) or not op.results[0].uses:
+            continue
+        users = [position[_top_level(use.operation, state)] for use in op.results[0].uses]
+        first = min(users)
+        between = ops[position[op] + 1 : first]
+        if not any(isinstance(o, sd.MapOp | sd.CopyOp) for o in between):
+            continue
+        if isinstance(op, sd.ReadOp) and any(_writes(o, op.container) for o in between):
+            raise error(op, f"the value of '{describe_access(op)}' is used after a step that writes it; not supported yet")
+        op.detach()
+        state.body.block.insert_op_before(op, ops[first])
+
+
+def _top_level(op: Operation, state: sd.StateOp) -> Operation:
+    while op.parent_op() is not state:
+        op = op.parent_op()  # type: ignore[assignment]
+    return op
+
+
+def _writes(op: Operation, container: SSAValue) -> bool:
+    return any(
+        isinstance(inner, sd.WriteOp) and inner.container is container
+        or isinstance(inner, sd.CopyOp) and inner.destination is container
+        for inner in op.walk()
+    )
 
 
 def state_steps(state: sd.StateOp) -> list[Step]:
@@ -559,11 +595,14 @@ class _MapToTiledMap(RewritePattern):
         ops = list(op.body.block.ops)
         containers = [o.container for o in ops if isinstance(o, sd.ReadOp | sd.WriteOp)]
         accesses = self.plan.maps[op]
+        if not accesses.iterations:
+            rewriter.erase(op)
+            return
         tile_map = _layout_of(self.plan, containers)
         if accesses.span is not None:
             tile_map = tile_map.restricted(*accesses.span)
         counters = self.context.counters
-        rewriter.replace(op, tiled_map(op.label.data, ops, tile_map, op.params, accesses.halos, accesses.mask, counters))
+        rewriter.replace(op, tiled_map(op.label.data, ops, tile_map, op.params, accesses.neighbour_reads, accesses.mask, counters))
 
 
 @dataclass
@@ -592,6 +631,8 @@ class IpuTilePartitionPass(ModulePass):
             arch = get_arch(self.arch or DEFAULT_ARCH)
         except ValueError as err:
             raise IpuLowerError(f"error: {err}") from err
+        for state in [s for s in op.walk() if isinstance(s, sd.StateOp)]:
+            sink_reads(state)
         plans = {s: plan_partition(s, arch) for s in op.ops if isinstance(s, sd.SdfgOp)}
         for sdfg_op, plan in plans.items():
             # The dataflow first, while it still refers to containers; then control flow,

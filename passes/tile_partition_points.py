@@ -31,6 +31,8 @@ from ipu_lower.dialects import ipu
 from ipu_lower.dialects import sdfg as sd
 from ipu_lower.dialects.index_arith import materialize
 from ipu_lower.dialects.index_expr import IndexExpr
+from ipu_lower.dialects.tiling import UNPLANNED
+from ipu_lower.element_types import is_signedness_cast
 from ipu_lower.names import UniqueNames
 
 SCALAR_MAP = ipu.TileMapAttr([(0, 1, 1)])
@@ -75,12 +77,19 @@ def _index_constant(value: int) -> arith.ConstantOp:
 
 
 def _inline_tasklet(op: sd.TaskletOp, body: Block, mapping: dict[SSAValue, SSAValue]) -> None:
+    """Clones the tasklet's ops into `body`. A value one tasklet casts to an unsigned type
+    and the next casts back (a fused intermediate) is used as it was, without the casts."""
     values = {arg: mapping[operand] for arg, operand in zip(op.body.block.args, op.inputs)}
     for inner in op.body.block.ops:
         if isinstance(inner, sd.YieldOp):
             for result, value in zip(op.outputs, inner.values):
                 mapping[result] = values[value]
             continue
+        if is_signedness_cast(inner):
+            source = values.get(inner.operands[0], inner.operands[0]).owner
+            if is_signedness_cast(source) and source.operands[0].type == inner.results[0].type:  # type: ignore[arg-type]
+                values[inner.results[0]] = source.operands[0]  # type: ignore[union-attr]
+                continue
         body.add_op(inner.clone(value_mapper=values))
 
 
@@ -197,22 +206,24 @@ class PointBody:
                     self.write(op.container, self.mapping[op.value], self.offset_of(op))
 
     def finish(
-        self, label: str, tile_map: ipu.TileMapAttr, halos: dict[str, tuple[int, int]] | None = None, mask: Mask = ()
+        self, label: str, tile_map: ipu.TileMapAttr, neighbour_reads: frozenset[str] = frozenset(), mask: Mask = ()
     ) -> ipu.TiledMapOp:
-        """The tiled map. With a `mask` (see `MapAccesses`), points outside it yield the
-        values their outputs already hold."""
+        """The tiled map; the arrays of `neighbour_reads` are connected `neighbours`, for
+        ipu-plan-exchange to size their halos. With a `mask` (see `MapAccesses`), points
+        outside it yield the values their outputs already hold."""
         results = [self.current[(c, (0,) * memref_of_value(c).get_num_dims())] for c in self.outs]
         if mask:
             inside = self._inside(mask)
             results = [self.add(arith.SelectOp(inside, new, self.old[c])) for c, new in zip(self.outs, results)]
         self.body.add_op(ipu.YieldOp(*results))
-        halos = halos or {}
+        for op in reversed(list(self.body.ops)):  # casts whose value only fed a folded cast back
+            if is_signedness_cast(op) and not op.results[0].uses:
+                self.body.erase_op(op)
 
         def rule(value: SSAValue) -> ipu.SliceAttr:
             if memref_of_value(value).get_num_dims() == 0:
                 return ipu.WHOLE
-            halo = halos.get(sd.container_name(value))
-            return ipu.SliceAttr("halo", *halo) if halo else ipu.BLOCK
+            return ipu.SliceAttr(UNPLANNED) if sd.container_name(value) in neighbour_reads else ipu.BLOCK
 
         return ipu.TiledMapOp(
             label, tile_map, [(v, rule(v)) for v in self.ins], [(v, rule(v)) for v in self.outs], Region(self.body)
@@ -239,7 +250,7 @@ def tiled_map(
     ops: list[Operation],
     tile_map: ipu.TileMapAttr,
     params: Sequence[SSAValue] = (),
-    halos: dict[str, tuple[int, int]] | None = None,
+    neighbour_reads: frozenset[str] = frozenset(),
     mask: Mask = (),
     counters: dict[SSAValue, SSAValue] | None = None,
 ) -> ipu.TiledMapOp:
@@ -252,7 +263,7 @@ def tiled_map(
             if isinstance(op, sd.WriteOp) and op.container not in builder.old:
                 builder.old[op.container] = builder.read(op.container, (0,) * memref_of_value(op.container).get_num_dims())
     builder.ops(ops)
-    return builder.finish(label, tile_map, halos, mask)
+    return builder.finish(label, tile_map, neighbour_reads, mask)
 
 
 def _flat_element(op: sd.ReadOp | sd.WriteOp) -> int:

@@ -47,7 +47,8 @@ from xdsl.rewriter import InsertPoint, Rewriter
 from xdsl.traits import Pure
 
 from ipu_lower.arch import get_arch
-from ipu_lower.element_types import element_type
+from ipu_lower.diagnostics import error
+from ipu_lower.element_types import element_type, is_signedness_cast
 from ipu_lower.names import UniqueNames
 
 # Members and parameters of every vertex class; fields must not shadow them.
@@ -131,7 +132,7 @@ def invariant_values(op: ipu.TiledMapOp, signature: Signature) -> set[SSAValue]:
                 invariant.add(inner.result)
         elif isinstance(inner, ipu.PointOp):
             continue
-        elif inner.has_trait(Pure) and all(o in invariant for o in inner.operands):
+        elif (inner.has_trait(Pure) or is_signedness_cast(inner)) and all(o in invariant for o in inner.operands):
             invariant.update(inner.results)
     return invariant
 
@@ -418,7 +419,20 @@ class IpuVertexExtractionPass(ModulePass):
     name = "ipu-vertex-extraction"
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
+        for tiled in op.walk():
+            if isinstance(tiled, ipu.TiledMapOp):
+                _check_planned(tiled)
         for graph in [g for g in op.walk() if isinstance(g, ipu.GraphOp)]:
             names = UniqueNames(tuple(o.sym_name.data for o in graph.body.block.ops if isinstance(o, ipu.CodeletOp)))
             vector_bytes = get_arch(graph.arch.data).data_path_bytes
             PatternRewriteWalker(_ExtractVertices(names, vector_bytes), apply_recursively=False).rewrite_region(graph.body)
+
+
+def _check_planned(op: ipu.TiledMapOp) -> None:
+    for value, rule in zip(op.ins, op.in_rules.data):
+        if rule.is_unplanned:
+            raise error(
+                op,
+                f"tiled map '{op.label.data}' reads '{ipu.variable_of(value).var_name.data}' from its neighbours "
+                "with no planned halo; run ipu-plan-exchange first",
+            )

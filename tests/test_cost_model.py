@@ -31,7 +31,9 @@ from ipu_lower.cost_model import (
     VERTEX_OVERHEAD,
     WORKER_OVERHEAD,
     Bundles,
+    Exchange,
     VertexCost,
+    exchange,
     float_op_cycles,
     vertex_cycles,
 )
@@ -771,3 +773,40 @@ def test_pairing_is_what_separates_constrained_scaled_add():
     assert ours == pytest.approx(theirs, rel=0.05)
     assert ours > 2.5
 
+
+
+# -- exchange ------------------------------------------------------------------------------
+
+EXCHANGE_PROGRAM = """
+poplar.codelet @stencil(%c: memref<f32> input "c", %a: memref<?xf32> input "a", %b: memref<?xf16> inout "b") {
+}
+poplar.host_program @p arch "ipu2" args [] : [] build {
+  %c = poplar.add_variable "c" : !poplar.tensor<f32>
+  poplar.map_tensor %c over <0 to 1 x 1> : !poplar.tensor<f32>
+  %a = poplar.add_variable "a" : !poplar.tensor<4x6xf32>
+  poplar.map_tensor %a over <0 to 4 x 6> : !poplar.tensor<4x6xf32>
+  %b = poplar.add_variable "b" : !poplar.tensor<4x6xf16>
+  poplar.map_tensor %b over <0 to 3 x 8> : !poplar.tensor<4x6xf16>
+  %cs = poplar.add_compute_set "cs"
+  poplar.add_vertices %cs @stencil over <from 6: 1 to 3 x 6> ["c" = %c whole, "a" = %a halo<6, 6>, "b" = %b block] cycles [1] : !poplar.tensor<f32>, !poplar.tensor<4x6xf32>, !poplar.tensor<4x6xf16>
+  %run = poplar.execute %cs
+  poplar.engine %run
+} run {
+^bb0:
+}
+"""
+
+
+def test_exchange_counts_what_each_tile_does_not_hold():
+    """The five-point stencil on the rows of a 4x6 array: the vertex of tile 1 (row 1)
+    reads rows 0-2 of `a`, of which it holds row 1; tile 2 likewise rows 1-3. `a` is f32,
+    so 12 elements are 48 bytes each; the scalar `c` lives on tile 0: 4 bytes each.
+    `b` (f16, mapped 8 to a tile: tile 0 [0, 8), tile 1 [8, 16), tile 2 [16, 24)) is
+    inout, so what a vertex does not hold crosses twice: tile 1's block [6, 12) holds
+    [8, 12), so 2 elements x 2 bytes x 2 = 8 bytes; tile 2's [12, 18) holds [16, 18): 16."""
+    module = parse(EXCHANGE_PROGRAM)
+    compute_set = the(module, poplar.AddComputeSetOp).result
+    tile_1, tile_2 = 48 + 4 + 8, 48 + 4 + 16
+    assert exchange(compute_set) == Exchange(max(tile_1, tile_2), tile_1 + tile_2)
+    # at 4 bytes a cycle into each tile (arch.py), as popops' ExchangeEstimator divides
+    assert exchange(compute_set).cycles(get_arch("ipu2").exchange_bytes_per_cycle) == ceil(68 / 4)

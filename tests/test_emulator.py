@@ -212,12 +212,65 @@ def test_vertex_order_does_not_change_results(build):
     assert outputs[0] == outputs[1]
 
 
-def test_compute_set_reads_a_snapshot(build):
-    # cs1: A writes x[0] = 42 while B (x[0] -> y[0], zero-copy Input) and C
-    # (x reversed -> z, gathered Input) read x; cs2: D copies x[0] -> y[1].
-    # Whatever order the seed gives A, B and C, they read x from before cs1.
+def test_compute_set_sees_writes_of_earlier_compute_sets(build):
+    # cs1: A (Output edge on all of x) writes x[0] = 42 while B copies x[1] -> y[0]:
+    # A's edge covers x[1] but does not assign it, so B's read is defined; cs2: D
+    # copies x[0] -> y[1] and sees cs1's write. Whatever the vertex order.
     lines = drive(build, "snapshot")
-    assert lines == [f"seed {s} x 42 5 y 1 42 z 5 1" for s in range(8)]
+    assert lines == [f"seed {s} x 42 5 y 5 42" for s in range(8)]
+
+
+def _read_race(reader_tile, element, variable, writer, writer_tile, cs, fields) -> str:
+    return (f"vertex '{reader_tile[0]}' (tile {reader_tile[1]}) reads element {element} of "
+            f"'{variable}' that vertex '{writer}' (tile {writer_tile}) writes in compute set "
+            f"'{cs}' (fields '{fields[0]}' and '{fields[1]}'); Poplar leaves such a read undefined")
+
+
+@pytest.mark.parametrize("mode", ["output", "reversed"])
+def test_reading_what_another_vertex_writes_is_an_error(build, mode):
+    # WriteAt assigns x[5] through an Output edge on all of x; CopyVec reads x[2:6]
+    # (zero-copy, or reversed: a gathered strided edge). On the IPU it may see 5 or 42.
+    assert error_of(build, "read_race", mode) == _read_race(
+        ("CopyVec", 1), 5, "x", "WriteAt", 0, "cs", ("in", "out"))
+
+
+def test_reading_what_an_inout_edge_covers_is_an_error(build):
+    # every element of an InOut edge counts as written: CopyVec reads x[2:6] of
+    # the x[0:6] the InOut covers; the lowest is reported
+    assert error_of(build, "read_race", "inout") == _read_race(
+        ("CopyVec", 1), 2, "x", "InterleavedInOut<float>", 0, "cs", ("in", "y"))
+
+
+def test_reading_elements_an_output_edge_leaves_alone_is_fine(build):
+    # WriteAt's edge covers x[2:6] but it assigns x[1] only
+    lines = drive(build, "read_race", "unwritten")
+    assert values(lines, "x") == [0, 42, 2, 3, 4, 5, 6, 7]
+    assert values(lines, "y") == [2, 3, 4, 5]
+
+
+def _stencil(y):
+    return [y[i - 1] + y[i] + y[i + 1] for i in range(1, 13)]
+
+
+def test_in_place_stencil_over_several_vertices_is_an_error(build):
+    # vertex 0 (tile 0) writes y[1:5] and reads y[0:6]: y[5] is vertex 1's
+    assert error_of(build, "stencil", "inplace") == _read_race(
+        ("Stencil3", 0), 5, "y", "Stencil3", 1, "cs", ("in", "out"))
+
+
+def test_in_place_stencil_in_one_vertex_is_fine(build):
+    # one vertex reads y[0:14] and writes y[1:13]: its Input sees y from before
+    # the compute set
+    old = [float(i * i) for i in range(14)]
+    assert values(drive(build, "stencil", "single"), "y") == [old[0], *_stencil(old), old[13]]
+
+
+def test_halo_read_of_what_an_earlier_compute_set_wrote_is_fine(build):
+    lines = drive(build, "stencil", "twophase")
+    x = [float(i * i) for i in range(14)]
+    y = [x[0], *_stencil(x), x[13]]
+    assert values(lines, "y") == y
+    assert values(lines, "z") == [0, *_stencil(y), 0]
 
 
 def test_seed_sets_the_vertex_order(build):

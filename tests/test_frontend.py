@@ -410,8 +410,13 @@ def nested_map(A: dace.float32[N, N]):
 
 
 @dace.program
-def unsigned(x: dace.uint32[N], y: dace.uint32[N]):
-    y[:] = x + 1
+def complex_scale(x: dace.complex64[N], y: dace.complex64[N]):
+    y[:] = x * 2
+
+
+@dace.program
+def converting_copy(x: dace.uint32[N], y: dace.float32[N]):
+    y[:] = x
 
 
 def stream_sdfg() -> dace.SDFG:
@@ -475,13 +480,22 @@ UNSUPPORTED = {
         ["SDFG 'cppy', state 'main', node 'work' (Tasklet)",
          "tasklet language CPP is not supported (only Python)"],
     ),
-    "uint32_program": (
-        lambda: program_sdfg(unsigned),
-        ["SDFG 'unsigned'", "container 'x' has unsupported data type"],
+    "complex_program": (
+        lambda: program_sdfg(complex_scale),
+        ["SDFG 'complex_scale'", "container 'x' has unsupported data type 'complex64'"],
     ),
-    "uint32_api": (
-        lambda: mapped_tasklet_sdfg("u32", "b = a", dtype=dace.uint32),
-        ["SDFG 'u32'", "container 'x' has unsupported data type"],
+    "complex_api": (
+        lambda: mapped_tasklet_sdfg("c128", "b = a", dtype=dace.complex128),
+        ["SDFG 'c128'", "container 'x' has unsupported data type 'complex128'"],
+    ),
+    "converting_copy": (
+        lambda: program_sdfg(converting_copy),
+        ["SDFG 'converting_copy', state '", "(AccessNode)",
+         "copy from 'x' (uint32) to 'y' (float32) converts element types, which is not supported yet"],
+    ),
+    "uint64_api": (
+        lambda: mapped_tasklet_sdfg("u64", "b = a", dtype=dace.uint64),
+        ["SDFG 'u64'", "container 'x' has unsupported data type 'uint64'"],
     ),
 }
 
@@ -503,7 +517,7 @@ def test_unsupported_construct_is_one_line_import_error(case):
 
 
 @pytest.mark.parametrize(
-    "case", ["wcr", "np_sum", "nested_map", "cpp_tasklet", "stream"]
+    "case", ["wcr", "np_sum", "nested_map", "cpp_tasklet", "stream", "complex_program"]
 )
 def test_unsupported_construct_through_cli_is_one_line(case, tmp_path, capsys):
     """Saved as .sdfg and given to ipu-opt: the same message, exit code 1, no output."""

@@ -207,8 +207,73 @@ def test_at_point_needs_every_parameter_in_order():
 def test_plan_state_of_the_saxpy_example():
     module = parse_example("saxpy")
     (state,) = states(module)
-    (group,) = plan_state(state)
+    order, (group,) = plan_state(state)
+    assert order == list(state.body.block.ops)
     assert [m.label.data for m in group] == ["_Mult__map", "_Add__map"]
+
+
+SCALAR_BETWEEN = """
+sdfg.sdfg @s args ["x", "y", "z"] symbols [] {
+  %x = sdfg.container "x" : !sdfg.array<4 x f32>
+  %y = sdfg.container "y" : !sdfg.array<4 x f32>
+  %z = sdfg.container "z" : !sdfg.array<f32>
+  %t = sdfg.container "t" transient : !sdfg.array<4 x f32>
+  %c = sdfg.container "c" transient : !sdfg.array<f32>
+  %d = sdfg.container "d" transient : !sdfg.array<f32>
+  sdfg.state "s" {
+    sdfg.map "p" (%i) = (0) to (4) step (1) {
+      %v = sdfg.read %x[%i] : !sdfg.array<4 x f32>
+      sdfg.write %v to %t[%i] : !sdfg.array<4 x f32>
+    }
+    %k = sdfg.tasklet "constant" ins() outs(o) : () -> (f32) {
+      %h = arith.constant 0.5 : f32
+      sdfg.yield %h : f32
+    }
+    sdfg.write %k to %c[] : !sdfg.array<f32>
+    %zv = sdfg.read %z[] : !sdfg.array<f32>
+    sdfg.write %zv to %d[] : !sdfg.array<f32>
+    %tv = sdfg.read %t[0] : !sdfg.array<4 x f32>
+    sdfg.write %tv to %z[] : !sdfg.array<f32>
+    sdfg.map "q" (%j) = (0) to (4) step (1) {
+      %a = sdfg.read %t[%j] : !sdfg.array<4 x f32>
+      %b = sdfg.read %c[] : !sdfg.array<f32>
+      %e = sdfg.read %d[] : !sdfg.array<f32>
+      %m = sdfg.tasklet "mul" ins(a = %a, b = %b, e = %e) outs(o) : (f32, f32, f32) -> (f32) {
+      ^bb0(%a1: f32, %b1: f32, %e1: f32):
+        %r = arith.mulf %a1, %b1 : f32
+        %r2 = arith.addf %r, %e1 : f32
+        sdfg.yield %r2 : f32
+      }
+      sdfg.write %m to %y[%j] : !sdfg.array<4 x f32>
+    }
+  }
+}
+"""
+
+
+def test_scalar_computations_move_up_so_that_maps_fuse():
+    """The constant c (no inputs) and d = z (read before z is written below) move above
+    map p, each as far as it can go; z = t[0] reads what p writes, so it stays after p,
+    and blocks nothing: q then fuses into p."""
+    module = parse_mlir(SCALAR_BETWEEN)
+    (state,) = states(module)
+    order, groups = plan_state(state)
+
+    def describe(op):
+        if isinstance(op, sd.MapOp):
+            return op.label.data
+        if isinstance(op, sd.TaskletOp):
+            return op.label.data
+        verb = "read" if isinstance(op, sd.ReadOp) else "write"
+        return f"{verb} {sd.container_name(op.container)}"
+
+    assert [describe(op) for op in order] == [
+        "read z", "write d", "constant", "write c", "p", "read t", "write z", "q",
+    ]
+    assert [[m.label.data for m in group] for group in groups] == [["p", "q"]]
+    SdfgFuseMapsPass().apply(make_ctx(), module)
+    module.verify()
+    assert [m.label.data for m in module.walk() if isinstance(m, sd.MapOp)] == ["p"]
 
 
 def test_dead_transients_are_those_only_written():

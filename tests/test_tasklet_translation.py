@@ -21,6 +21,7 @@ from xdsl.dialects.builtin import (
     IntegerAttr,
     IntegerType,
     Signedness,
+    UnrealizedConversionCastOp,
     f16,
     f32,
     f64,
@@ -32,6 +33,7 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.ir import Attribute, Block, SSAValue
 
+from ipu_lower.element_types import ui8, ui16, ui32
 from ipu_lower.frontend.tasklet import TaskletError, translate_tasklet
 from ipu_lower.targets.cpp_expr import CPP_HELPERS, cpp_constant, cpp_expression, cpp_type
 
@@ -478,6 +480,103 @@ def test_block_builder_appends_after_existing_ops():
 
 
 # --------------------------------------------------------------------------------------
+# Part 1: unsigned types (arith computes on signless integers, C rules as DaCe's C++)
+
+U32 = [("u", ui32), ("v", ui32)]
+CAST = "builtin.unrealized_conversion_cast"
+
+
+def test_unsigned_inputs_are_cast_to_signless_once_and_back():
+    block, (r,) = translate("y = a * b + a", [("a", ui8), ("b", ui8)], [("y", ui8)])
+    # uint8 is promoted to int (zero-extended), the result wraps back into 8 bits
+    assert non_const(block) == [CAST, CAST, "arith.extui", "arith.extui", "arith.muli", "arith.extui",
+                                "arith.addi", "arith.trunci", CAST]
+    casts = [op for op in block.ops if isinstance(op, UnrealizedConversionCastOp)]
+    assert [(str(c.inputs[0].type), str(c.outputs[0].type)) for c in casts] == [
+        ("ui8", "i8"), ("ui8", "i8"), ("i8", "ui8")]
+    assert r.type == ui8
+
+
+def test_unsigned_passed_through_has_no_casts():
+    block, (r, q) = translate("y = a\nz = a", [("a", ui16)], [("y", ui16), ("z", ui16)])
+    assert list(block.ops) == [] and r is block.args[0] and q is block.args[0]
+
+
+def test_uint32_arithmetic_uses_unsigned_ops():
+    block, _ = translate("y = u / v + u // v + u % v + min(u, v) + max(u, v, 3)", U32, [("y", ui32)])
+    assert [n for n in non_const(block) if n != CAST] == [
+        "arith.divui", "arith.divui", "arith.addi", "arith.remui", "arith.addi",
+        "arith.minui", "arith.addi", "arith.maxui", "arith.maxui", "arith.addi"]
+
+
+def test_uint32_comparisons_are_unsigned_uint8_ones_signed_after_promotion():
+    block, _ = translate("c1 = u < v\nc2 = u <= v\nc3 = u > v\nc4 = u >= v\nc5 = u == v", U32,
+                         [(f"c{k}", i1) for k in range(1, 6)])
+    assert [op.predicate.value.data for op in block.ops if isinstance(op, arith.CmpiOp)] == [6, 7, 8, 9, 0]
+    block, _ = translate("c = a < b", [("a", ui8), ("b", ui8)], [("c", i1)])
+    assert [op.predicate.value.data for op in block.ops if isinstance(op, arith.CmpiOp)] == [2]  # slt
+
+
+def test_uint32_meets_int32_as_unsigned_and_int64_as_signed():
+    # C: int is converted to unsigned int (the same bits: no op); long long holds all of it
+    block, _ = translate("y = u + n", [("u", ui32), ("n", i32)], [("y", ui32)])
+    assert [n for n in non_const(block) if n != CAST] == ["arith.addi"]
+    block, _ = translate("c = u < n", [("u", ui32), ("n", i32)], [("c", i1)])
+    assert [op.predicate.value.data for op in block.ops if isinstance(op, arith.CmpiOp)] == [6]  # ult
+    block, _ = translate("y = u + l", [("u", ui32), ("l", i64)], [("y", i64)])
+    assert [n for n in non_const(block) if n != CAST] == ["arith.extui", "arith.addi"]
+
+
+def test_unsigned_literals_wrap_like_c():
+    block, _ = translate("y = u - 1", [("u", ui32)], [("y", ui32)])
+    assert constants(block) == [(1, i32)]
+    block, _ = translate("y = dace.uint8(-1) + dace.uint32(4294967295)", [], [("y", ui32)])
+    assert constants(block) == [(-1, i8), (-1, i32)]  # 255 and 4294967295, as signless bits
+    block, _ = translate("c = u > -1", [("u", ui32)], [("c", i1)])  # -1 is 4294967295 (C)
+    assert constants(block) == [(-1, i32)]
+    assert [op.predicate.value.data for op in block.ops if isinstance(op, arith.CmpiOp)] == [8]  # ugt
+
+
+def test_unsigned_conversions():
+    block, _ = translate("y = float(u)", [("u", ui32)], fout())
+    assert non_const(block) == [CAST, "arith.uitofp"]
+    block, _ = translate("y = a * 0.5", [("a", ui16)], fout())
+    assert non_const(block) == [CAST, "arith.uitofp", "arith.mulf"]
+    block, _ = translate("y = dace.uint8(x)", [("x", f32)], [("y", ui8)])
+    assert non_const(block) == ["arith.fptoui", CAST]
+    block, _ = translate("y = int(u)", [("u", ui32)], iout())  # same width: the same bits
+    assert non_const(block) == [CAST]
+    block, _ = translate("y = np.uint32(n)", [("n", i32)], [("y", ui32)])
+    assert non_const(block) == [CAST]
+    block, _ = translate("y = dace.uint16(n)", [("n", i8)], [("y", ui16)])  # C: sign-extends
+    assert non_const(block) == ["arith.extsi", CAST]
+    block, _ = translate("y = a", [("a", ui8)], [("y", i64)])
+    assert non_const(block) == [CAST, "arith.extui"]
+    block, _ = translate("y = bool(u)", [("u", ui32)], [("y", i1)])
+    assert non_const(block) == [CAST, "arith.cmpi"]
+
+
+def test_abs_of_unsigned_is_the_value_and_negation_wraps():
+    block, _ = translate("y = abs(u)", [("u", ui32)], [("y", ui32)])
+    assert list(block.ops) == []
+    block, _ = translate("y = -u\nz = ~u", [("u", ui32)], [("y", ui32), ("z", ui32)])
+    assert [n for n in non_const(block) if n != CAST] == ["arith.subi", "arith.xori"]
+
+
+def test_unsigned_select_and_if():
+    block, (r,) = translate("y = a\nif b > a:\n    y = b", [("a", ui8), ("b", ui8)], [("y", ui8)])
+    select = next(op for op in block.ops if isinstance(op, arith.SelectOp))
+    assert select.result.type == i8 and r.type == ui8
+
+
+def test_unsigned_power():
+    block, _ = translate("y = u ** 3", [("u", ui32)], [("y", ui32)])
+    assert [n for n in non_const(block) if n != CAST] == ["arith.muli", "arith.muli"]
+    with pytest.raises(TaskletError, match="a power of unsigned integers needs a literal exponent"):
+        translate("y = u ** v", U32, [("y", ui32)])
+
+
+# --------------------------------------------------------------------------------------
 # Part 1: errors (every TaskletError path)
 
 
@@ -637,9 +736,9 @@ def test_error_constant_conversion():
 def test_error_connector_types():
     with pytest.raises(TaskletError, match="unsupported type index of input connector 'a'"):
         translate_tasklet("y = a", Block(arg_types=[IndexType()]), ["a"], [("y", f32)])
-    u32 = IntegerType(32, Signedness.UNSIGNED)
-    with pytest.raises(TaskletError, match="unsupported type ui32 of output connector 'y'"):
-        translate_tasklet("y = a", Block(arg_types=[f32]), ["a"], [("y", u32)])
+    u64 = IntegerType(64, Signedness.UNSIGNED)
+    with pytest.raises(TaskletError, match="unsupported type ui64 of output connector 'y'"):
+        translate_tasklet("y = a", Block(arg_types=[f32]), ["a"], [("y", u64)])
     with pytest.raises(TaskletError, match="block has 1 arguments but 2 input connectors"):
         translate_tasklet("y = a", Block(arg_types=[f32]), ["a", "b"], [("y", f32)])
 
@@ -719,6 +818,12 @@ def test_cpp_expression_examples():
     assert cpp_expression(arith.AddiOp(n, m), ["n", "m"]) == (
         "static_cast<int>(static_cast<unsigned int>(n) + static_cast<unsigned int>(m))"
     )
+    u = Block(arg_types=[ui8]).args[0]
+    assert cpp_expression(UnrealizedConversionCastOp.get([u], [i8]), ["u"]) == "static_cast<signed char>(u)"
+    assert cpp_expression(arith.DivUIOp(n, m), ["n", "m"]) == (
+        "static_cast<int>((static_cast<unsigned int>(n) / static_cast<unsigned int>(m)))"
+    )
+    assert cpp_expression(arith.FPToUIOp(x, i8), ["x"]) == "static_cast<signed char>(static_cast<unsigned char>(x))"
     with pytest.raises(ValueError, match="no C\\+\\+ expression for 'math.fma'"):
         cpp_expression(mathd.FmaOp(x, y, x), ["x", "y", "x"])
     with pytest.raises(ValueError):
@@ -948,6 +1053,19 @@ OP_CASES = [
     OpCase(lambda v: arith.CmpiOp(*v, "sge"), [i1, i1], i1, [(1, 0), (0, 1)], lambda a, b: int(-a >= -b)),
     OpCase(lambda v: arith.CmpiOp(*v, "ult"), [i32, i32], i1, [(-1, 1), (1, 2)], lambda a, b: int((a & 0xFFFFFFFF) < (b & 0xFFFFFFFF))),
     OpCase(lambda v: arith.CmpiOp(*v, "uge"), [i8, i8], i1, [(-1, 1), (1, 2)], lambda a, b: int((a & 0xFF) >= (b & 0xFF))),
+    OpCase(lambda v: arith.DivUIOp(*v), [i32, i32], i32, [(-1, 2), (7, 2), (-8, -1)], lambda a, b: _wrap((a & 0xFFFFFFFF) // (b & 0xFFFFFFFF), 32)),
+    OpCase(lambda v: arith.DivUIOp(*v), [i8, i8], i8, [(-1, 3), (100, 7)], lambda a, b: _wrap((a & 0xFF) // (b & 0xFF), 8)),
+    OpCase(lambda v: arith.RemUIOp(*v), [i32, i32], i32, [(-1, 10), (7, 3)], lambda a, b: _wrap((a & 0xFFFFFFFF) % (b & 0xFFFFFFFF), 32)),
+    OpCase(lambda v: arith.RemUIOp(*v), [i16, i16], i16, [(-1, 1000), (-300, 7)], lambda a, b: _wrap((a & 0xFFFF) % (b & 0xFFFF), 16)),
+    OpCase(lambda v: arith.MinUIOp(*v), [i32, i32], i32, [(-1, 1), (3, 2)], lambda a, b: min(a, b, key=lambda x: x & 0xFFFFFFFF)),
+    OpCase(lambda v: arith.MaxUIOp(*v), [i8, i8], i8, [(-1, 1), (3, 2)], lambda a, b: max(a, b, key=lambda x: x & 0xFF)),
+    OpCase(lambda v: arith.MinUIOp(*v), [i1, i1], i1, [(1, 0), (1, 1)], lambda a, b: a & b),
+    OpCase(lambda v: arith.MaxUIOp(*v), [i1, i1], i1, [(1, 0), (0, 0)], lambda a, b: a | b),
+    OpCase(lambda v: arith.FPToUIOp(v[0], i8), [f32], i8, [(200.7,), (3.2,)], lambda a: _wrap(math.trunc(a), 8)),
+    OpCase(lambda v: arith.FPToUIOp(v[0], i32), [f32], i32, [(3e9,), (7.9,)], lambda a: _wrap(math.trunc(_f32(a)), 32)),
+    OpCase(lambda v: UnrealizedConversionCastOp.get([v[0]], [i8]), [ui8], i8, [(200,), (5,)], lambda a: _wrap(a, 8)),
+    OpCase(lambda v: UnrealizedConversionCastOp.get([v[0]], [ui16]), [i16], ui16, [(-1,), (5,)], lambda a: a & 0xFFFF),
+    OpCase(lambda v: UnrealizedConversionCastOp.get([v[0]], [ui32]), [i32], ui32, [(-2,)], lambda a: a & 0xFFFFFFFF),
 ]
 _CMPF_REF = {
     "false": lambda a, b, u: False,
@@ -1098,6 +1216,26 @@ DIFF_CASES = [
     DiffCase("r = 0 < n <= 3\nq = a < b < 2.0", [*FF, ("n", i32)], [("r", i1), ("q", i1)],
              extra=[(1.0, 3.0, 5), (1.0, 3.0, 2), (3.0, 1.0, -1), (0.0, 1.0, 0)],
              python_ref=lambda a, b, n: (0 < n <= 3, a < b < 2.0)),
+    # unsigned: uint8/uint16 are promoted to int, results wrap into the output's width
+    DiffCase("r = a + b\nq = a - b\np = a * b\nm = -a", [("a", ui8), ("b", ui8)],
+             [("r", ui8), ("q", ui8), ("p", ui8), ("m", ui8)], {"a": (0, 255), "b": (0, 255)},
+             extra=[(255, 1), (0, 1), (16, 16)]),
+    DiffCase("r = (a + b) // 2\nq = a % (b + 1)\nc = a < b\ns = max(a, b) - min(a, b)",
+             [("a", ui16), ("b", ui16)], [("r", ui16), ("q", ui16), ("c", i1), ("s", ui16)],
+             {"a": (0, 65535), "b": (0, 65535)}, extra=[(65535, 65535), (0, 65535)]),
+    # uint32 stays unsigned: unsigned division, comparison and min/max, wrapping - and ~
+    DiffCase("r = u / v\nq = u % v\ns = min(u, v) + max(u, v)\nc = u >= v\nd = u - v\ne = ~u",
+             [("u", ui32), ("v", ui32)], [("r", ui32), ("q", ui32), ("s", ui32), ("c", i1), ("d", ui32), ("e", ui32)],
+             {"u": (0, 2**32 - 1), "v": (1, 2**32 - 1)}, extra=[(2**32 - 1, 2), (3, 2**31 + 5), (0, 1)]),
+    # int32 meets uint32 as unsigned (n = -1 is 4294967295); int64 holds every uint32
+    DiffCase("c = u < n\nr = u + n\nl = u + w", [("u", ui32), ("n", i32), ("w", i64)],
+             [("c", i1), ("r", ui32), ("l", i64)], {"u": (0, 2**32 - 1), "n": (-5, 5), "w": (-5, 5)},
+             extra=[(7, -1, -1), (2**32 - 1, 1, 1)]),
+    # conversions from and to float and signed types
+    DiffCase("r = float(a) * 0.5 + dace.float32(u)\nq = dace.uint8(x)\np = dace.uint32(n)\nk = int(u)",
+             [("a", ui16), ("u", ui32), ("x", f32), ("n", i32)],
+             [("r", f32), ("q", ui8), ("p", ui32), ("k", i32)],
+             {"a": (0, 65535), "u": (0, 2**32 - 1), "x": (0, 255), "n": (-100, 100)}),
 ]
 
 
@@ -1121,8 +1259,12 @@ def _dace_run(cases: list[DiffCase], build_dir: Path) -> list[list[tuple]]:
         i32: dace.int32,
         i64: dace.int64,
         i1: dace.bool_,
+        ui8: dace.uint8,
+        ui16: dace.uint16,
+        ui32: dace.uint32,
     }
-    np_types = {f32: np.float32, f64: np.float64, i32: np.int32, i64: np.int64, i1: np.bool_}
+    np_types = {f32: np.float32, f64: np.float64, i32: np.int32, i64: np.int64, i1: np.bool_,
+                ui8: np.uint8, ui16: np.uint16, ui32: np.uint32}
     sdfg = dace.SDFG("tasklet_differential")
     state = sdfg.add_state()
     arrays: dict[str, np.ndarray] = {}

@@ -532,25 +532,25 @@ REJECTED = {
 
 
 def test_analyze_map_stencil_geometry():
-    """A map over part of the container writes a span of it; reads away from the written
-    element need halos (flat elements before and after each point)."""
+    """A map over part of the container writes a span of it; the arrays it reads away
+    from the written element are named (ipu-plan-exchange sizes their halos)."""
     # y[i + 1] = x[i] + x[i + 2] over i in [0, 14): writes y[1:15], reads x one either side
     body = copy_body("x", "%i", "y", "%i + 1", V16).replace(
         "%0 = sdfg.read %x[%i]", "%0 = sdfg.read %x[%i + 2]")
     assert analyze_map(map_of(one_map("%i", "0", "14", "1", body, VEC_CONTAINERS))) == MapAccesses(
-        14, ["x"], ["y"], (1, 15), {"x": (0, 1)})
+        14, ["x"], ["y"], (1, 15), frozenset({"x"}))
     body = copy_body("x", "%i - 1", "y", "%i", V16)
     assert analyze_map(map_of(one_map("%i", "1", "16", "1", body, VEC_CONTAINERS))) == MapAccesses(
-        15, ["x"], ["y"], (1, 16), {"x": (1, 0)})
+        15, ["x"], ["y"], (1, 16), frozenset({"x"}))
     # rows 1..6 of an 8x8 matrix, whole rows: a contiguous span; the row above is 8 elements back
     body = copy_body("A", "%i - 1, %j", "B", "%i, %j", M8)
     assert analyze_map(map_of(one_map("%i, %j", "1, 0", "7, 8", "1, 1", body, MAT_CONTAINERS))) == MapAccesses(
-        48, ["A"], ["B"], (8, 56), {"A": (8, 0)})
+        48, ["A"], ["B"], (8, 56), frozenset({"A"}))
     # the interior of the matrix is not contiguous: its span runs from (1, 1) to (6, 6),
     # and a point writes only where its column (point % 8) is in [1, 7)
     body = copy_body("A", "%i, %j - 1", "B", "%i, %j", M8)
     assert analyze_map(map_of(one_map("%i, %j", "1, 1", "7, 7", "1, 1", body, MAT_CONTAINERS))) == MapAccesses(
-        36, ["A"], ["B"], (9, 55), {"A": (1, 0)}, ((1, 8, 1, 7),))
+        36, ["A"], ["B"], (9, 55), frozenset({"A"}), ((1, 8, 1, 7),))
     # the whole container at the point: elementwise, no span, no halo
     body = copy_body("x", "%i", "y", "%i", V16)
     assert analyze_map(map_of(one_map("%i", "0", "16", "1", body, VEC_CONTAINERS))) == MapAccesses(16, ["x"], ["y"])

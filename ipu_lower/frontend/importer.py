@@ -462,9 +462,12 @@ class _SdfgImporter:
     def state(self, state: SDFGState) -> sd.StateOp:
         op = sd.StateOp(state.label)
         scope_children = state.scope_children()
+        top = set(scope_children[None])
         block = op.body.block
         values: dict = {}
-        for node in _top_level_order(state):
+        for node in dfs_topological_sort(state):
+            if node not in top:
+                continue
             if isinstance(node, nodes.MapEntry):
                 block.add_op(self.map(state, node, scope_children))
                 self.map_params = {}
@@ -474,6 +477,8 @@ class _SdfgImporter:
                         block.add_op(self.copy(state, edge))
             elif isinstance(node, nodes.Tasklet):
                 self.tasklet_with_memlets(state, node, block, values)
+            elif isinstance(node, nodes.MapExit):
+                continue
             else:
                 raise self.fail(
                     f"{type(node).__name__} nodes are not supported yet", state, node
@@ -496,6 +501,14 @@ class _SdfgImporter:
         dst_ranges = self.ranges(state, edge.dst, dst, dst_subset, dims)
         used = sd.first_use_order([e for r in src_ranges + dst_ranges for e in r])
         renumber = {d: IndexExpr.dim(k) for k, d in enumerate(used)}
+        src_type, dst_type = self.sdfg.arrays[src].dtype, self.sdfg.arrays[dst].dtype
+        if src_type != dst_type:
+            raise self.fail(
+                f"copy from '{src}' ({src_type.to_string()}) to '{dst}' ({dst_type.to_string()}) "
+                "converts element types, which is not supported yet",
+                state,
+                edge.dst,
+            )
 
         def renumbered(ranges):
             return [(b.substitute(dims=renumber), e.substitute(dims=renumber)) for b, e in ranges]
@@ -659,40 +672,6 @@ class _SdfgImporter:
         if isinstance(desc, dt.Scalar):
             return [], []
         return self.indexed(state, tasklet, [begin for begin, _, _ in subset.ndrange()], "unsupported memlet subset")
-
-
-def _top_level_order(state: SDFGState) -> list:
-    """The top-level nodes of `state` (a map by its entry) in a topological order that
-    puts what is not a map as early as its inputs allow: DaCe's order is arbitrary, and
-    scalar computations first leave the maps that use them next to each other for
-    sdfg-fuse-maps."""
-    order = list(dfs_topological_sort(state))
-    rank = {node: k for k, node in enumerate(order)}
-    scope = state.scope_dict()
-
-    def unit(node):
-        while scope[node] is not None:
-            node = scope[node]
-        return state.entry_node(node) if isinstance(node, nodes.MapExit) else node
-
-    successors: dict = {unit(n): set() for n in order}
-    waiting = dict.fromkeys(successors, 0)
-    for edge in state.edges():
-        a, b = unit(edge.src), unit(edge.dst)
-        if a is not b and b not in successors[a]:
-            successors[a].add(b)
-            waiting[b] += 1
-    ready = [n for n, count in waiting.items() if count == 0]
-    result = []
-    while ready:
-        node = min(ready, key=lambda n: (isinstance(n, nodes.MapEntry), rank[n]))
-        ready.remove(node)
-        result.append(node)
-        for after in successors[node]:
-            waiting[after] -= 1
-            if waiting[after] == 0:
-                ready.append(after)
-    return result
 
 
 def _free_names(code: str) -> list[str]:

@@ -43,6 +43,19 @@ Semantic decisions (one line each; "DaCe:" is what DaCe's generated C++ does):
 - ``if``/``elif``/``else`` and ``a if c else b`` compute both sides and ``arith.select``.
 - ``np.*``/``numpy.*`` spellings are accepted as aliases although DaCe's C++ codegen only
   rewrites bare names and ``math.``/``dace.`` prefixes.
+- Unsigned types (uint8/16/32, DaCe: ``unsigned char``/``short``/``int``) follow C too:
+  uint8/uint16 are promoted to int (i32, zero-extended) before arithmetic and comparisons;
+  uint32 stays unsigned and wins over int32 (``x - 1`` wraps, ``x < -1`` compares with
+  4294967295, as in DaCe's C++); int64 wins over uint32. Assigning to an unsigned connector
+  wraps modulo 2^width. On uint32: ``/``, ``//`` -> ``divui``, ``%`` -> ``remui``, comparisons
+  -> ``cmpi ult/ule/ugt/uge``, min/max -> ``minui``/``maxui``; ``abs`` is the value itself;
+  unsigned -> wider int ``extui``, -> float ``uitofp``; float -> unsigned ``fptoui``
+  (truncation; out of range is undefined, as in C). A power of an unsigned value with a
+  non-literal exponent is a TaskletError (``math.ipowi`` is signed).
+- ``arith`` computes on signless integers: an unsigned value is held as the signless SSA
+  value of its width (``_Unsigned``); input connectors of an unsigned type are cast to it,
+  and results cast back, with signedness casts (``builtin.unrealized_conversion_cast``,
+  see ``ipu_lower.element_types``).
 """
 
 from __future__ import annotations
@@ -63,6 +76,7 @@ from xdsl.dialects.builtin import (
     FloatAttr,
     IntegerAttr,
     IntegerType,
+    UnrealizedConversionCastOp,
     f32,
     i1,
     i32,
@@ -71,7 +85,7 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Attribute, Block, Operation, SSAValue
 from xdsl.rewriter import InsertPoint
 
-from ipu_lower.element_types import ELEMENT_TYPES
+from ipu_lower.element_types import ELEMENT_TYPES, is_unsigned, signless
 
 __all__ = ["TaskletError", "translate_tasklet"]
 
@@ -125,7 +139,11 @@ def _common_type(a: Attribute, b: Attribute) -> Attribute:
     if _is_float(b):
         return b
     a, b = _promote_int(a), _promote_int(b)
-    return a if _iwidth(a) >= _iwidth(b) else b
+    if is_unsigned(a) == is_unsigned(b):
+        return a if _iwidth(a) >= _iwidth(b) else b
+    u, s = (a, b) if is_unsigned(a) else (b, a)
+    # the unsigned type, unless the signed one is wider (and so holds all its values)
+    return u if _iwidth(u) >= _iwidth(s) else s
 
 
 def _fits(value: int, width: int) -> bool:
@@ -155,7 +173,27 @@ class _Lit:
         return isinstance(self.value, float)
 
 
-_Value = SSAValue | _Lit
+@dataclass(frozen=True, eq=False)
+class _Unsigned:
+    """A value of an unsigned type: ``bits`` is the signless SSA value of the same width
+    that arith computes on, ``type`` (ui8/ui16/ui32) says how to read it."""
+
+    bits: SSAValue
+    type: IntegerType
+
+
+_Typed = SSAValue | _Unsigned
+_Value = _Typed | _Lit
+
+
+def _bits(v: _Typed) -> SSAValue:
+    return v.bits if isinstance(v, _Unsigned) else v
+
+
+def _typed(bits: SSAValue, t: Attribute) -> _Typed:
+    """``bits`` (of type ``signless(t)``) as a value of type ``t``."""
+    assert bits.type == signless(t), (bits.type, t)
+    return _Unsigned(bits, t) if is_unsigned(t) else bits  # type: ignore[arg-type]
 
 
 class _Maybe:
@@ -260,6 +298,7 @@ _MAX_UNROLLED_POWER = 16
 
 _CMPF = {ast.Lt: "olt", ast.LtE: "ole", ast.Gt: "ogt", ast.GtE: "oge", ast.Eq: "oeq", ast.NotEq: "une"}
 _CMPI = {ast.Lt: "slt", ast.LtE: "sle", ast.Gt: "sgt", ast.GtE: "sge", ast.Eq: "eq", ast.NotEq: "ne"}
+_CMPU = {ast.Lt: "ult", ast.LtE: "ule", ast.Gt: "ugt", ast.GtE: "uge", ast.Eq: "eq", ast.NotEq: "ne"}
 _PYCMP: dict[type, Callable[[float, float], bool]] = {
     ast.Lt: lambda a, b: a < b,
     ast.LtE: lambda a, b: a <= b,
@@ -292,6 +331,7 @@ class _Translator:
             )
         self.builder = Builder(InsertPoint.at_end(block))
         self.lineno: int | None = None
+        self.unsigned_args: dict[SSAValue, _Unsigned] = {}
         self.env: dict[str, _Value | _Maybe] = {}
         self.fixed: dict[str, Attribute] = {}  # connectors are C++ variables of a fixed type
         for name, arg in zip(input_names, block.args, strict=True):
@@ -321,7 +361,27 @@ class _Translator:
         self.builder.insert(op)
         return op.results[0]
 
-    def const(self, value: bool | int | float, t: Attribute) -> SSAValue:
+    def value(self, v: _Value | _Maybe) -> _Value | _Maybe:
+        """An unsigned input connector as the signless value arith computes on (one
+        signedness cast, at its first use)."""
+        if isinstance(v, SSAValue) and is_unsigned(v.type):
+            if v not in self.unsigned_args:
+                cast = self.insert(UnrealizedConversionCastOp.get([v], [signless(v.type)]))
+                self.unsigned_args[v] = _Unsigned(cast, v.type)  # type: ignore[arg-type]
+            return self.unsigned_args[v]
+        return v
+
+    def stored(self, v: _Typed) -> SSAValue:
+        """A value as it leaves the tasklet: unsigned ones cast back to their type (an
+        input connector passed through unchanged leaves as itself)."""
+        if not isinstance(v, _Unsigned):
+            return v
+        owner = v.bits.owner
+        if isinstance(owner, UnrealizedConversionCastOp) and owner.operands[0].type == v.type:
+            return owner.operands[0]
+        return self.insert(UnrealizedConversionCastOp.get([v.bits], [v.type]))
+
+    def const(self, value: bool | int | float, t: Attribute) -> _Typed:
         """A constant of type ``t`` with C conversion semantics from a Python value."""
         if _is_float(t):
             try:
@@ -337,49 +397,54 @@ class _Translator:
                 raise self.error(f"cannot convert {value} to an integer")
             value = math.trunc(value)  # float -> int truncates toward zero
         value = _wrap(int(value), _iwidth(t))
-        return self.insert(arith.ConstantOp(IntegerAttr(value, t, truncate_bits=True)))
+        return _typed(self.insert(arith.ConstantOp(IntegerAttr(value, signless(t), truncate_bits=True))), t)
 
-    def materialize(self, v: _Value, t: Attribute | None = None) -> SSAValue:
-        """An SSA value for ``v``; a literal takes type ``t`` (or its default type)."""
-        if isinstance(v, SSAValue):
+    def materialize(self, v: _Value, t: Attribute | None = None) -> _Typed:
+        """A typed value for ``v``; a literal takes type ``t`` (or its default type)."""
+        if not isinstance(v, _Lit):
             return v if t is None else self.convert(v, t)
         return self.const(v.value, t if t is not None else _default_type(v))
 
-    def convert(self, v: SSAValue, t: Attribute) -> SSAValue:
+    def convert(self, v: _Typed, t: Attribute) -> _Typed:
         """C-like conversion of ``v`` to type ``t``."""
         s = v.type
         if s == t:
             return v
+        x = _bits(v)
         if _is_float(s) and _is_float(t):
             if _fwidth(t) > _fwidth(s):
-                return self.insert(arith.ExtFOp(v, t))
-            return self.insert(arith.TruncFOp(v, t))
+                return self.insert(arith.ExtFOp(x, t))
+            return self.insert(arith.TruncFOp(x, t))
         if t == i1:  # number -> bool is != 0
-            zero = self.const(0, s)
+            zero = _bits(self.const(0, s))
             if _is_float(s):
-                return self.insert(arith.CmpfOp(v, zero, "une"))
-            return self.insert(arith.CmpiOp(v, zero, "ne"))
+                return self.insert(arith.CmpfOp(x, zero, "une"))
+            return self.insert(arith.CmpiOp(x, zero, "ne"))
+        bits_t = signless(t)
         if _is_float(s):
-            assert isinstance(t, IntegerType)
-            return self.insert(arith.FPToSIOp(v, t))  # truncation toward zero
+            assert isinstance(bits_t, IntegerType)
+            cast = arith.FPToUIOp if is_unsigned(t) else arith.FPToSIOp
+            return _typed(self.insert(cast(x, bits_t)), t)  # truncation toward zero
         if s == i1:  # bool -> number is 0 or 1
             if _is_float(t):
-                return self.insert(arith.SIToFPOp(self.insert(arith.ExtUIOp(v, i32)), t))
-            assert isinstance(t, IntegerType)
-            return self.insert(arith.ExtUIOp(v, t))
+                return self.insert(arith.SIToFPOp(self.insert(arith.ExtUIOp(x, i32)), t))
+            return _typed(self.insert(arith.ExtUIOp(x, bits_t)), t)
         if _is_float(t):
-            return self.insert(arith.SIToFPOp(v, t))
-        assert isinstance(t, IntegerType)
+            return self.insert(arith.UIToFPOp(x, t) if is_unsigned(s) else arith.SIToFPOp(x, t))
+        assert isinstance(bits_t, IntegerType)
         if _iwidth(t) > _iwidth(s):
-            return self.insert(arith.ExtSIOp(v, t))
-        return self.insert(arith.TruncIOp(v, t))
+            extend = arith.ExtUIOp if is_unsigned(s) else arith.ExtSIOp
+            return _typed(self.insert(extend(x, bits_t)), t)
+        if _iwidth(t) < _iwidth(s):
+            return _typed(self.insert(arith.TruncIOp(x, bits_t)), t)
+        return _typed(x, t)  # same width, other signedness: the same bits
 
-    def unify(self, a: _Value, b: _Value) -> tuple[SSAValue, SSAValue]:
+    def unify(self, a: _Value, b: _Value) -> tuple[_Typed, _Typed]:
         """Type literals from their partner, then convert both to the common C type."""
         if isinstance(a, _Lit) and isinstance(b, _Lit):
             ta, tb = _default_type(a), _default_type(b)
         elif isinstance(a, _Lit):
-            assert isinstance(b, SSAValue)
+            assert not isinstance(b, _Lit)
             ta, tb = _literal_type_for(a, b.type), b.type
         elif isinstance(b, _Lit):
             ta, tb = a.type, _literal_type_for(b, a.type)
@@ -388,12 +453,12 @@ class _Translator:
         t = _common_type(ta, tb)
         return self.materialize(a, t), self.materialize(b, t)
 
-    def unify_keep_bool(self, a: _Value, b: _Value, hint: Attribute | None) -> tuple[SSAValue, SSAValue]:
+    def unify_keep_bool(self, a: _Value, b: _Value, hint: Attribute | None) -> tuple[_Typed, _Typed]:
         """Like unify, but two bools stay i1 and two literals use ``hint`` (for selects)."""
         if isinstance(a, _Lit) and isinstance(b, _Lit) and hint is not None:
             return self.materialize(a, hint), self.materialize(b, hint)
-        ta = a.type if isinstance(a, SSAValue) else None
-        tb = b.type if isinstance(b, SSAValue) else None
+        ta = None if isinstance(a, _Lit) else a.type
+        tb = None if isinstance(b, _Lit) else b.type
         a_bool = ta == i1 or (isinstance(a, _Lit) and isinstance(a.value, bool))
         b_bool = tb == i1 or (isinstance(b, _Lit) and isinstance(b.value, bool))
         if a_bool and b_bool:
@@ -410,10 +475,11 @@ class _Translator:
             return a
         if isinstance(cond, _Lit):  # both sides were translated; pick statically
             return a if cond.value else b
-        if isinstance(a, SSAValue) and isinstance(b, SSAValue) and a.type == b.type:
-            return self.insert(arith.SelectOp(cond, a, b))
-        x, y = self.unify_keep_bool(a, b, hint)
-        return self.insert(arith.SelectOp(cond, x, y))
+        if not isinstance(a, _Lit) and not isinstance(b, _Lit) and a.type == b.type:
+            x, y = a, b
+        else:
+            x, y = self.unify_keep_bool(a, b, hint)
+        return _typed(self.insert(arith.SelectOp(cond, _bits(x), _bits(y))), x.type)
 
     # ---- statements -----------------------------------------------------------------
 
@@ -432,10 +498,13 @@ class _Translator:
         for name, t in self.outputs:
             if name not in self.env:
                 raise TaskletError(f"output connector '{name}' is never assigned")
-            v = self.env[name]
+            v = self.value(self.env[name])
             if isinstance(v, _Maybe):
                 raise TaskletError(f"output connector '{name}' is not assigned on every path")
-            results.append(self.materialize(v, t))
+            results.append(self.stored(self.materialize(v, t)))
+        for arg in self.unsigned_args.values():  # casts of inputs only passed through
+            if not arg.bits.uses and arg.bits not in results:
+                self.builder.insertion_point.block.erase_op(arg.bits.owner)  # type: ignore[arg-type]
         return results
 
     def statements(self, body: list[ast.stmt]) -> None:
@@ -500,14 +569,14 @@ class _Translator:
             elif isinstance(a, _Maybe) or isinstance(b, _Maybe):
                 merged[name] = _MAYBE  # assigned in one branch only, no previous value
             else:
-                merged[name] = self.select(cond, a, b, self.fixed.get(name))
+                merged[name] = self.select(cond, self.value(a), self.value(b), self.fixed.get(name))
         self.env = merged
 
     # ---- expressions ----------------------------------------------------------------
 
     def load(self, name: str, node: ast.AST) -> _Value:
         if name in self.env:
-            v = self.env[name]
+            v = self.value(self.env[name])
             if isinstance(v, _Maybe):
                 raise self.error(f"name '{name}' is not assigned on every path", node)
             return v
@@ -559,29 +628,41 @@ class _Translator:
         if isinstance(a, _Lit) and isinstance(b, _Lit):
             return self.fold_binop(op, a, b, node)
         x, y = self.unify(a, b)
-        is_f = _is_float(x.type)
+        if _is_float(x.type):
+            return self.float_binop(op, x, y, node)
+        t, u = x.type, is_unsigned(x.type)
+        ops: dict[type, type[Operation]] = {
+            ast.Add: arith.AddiOp,
+            ast.Sub: arith.SubiOp,
+            ast.Mult: arith.MuliOp,
+            # C semantics: int / int truncates (as DaCe's C++); // is DaCe's ifloor(a / b)
+            # with C int division, i.e. truncation too (not Python's floor)
+            ast.Div: arith.DivUIOp if u else arith.DivSIOp,
+            ast.FloorDiv: arith.DivUIOp if u else arith.DivSIOp,
+            ast.Mod: arith.RemUIOp if u else arith.RemSIOp,  # C remainder, as DaCe's C++ '%'
+            ast.BitAnd: arith.AndIOp,
+            ast.BitOr: arith.OrIOp,
+            ast.BitXor: arith.XOrIOp,
+        }
+        if type(op) not in ops:
+            raise self.error(f"unsupported operator '{type(op).__name__}'", node)
+        return _typed(self.insert(ops[type(op)](_bits(x), _bits(y))), t)
+
+    def float_binop(self, op: ast.operator, x: SSAValue, y: SSAValue, node: ast.AST) -> SSAValue:
         if isinstance(op, ast.Add):
-            return self.insert(arith.AddfOp(x, y) if is_f else arith.AddiOp(x, y))
+            return self.insert(arith.AddfOp(x, y))
         if isinstance(op, ast.Sub):
-            return self.insert(arith.SubfOp(x, y) if is_f else arith.SubiOp(x, y))
+            return self.insert(arith.SubfOp(x, y))
         if isinstance(op, ast.Mult):
-            return self.insert(arith.MulfOp(x, y) if is_f else arith.MuliOp(x, y))
-        if isinstance(op, ast.Div):  # C semantics: int / int truncates (as DaCe's C++)
-            return self.insert(arith.DivfOp(x, y) if is_f else arith.DivSIOp(x, y))
-        if isinstance(op, ast.FloorDiv):
-            if is_f:  # Python float floor division, kept in the float type
-                return self.insert(mathd.FloorOp(self.insert(arith.DivfOp(x, y))))
-            # DaCe: ifloor(a / b) with C int division, i.e. truncation (not Python's floor)
-            return self.insert(arith.DivSIOp(x, y))
+            return self.insert(arith.MulfOp(x, y))
+        if isinstance(op, ast.Div):
+            return self.insert(arith.DivfOp(x, y))
+        if isinstance(op, ast.FloorDiv):  # Python float floor division, kept in the float type
+            return self.insert(mathd.FloorOp(self.insert(arith.DivfOp(x, y))))
         if isinstance(op, ast.Mod):
-            if is_f:
-                raise self.error("'%' on floating-point operands is not supported", node)
-            return self.insert(arith.RemSIOp(x, y))  # C remainder, as DaCe's C++ '%'
+            raise self.error("'%' on floating-point operands is not supported", node)
         if isinstance(op, ast.BitAnd | ast.BitOr | ast.BitXor):
-            if is_f:
-                raise self.error("bitwise operator on floating-point operands", node)
-            cls = {ast.BitAnd: arith.AndIOp, ast.BitOr: arith.OrIOp, ast.BitXor: arith.XOrIOp}[type(op)]
-            return self.insert(cls(x, y))
+            raise self.error("bitwise operator on floating-point operands", node)
         raise self.error(f"unsupported operator '{type(op).__name__}'", node)
 
     def fold_binop(self, op: ast.operator, a: _Lit, b: _Lit, node: ast.AST) -> _Lit:
@@ -628,7 +709,7 @@ class _Translator:
         if isinstance(base, _Lit) and isinstance(exp, _Lit):
             return self.fold_power(base, exp, n, node)
         if n is not None and abs(n) <= _MAX_UNROLLED_POWER:
-            assert isinstance(base, SSAValue)  # literal ** literal was folded
+            assert not isinstance(base, _Lit)  # literal ** literal was folded
             b = base
             if _is_int(b.type):
                 b = self.convert(b, _promote_int(b.type))
@@ -638,22 +719,29 @@ class _Translator:
                 return self.const(1, b.type)
             r = b
             for _ in range(abs(n) - 1):  # left to right, like dace::math::ipow
-                r = self.insert(arith.MulfOp(r, b) if _is_float(b.type) else arith.MuliOp(r, b))
+                if _is_float(b.type):
+                    r = self.insert(arith.MulfOp(_bits(r), _bits(b)))
+                else:
+                    r = _typed(self.insert(arith.MuliOp(_bits(r), _bits(b))), b.type)
             if n < 0:
-                r = self.insert(arith.DivfOp(self.const(1, b.type), r))
+                r = self.insert(arith.DivfOp(_bits(self.const(1, b.type)), _bits(r)))
             return r
         if isinstance(exp, _Lit) and not isinstance(exp.value, bool) and abs(float(exp.value)) == 0.5:
             b = self.materialize(base)
             if not _is_float(b.type):
                 b = self.convert(b, _DEFAULT_FLOAT)
-            r = self.insert(mathd.SqrtOp(b))
+            r = self.insert(mathd.SqrtOp(_bits(b)))
             if float(exp.value) < 0:
-                r = self.insert(arith.DivfOp(self.const(1, b.type), r))
+                r = self.insert(arith.DivfOp(_bits(self.const(1, b.type)), r))
             return r
         x, y = self.unify(base, exp)
         if _is_float(x.type):
-            return self.insert(mathd.PowFOp(x, y))
-        return self.insert(mathd.IPowIOp(x, y))
+            return self.insert(mathd.PowFOp(_bits(x), _bits(y)))
+        if is_unsigned(x.type):
+            raise self.error(
+                "a power of unsigned integers needs a literal exponent (math.ipowi is signed)", node
+            )
+        return self.insert(mathd.IPowIOp(_bits(x), _bits(y)))
 
     def fold_power(self, base: _Lit, exp: _Lit, n: int | None, node: ast.AST) -> _Lit:
         b = int(base.value) if isinstance(base.value, bool) else base.value
@@ -691,15 +779,14 @@ class _Translator:
                 if isinstance(x, float):
                     raise self.error("bitwise operator on floating-point operands", node)
                 return _Lit(~int(x))
-        assert isinstance(v, SSAValue)
         t = v.type
         if isinstance(op, ast.Not):
             if t == i1:
-                return self.insert(arith.XOrIOp(v, self.const(1, i1)))
-            zero = self.const(0, t)
+                return self.insert(arith.XOrIOp(_bits(v), _bits(self.const(1, i1))))
+            zero = _bits(self.const(0, t))
             if _is_float(t):
-                return self.insert(arith.CmpfOp(v, zero, "oeq"))  # !x is x == 0 (NaN -> false)
-            return self.insert(arith.CmpiOp(v, zero, "eq"))
+                return self.insert(arith.CmpfOp(_bits(v), zero, "oeq"))  # !x is x == 0 (NaN -> false)
+            return self.insert(arith.CmpiOp(_bits(v), zero, "eq"))
         if _is_int(t):
             v = self.convert(v, _promote_int(t))
             t = v.type
@@ -707,12 +794,12 @@ class _Translator:
             return v
         if isinstance(op, ast.USub):
             if _is_float(t):
-                return self.insert(arith.NegfOp(v))
-            return self.insert(arith.SubiOp(self.const(0, t), v))
+                return self.insert(arith.NegfOp(_bits(v)))
+            return _typed(self.insert(arith.SubiOp(_bits(self.const(0, t)), _bits(v))), t)
         if isinstance(op, ast.Invert):
             if _is_float(t):
                 raise self.error("bitwise operator on floating-point operands", node)
-            return self.insert(arith.XOrIOp(v, self.const(-1, t)))
+            return _typed(self.insert(arith.XOrIOp(_bits(v), _bits(self.const(-1, t)))), t)
         raise self.unsupported(op)
 
     # logic
@@ -755,9 +842,10 @@ class _Translator:
             else:
                 x, y = self.unify(left, right)
                 if _is_float(x.type):
-                    c = self.insert(arith.CmpfOp(x, y, _CMPF[type(op)]))
+                    c = self.insert(arith.CmpfOp(_bits(x), _bits(y), _CMPF[type(op)]))
                 else:
-                    c = self.insert(arith.CmpiOp(x, y, _CMPI[type(op)]))
+                    predicates = _CMPU if is_unsigned(x.type) else _CMPI
+                    c = self.insert(arith.CmpiOp(_bits(x), _bits(y), predicates[type(op)]))
             result = self.and_values(result, c)
             left = right
         assert result is not None
@@ -812,12 +900,12 @@ class _Translator:
                 x, y = self.unify(args[0], args[1])
                 if not _is_float(x.type):
                     x, y = self.convert(x, _DEFAULT_FLOAT), self.convert(y, _DEFAULT_FLOAT)
-                return self.insert(_BINARY_FLOAT_OPS[name](x, y))
+                return self.insert(_BINARY_FLOAT_OPS[name](_bits(x), _bits(y)))
             self._arity(node, full, args, 1)
             x = self.materialize(args[0])
             if not _is_float(x.type):
                 x = self.convert(x, _DEFAULT_FLOAT)  # int argument -> f32 (DaCe: double)
-            return self.insert(_UNARY_FLOAT_OPS[name](x))
+            return self.insert(_UNARY_FLOAT_OPS[name](_bits(x)))
         raise self.error(f"unknown function '{full}'", node)
 
     def _arity(self, node: ast.Call, full: str, args: list[_Value], n: int) -> None:
@@ -839,15 +927,22 @@ class _Translator:
         x, y = self.unify(a, b)
         if _is_float(x.type):
             cls = arith.MinimumfOp if name == "min" else arith.MaximumfOp  # NaN-propagating
-            return self.insert(cls(x, y))
-        return self.insert(arith.MinSIOp(x, y) if name == "min" else arith.MaxSIOp(x, y))
+            return self.insert(cls(_bits(x), _bits(y)))
+        if is_unsigned(x.type):
+            cls = arith.MinUIOp if name == "min" else arith.MaxUIOp
+        else:
+            cls = arith.MinSIOp if name == "min" else arith.MaxSIOp
+        return _typed(self.insert(cls(_bits(x), _bits(y))), x.type)
 
     def abs(self, a: _Value) -> _Value:
         if isinstance(a, _Lit):
             return _Lit(abs(int(a.value) if isinstance(a.value, bool) else a.value))
         if _is_float(a.type):
-            return self.insert(mathd.AbsFOp(a))
-        return self.insert(mathd.AbsIOp(self.convert(a, _promote_int(a.type))))
+            return self.insert(mathd.AbsFOp(_bits(a)))
+        promoted = self.convert(a, _promote_int(a.type))
+        if is_unsigned(a.type):  # an unsigned value is its own absolute value
+            return promoted
+        return self.insert(mathd.AbsIOp(_bits(promoted)))
 
 
 def translate_tasklet(

@@ -7,6 +7,11 @@ MLIR op, as far as C++ allows:
 - ``divsi``/``remsi`` are C ``/`` and ``%`` (MLIR leaves division by zero and INT_MIN / -1
   undefined, like C++); ``floordivsi``, ``absi``, ``ipowi``, ``minimumf`` and ``maximumf`` use
   the helpers of ``CPP_HELPERS``;
+- the unsigned ops (``divui``, ``remui``, ``minui``, ``maxui``, ``cmpi ult``..., ``extui``,
+  ``uitofp``, ``fptoui``) read their signless operands through the unsigned C++ type of
+  their width; a signedness cast (``builtin.unrealized_conversion_cast`` between ``ui8`` and
+  ``i8``, ...) is a ``static_cast`` between ``unsigned char`` and ``signed char``, ... (the
+  bits do not change);
 - ``minimumf``/``maximumf`` propagate NaN and order -0 below +0 (``std::fmin`` does not);
 - i1 is ``bool``; signed i1 arithmetic and comparisons treat ``true`` as -1 like MLIR;
 - f16 is ``half`` (the IPU type); math functions on f16 are computed in float and rounded back;
@@ -38,7 +43,7 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.ir import Attribute, Operation
 
-from ipu_lower.element_types import element_type
+from ipu_lower.element_types import element_type, is_signedness_cast
 
 __all__ = ["CPP_HELPERS", "cpp_constant", "cpp_expression", "cpp_type", "cpp_vector_expression"]
 
@@ -352,12 +357,22 @@ def _int_binop(op: Operation, t: Attribute, a: str, b: str) -> str:
             return f"({a} || {b})" if isinstance(op, arith.MinSIOp) else f"({a} && {b})"
         sym = "<" if isinstance(op, arith.MinSIOp) else ">"
         return f"({a} {sym} {b} ? {a} : {b})"
+    if isinstance(op, arith.MinUIOp | arith.MaxUIOp):
+        if w == 1:  # unsigned i1: false (0) < true (1)
+            return f"({a} && {b})" if isinstance(op, arith.MinUIOp) else f"({a} || {b})"
+        sym = "<" if isinstance(op, arith.MinUIOp) else ">"
+        u = _UNSIGNED_TYPES[w]
+        return f"(static_cast<{u}>({a}) {sym} static_cast<{u}>({b}) ? {a} : {b})"
     if w == 1:
         raise ValueError(f"'{op.name}' on i1 is not supported")
     if isinstance(op, arith.DivSIOp | arith.RemSIOp):
         sym = "/" if isinstance(op, arith.DivSIOp) else "%"
         expr = f"({a} {sym} {b})"
         return expr if w >= 32 else _cast(t, expr)
+    if isinstance(op, arith.DivUIOp | arith.RemUIOp):
+        sym = "/" if isinstance(op, arith.DivUIOp) else "%"
+        u = _UNSIGNED_TYPES[w]
+        return _cast(t, f"(static_cast<{u}>({a}) {sym} static_cast<{u}>({b}))")
     if isinstance(op, arith.FloorDivSIOp):
         return f"ipu_lower_rt::floordivsi<{ctype}>({a}, {b})"
     raise ValueError(f"unsupported integer op '{op.name}'")
@@ -490,7 +505,11 @@ def cpp_expression(op: Operation, operands: Sequence[str], lane_type: Attribute 
         | arith.OrIOp
         | arith.XOrIOp
         | arith.MinSIOp
-        | arith.MaxSIOp,
+        | arith.MaxSIOp
+        | arith.DivUIOp
+        | arith.RemUIOp
+        | arith.MinUIOp
+        | arith.MaxUIOp,
     ):
         return _int_binop(op, t, x[0], x[1])
 
@@ -504,6 +523,13 @@ def cpp_expression(op: Operation, operands: Sequence[str], lane_type: Attribute 
 
     # conversions
     if isinstance(op, arith.ExtFOp | arith.TruncFOp | arith.FPToSIOp):
+        return _cast(t, x[0])
+    if isinstance(op, arith.FPToUIOp):
+        w = _width(t)
+        if w == 1:
+            raise ValueError("'arith.fptoui' to i1 is not supported")
+        return _cast(t, f"static_cast<{_UNSIGNED_TYPES[w]}>({x[0]})")
+    if is_signedness_cast(op):
         return _cast(t, x[0])
     if isinstance(op, arith.SIToFPOp):
         src = op.input.type

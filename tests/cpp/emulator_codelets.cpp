@@ -58,6 +58,23 @@ static const poplar::emulator::VertexRegistration<WriteAt> WriteAt_registration{
      poplar::emulator::field("value", &WriteAt::value)}};
 #endif
 
+// out[i] = in[i] + in[i + 1] + in[i + 2]: a 3-point stencil, `in` with one
+// element of halo on each side of `out`.
+class Stencil3 : public poplar::Vertex {
+public:
+  poplar::Input<poplar::Vector<float>> in;
+  poplar::Output<poplar::Vector<float>> out;
+  void compute() {
+    for (unsigned i = 0; i < out.size(); ++i)
+      out[i] = in[i] + in[i + 1] + in[i + 2];
+  }
+};
+#ifdef IPU_LOWER_EMULATOR
+static const poplar::emulator::VertexRegistration<Stencil3> Stencil3_registration{
+    "Stencil3",
+    {poplar::emulator::field("in", &Stencil3::in), poplar::emulator::field("out", &Stencil3::out)}};
+#endif
+
 // Reads its Output (a codelet bug the emulator must report).
 class ReadsOutput : public poplar::Vertex {
 public:

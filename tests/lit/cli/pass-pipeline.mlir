@@ -30,6 +30,7 @@
 // STEPS-NEXT: builtin.module {
 // STEPS-NEXT:   ipu.graph "axpy" arch "ipu2" args ["a", "x", "y"] {
 // STEPS:          ipu.tiled_map "m" over <0 to 3 x 2>
+// STEPS:      IR after ipu-plan-exchange:
 // STEPS:      IR after ipu-vertex-extraction:
 // STEPS-NEXT: builtin.module {
 // STEPS-NEXT:   ipu.graph "axpy" arch "ipu2" args ["a", "x", "y"] {
@@ -48,6 +49,7 @@
 // TIME-NEXT: Pass sdfg-write-in-place took {{[0-9.e+-]+}} seconds
 // TIME-NEXT: Pass sdfg-dynamic-copies took {{[0-9.e+-]+}} seconds
 // TIME-NEXT: Pass ipu-tile-partition took {{[0-9.e+-]+}} seconds
+// TIME-NEXT: Pass ipu-plan-exchange took {{[0-9.e+-]+}} seconds
 // TIME-NEXT: Pass ipu-vertex-extraction took {{[0-9.e+-]+}} seconds
 // TIME-NEXT: Pass convert-ipu-to-poplar took {{[0-9.e+-]+}} seconds
 // TIME-NEXT: builtin.module {
@@ -67,6 +69,7 @@
 // DEMOTE-NEXT:     %x = sdfg.container "x" : !sdfg.array<N x f32>
 // DEMOTE:      IR after sdfg-specialize:
 // DEMOTE:      IR after ipu-tile-partition:
+// DEMOTE:      IR after ipu-plan-exchange:
 // DEMOTE:      IR after ipu-vertex-extraction:
 // DEMOTE:      poplar.host_program @axpy
 // DEMOTE-NOT:  f64

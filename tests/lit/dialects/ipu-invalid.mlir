@@ -359,7 +359,7 @@ ipu.graph "g" arch "ipu2" args [] {
   }
 }
 
-// CHECK: ipu-invalid.mlir:[[# @LINE - 7]]:3: error: 'memref.alloc' is not allowed in tiled map 'm' (only arith, math, ipu.access, ipu.point)
+// CHECK: ipu-invalid.mlir:[[# @LINE - 7]]:3: error: 'memref.alloc' is not allowed in tiled map 'm' (only arith, math, ipu.access, ipu.point and signedness casts)
 
 // -----
 
@@ -653,6 +653,32 @@ ipu.graph "g" arch "ipu2" args [] {
 
 // -----
 
+// ... and casts only change signedness: an unsigned value and the signless integer of its width.
+ipu.graph "g" arch "ipu2" args [] {
+  %y = ipu.variable "y" mapping <0 to 1 x 4> : memref<4xui8>
+  ipu.tiled_map "m" over <0 to 1 x 4> ins() outs(%y block : memref<4xui8>) {
+    %c = arith.constant 1 : i16
+    %u = builtin.unrealized_conversion_cast %c : i16 to ui8
+    ipu.yield %u : ui8
+  }
+}
+
+// CHECK: ipu-invalid.mlir:[[# @LINE - 7]]:3: error: 'builtin.unrealized_conversion_cast' is not allowed in tiled map 'm' (only arith, math, ipu.access, ipu.point and signedness casts)
+
+// -----
+
+ipu.graph "g" arch "ipu2" args [] {
+  ipu.codelet @c(%x: memref<?xf32> input "x") {
+    %c0 = arith.constant 0 : index
+    %v = memref.load %x[%c0] : memref<?xf32>
+    %i = builtin.unrealized_conversion_cast %v : f32 to i32
+  }
+}
+
+// CHECK: ipu-invalid.mlir:[[# @LINE - 7]]:3: error: 'builtin.unrealized_conversion_cast' is not allowed in codelet 'c'
+
+// -----
+
 ipu.graph "g" arch "ipu2" args [] {
   ipu.codelet @c(%x: memref<?xf32> input "x") {
     %m = arith.constant 1.0 : f64
@@ -934,3 +960,31 @@ ipu.graph "g" arch "ipu2" args [] {
 }
 
 // CHECK: ipu-invalid.mlir:[[# @LINE - 3]]:3: error: 'ipu.block_start' expects ancestor op 'ipu.codelet'
+
+// -----
+
+// `neighbours` is a tiled map's unplanned halo: a placement needs a planned slice.
+ipu.graph "g" arch "ipu2" args [] {
+  %x = ipu.variable "x" mapping <0 to 2 x 5> : memref<10xf32>
+  ipu.codelet @c(%v: memref<?xf32> input "x") {
+  }
+  ipu.compute_set "cs" {
+    ipu.vertices @c over <0 to 2 x 5> (%x neighbours : memref<10xf32>)
+  }
+}
+
+// CHECK: ipu-invalid.mlir:[[# @LINE - 4]]:5: error: 'x' connected to field 'x' of @c: its halo is not planned yet (run ipu-plan-exchange)
+
+// -----
+
+// A tiled map reads its neighbours only from inputs it does not write.
+ipu.graph "g" arch "ipu2" args [] {
+  %x = ipu.variable "x" mapping <0 to 2 x 5> : memref<10xf32>
+  ipu.tiled_map "m" over <0 to 2 x 5> ins(%x neighbours : memref<10xf32>) outs(%x block : memref<10xf32>) {
+  ^bb0(%v: memref<10xf32>):
+    %l = ipu.access %v[-1] : memref<10xf32>
+    ipu.yield %l : f32
+  }
+}
+
+// CHECK: ipu-invalid.mlir:[[# @LINE - 7]]:3: error: tiled map 'm' reads 'x' with a halo and writes it: a vertex would read what its neighbour writes

@@ -683,6 +683,24 @@ poplar.host_program @p arch "ipu2" args [] : [] build {
 
 // -----
 
+// ... a planned one (`neighbours` exists only on ipu.tiled_map inputs) ...
+poplar.host_program @p arch "ipu2" args [] : [] build {
+  %t = poplar.add_variable "t" : !poplar.tensor<4xf32>
+  %cs = poplar.add_compute_set "cs"
+  poplar.add_vertices %cs @c over <0 to 2 x 2> ["x" = %t neighbours] cycles [1] : !poplar.tensor<4xf32>
+  %p = poplar.sequence()
+  poplar.engine %p
+} run {
+^bb0:
+}
+
+// CHECK:      poplar-invalid.mlir:[[# @LINE - 7]]:58
+// CHECK-NEXT: poplar.add_vertices %cs @c over <0 to 2 x 2> ["x" = %t neighbours] cycles [1] : !poplar.tensor<4xf32>
+// CHECK-NEXT: ^^^^^^^^^^
+// CHECK-NEXT: Expected one of 'block', 'halo', 'partial', 'whole' (a slice rule)
+
+// -----
+
 // ... with its cycle estimates.
 poplar.host_program @p arch "ipu2" args [] : [] build {
   %t = poplar.add_variable "t" : !poplar.tensor<4xf32>

@@ -18,6 +18,9 @@ sdfg.sdfg @containers args ["A", "s", "B"] symbols ["N", "M", "x", "f32"] {
   %c1 = sdfg.container "c1" transient : !sdfg.array<i1>
   %c8 = sdfg.container "c8" transient : !sdfg.array<i8>
   %c16 = sdfg.container "c16" transient : !sdfg.array<i16>
+  %u = sdfg.container "u" transient : !sdfg.array<2 x ui8>
+  %u16 = sdfg.container "u16" transient : !sdfg.array<ui16>
+  %u32 = sdfg.container "u32" transient : !sdfg.array<N x ui32>
   %c64 = sdfg.container "c64" transient : !sdfg.array<0 x i64>
   %h = sdfg.container "h" transient {note = "half"} : !sdfg.array<3 x f16>
   %x = sdfg.container "x" transient : !sdfg.array<x x f32>
@@ -34,6 +37,9 @@ sdfg.sdfg @containers args ["A", "s", "B"] symbols ["N", "M", "x", "f32"] {
 // CHECK-NEXT:    %{{.*}} = sdfg.container "c1" transient : !sdfg.array<i1>
 // CHECK-NEXT:    %{{.*}} = sdfg.container "c8" transient : !sdfg.array<i8>
 // CHECK-NEXT:    %{{.*}} = sdfg.container "c16" transient : !sdfg.array<i16>
+// CHECK-NEXT:    %{{.*}} = sdfg.container "u" transient : !sdfg.array<2 x ui8>
+// CHECK-NEXT:    %{{.*}} = sdfg.container "u16" transient : !sdfg.array<ui16>
+// CHECK-NEXT:    %{{.*}} = sdfg.container "u32" transient : !sdfg.array<N x ui32>
 // CHECK-NEXT:    %{{.*}} = sdfg.container "c64" transient : !sdfg.array<0 x i64>
 // CHECK-NEXT:    %{{.*}} = sdfg.container "h" transient {note = "half"} : !sdfg.array<3 x f16>
 // CHECK-NEXT:    %{{.*}} = sdfg.container "x" transient : !sdfg.array<x x f32>

@@ -3,7 +3,8 @@
 // A three-point stencil over the interior of a vector (DaCe's B[1:-1] = A[:-2] + A[1:-1] +
 // A[2:], fused): the map writes B[1:15], so its tile map is B's layout cut to elements
 // [1, 15) (`from 1:`, the first and last blocks one shorter), its points are the written
-// elements, and A is read one element either side of each point: halo<1, 1>.
+// elements, and A is read one element either side of each point, so it is connected
+// `neighbours` (ipu-plan-exchange sizes that halo: see ipu-plan-exchange.mlir).
 
 sdfg.sdfg @jacobi args ["A", "B"] symbols [] {
   %A = sdfg.container "A" : !sdfg.array<16 x f32>
@@ -29,7 +30,7 @@ sdfg.sdfg @jacobi args ["A", "B"] symbols [] {
 // CHECK-NEXT:   %B = ipu.variable "B" mapping <0 to 8 x 2> : memref<16xf32>
 // CHECK-NEXT:   ipu.from_host %A : memref<16xf32>
 // CHECK-NEXT:   ipu.from_host %B : memref<16xf32>
-// CHECK-NEXT:   ipu.tiled_map "m" over <from 1: 0 to 1 x 1, 1 to 7 x 2, 7 to 8 x 1> ins(%A halo<1, 1> : memref<16xf32>) outs(%B block : memref<16xf32>) {
+// CHECK-NEXT:   ipu.tiled_map "m" over <from 1: 0 to 1 x 1, 1 to 7 x 2, 7 to 8 x 1> ins(%A neighbours : memref<16xf32>) outs(%B block : memref<16xf32>) {
 // CHECK-NEXT:   ^bb0(%A_1: memref<16xf32>):
 // CHECK-NEXT:     %0 = ipu.access %A_1[-1] : memref<16xf32>
 // CHECK-NEXT:     %1 = ipu.access %A_1[0] : memref<16xf32>
@@ -45,7 +46,7 @@ sdfg.sdfg @jacobi args ["A", "B"] symbols [] {
 
 // Whole rows 1..6 of an 8x8 matrix, each the sum of the rows above and below: a
 // contiguous span of elements [8, 56); the row above is 8 elements back, the row below
-// 8 ahead: halo<8, 8>.
+// 8 ahead: A is read from the neighbours.
 
 sdfg.sdfg @rows args ["A", "B"] symbols [] {
   %A = sdfg.container "A" : !sdfg.array<8 x 8 x f32>
@@ -69,7 +70,7 @@ sdfg.sdfg @rows args ["A", "B"] symbols [] {
 // CHECK-NEXT:   %B = ipu.variable "B" mapping <0 to 32 x 2> : memref<8x8xf32>
 // CHECK-NEXT:   ipu.from_host %A : memref<8x8xf32>
 // CHECK-NEXT:   ipu.from_host %B : memref<8x8xf32>
-// CHECK-NEXT:   ipu.tiled_map "m" over <from 8: 4 to 28 x 2> ins(%A halo<8, 8> : memref<8x8xf32>) outs(%B block : memref<8x8xf32>) {
+// CHECK-NEXT:   ipu.tiled_map "m" over <from 8: 4 to 28 x 2> ins(%A neighbours : memref<8x8xf32>) outs(%B block : memref<8x8xf32>) {
 // CHECK-NEXT:   ^bb0(%A_1: memref<8x8xf32>):
 // CHECK-NEXT:     %0 = ipu.access %A_1[-1, 0] : memref<8x8xf32>
 // CHECK-NEXT:     %1 = ipu.access %A_1[1, 0] : memref<8x8xf32>
@@ -108,7 +109,7 @@ sdfg.sdfg @interior args ["A", "B"] symbols [] {
 // CHECK-NEXT:   %B = ipu.variable "B" mapping <0 to 18 x 2> : memref<6x6xf32>
 // CHECK-NEXT:   ipu.from_host %A : memref<6x6xf32>
 // CHECK-NEXT:   ipu.from_host %B : memref<6x6xf32>
-// CHECK-NEXT:   ipu.tiled_map "m" over <from 7: 3 to 4 x 1, 4 to 14 x 2, 14 to 15 x 1> ins(%B block, %A halo<1, 1> : memref<6x6xf32>, memref<6x6xf32>) outs(%B block : memref<6x6xf32>) {
+// CHECK-NEXT:   ipu.tiled_map "m" over <from 7: 3 to 4 x 1, 4 to 14 x 2, 14 to 15 x 1> ins(%B block, %A neighbours : memref<6x6xf32>, memref<6x6xf32>) outs(%B block : memref<6x6xf32>) {
 // CHECK-NEXT:   ^bb0(%B_1: memref<6x6xf32>, %A_1: memref<6x6xf32>):
 // CHECK-NEXT:     %0 = ipu.access %B_1[0, 0] : memref<6x6xf32>
 // CHECK-NEXT:     %1 = ipu.access %A_1[0, -1] : memref<6x6xf32>

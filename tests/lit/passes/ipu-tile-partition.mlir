@@ -159,3 +159,33 @@ sdfg.sdfg @grid args ["A", "B"] symbols [] {
 // CHECK-NEXT:   }
 // CHECK-NEXT:   ipu.to_host [[B]] : memref<3x5xf32>
 // CHECK-NEXT: }
+
+// -----
+
+// A map that runs no iteration (DaCe's B[1:-1] = A[:-2] + A[2:] with N = 2) does
+// nothing: it is erased, and its containers keep their layout and their host copies.
+
+sdfg.sdfg @empty args ["A", "B"] symbols [] {
+  %A = sdfg.container "A" : !sdfg.array<2 x f32>
+  %B = sdfg.container "B" : !sdfg.array<2 x f32>
+  sdfg.state "s" {
+    sdfg.map "m" (%i) = (0) to (0) step (1) {
+      %l = sdfg.read %A[%i] : !sdfg.array<2 x f32>
+      %r = sdfg.read %A[%i + 2] : !sdfg.array<2 x f32>
+      %v = sdfg.tasklet "add" ins(a = %l, b = %r) outs(o) : (f32, f32) -> (f32) {
+      ^bb0(%a: f32, %b: f32):
+        %s = arith.addf %a, %b : f32
+        sdfg.yield %s : f32
+      }
+      sdfg.write %v to %B[%i + 1] : !sdfg.array<2 x f32>
+    }
+  }
+}
+
+// CHECK-LABEL: ipu.graph "empty" arch "ipu1" args ["A", "B"] {
+// CHECK-NEXT:    %A = ipu.variable "A" mapping <0 to 1 x 2> : memref<2xf32>
+// CHECK-NEXT:    %B = ipu.variable "B" mapping <0 to 1 x 2> : memref<2xf32>
+// CHECK-NEXT:    ipu.from_host %A : memref<2xf32>
+// CHECK-NEXT:    ipu.from_host %B : memref<2xf32>
+// CHECK-NEXT:    ipu.to_host %B : memref<2xf32>
+// CHECK-NEXT:  }

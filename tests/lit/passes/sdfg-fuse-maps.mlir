@@ -519,3 +519,64 @@ sdfg.sdfg @reads_between args ["x", "z", "w"] symbols ["N"] {
 // CHECK-NEXT:       }
 // CHECK-NEXT:     }
 // CHECK-NEXT:   }
+
+// -----
+
+// A scalar computation between two maps (DaCe computes the constants of an expression
+// just before the map that uses them) first moves up as far as its values and
+// containers allow: the constant and d = z go above p, z = t[0] stays after p (it reads
+// what p writes) and no longer keeps q from fusing into p.
+
+sdfg.sdfg @s args ["x", "y", "z"] symbols [] {
+  %x = sdfg.container "x" : !sdfg.array<4 x f32>
+  %y = sdfg.container "y" : !sdfg.array<4 x f32>
+  %z = sdfg.container "z" : !sdfg.array<f32>
+  %t = sdfg.container "t" transient : !sdfg.array<4 x f32>
+  %c = sdfg.container "c" transient : !sdfg.array<f32>
+  %d = sdfg.container "d" transient : !sdfg.array<f32>
+  sdfg.state "s" {
+    sdfg.map "p" (%i) = (0) to (4) step (1) {
+      %v = sdfg.read %x[%i] : !sdfg.array<4 x f32>
+      sdfg.write %v to %t[%i] : !sdfg.array<4 x f32>
+    }
+    %k = sdfg.tasklet "constant" ins() outs(o) : () -> (f32) {
+      %h = arith.constant 0.5 : f32
+      sdfg.yield %h : f32
+    }
+    sdfg.write %k to %c[] : !sdfg.array<f32>
+    %zv = sdfg.read %z[] : !sdfg.array<f32>
+    sdfg.write %zv to %d[] : !sdfg.array<f32>
+    %tv = sdfg.read %t[0] : !sdfg.array<4 x f32>
+    sdfg.write %tv to %z[] : !sdfg.array<f32>
+    sdfg.map "q" (%j) = (0) to (4) step (1) {
+      %a = sdfg.read %t[%j] : !sdfg.array<4 x f32>
+      %b = sdfg.read %c[] : !sdfg.array<f32>
+      %e = sdfg.read %d[] : !sdfg.array<f32>
+      %m = sdfg.tasklet "mul" ins(a = %a, b = %b, e = %e) outs(o) : (f32, f32, f32) -> (f32) {
+      ^bb0(%a1: f32, %b1: f32, %e1: f32):
+        %r = arith.mulf %a1, %b1 : f32
+        %r2 = arith.addf %r, %e1 : f32
+        sdfg.yield %r2 : f32
+      }
+      sdfg.write %m to %y[%j] : !sdfg.array<4 x f32>
+    }
+  }
+}
+
+// CHECK-LABEL: sdfg.sdfg @s
+// CHECK:         sdfg.state "s" {
+// CHECK-NEXT:      %zv = sdfg.read %z[] : !sdfg.array<f32>
+// CHECK-NEXT:      sdfg.write %zv to %d[] : !sdfg.array<f32>
+// CHECK-NEXT:      %k = sdfg.tasklet "constant"
+// CHECK:           sdfg.write %k to %c[] : !sdfg.array<f32>
+// CHECK-NEXT:      sdfg.map "p" (%i) = (0) to (4) step (1) {
+// CHECK-NEXT:        %v = sdfg.read %x[%i] : !sdfg.array<4 x f32>
+// CHECK-NEXT:        sdfg.write %v to %t[%i] : !sdfg.array<4 x f32>
+// CHECK-NEXT:        %b = sdfg.read %c[] : !sdfg.array<f32>
+// CHECK-NEXT:        %e = sdfg.read %d[] : !sdfg.array<f32>
+// CHECK-NEXT:        %m = sdfg.tasklet "mul" ins(a = %v, b = %b, e = %e)
+// CHECK:             sdfg.write %m to %y[%i] : !sdfg.array<4 x f32>
+// CHECK-NEXT:      }
+// CHECK-NEXT:      %tv = sdfg.read %t[0] : !sdfg.array<4 x f32>
+// CHECK-NEXT:      sdfg.write %tv to %z[] : !sdfg.array<f32>
+// CHECK-NEXT:    }

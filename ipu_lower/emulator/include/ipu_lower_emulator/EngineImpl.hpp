@@ -18,9 +18,10 @@
 //   2. the vertices run in an order shuffled with the process seed
 //      (ipu_lower_emulator_seed / IPU_LOWER_EMULATOR_SEED); a MultiVertex runs
 //      compute(w) for w = 0..5. Every vertex therefore reads the state from
-//      before the compute set and never sees a write of the same compute set.
+//      before the compute set and never sees a write of the same compute set
+//      (rule 3c makes sure no program depends on that).
 //      Output stores record the running worker (w + 1) in the written byte.
-//   3. write check, two rules:
+//   3. write and read checks, three rules:
 //      a. edges that could overlap (found once, at construction, by
 //         intersecting the element intervals of all Output/InOut edges of the
 //         compute set) are checked element by element: two different edges
@@ -41,6 +42,20 @@
 //         give the elements that changed to worker w (so an InOut store of
 //         the value an element already holds goes unseen). For 32-bit and
 //         wider types the rule costs nothing but recording the worker.
+//      c. no vertex reads an element another vertex writes: Poplar leaves
+//         such a read undefined (the reader may see the old or the new
+//         value), where the snapshot of step 1 would always give the old one.
+//         A read is an Input or InOut edge covering the element, a write an
+//         InOut edge covering it or an Output edge that assigned it in this
+//         run; reads and writes by one vertex are in-place updates and fine.
+//         At construction the element intervals of every reading edge are
+//         looked up among the sorted intervals of the writing edges of other
+//         vertices (two binary searches each); the pairs that meet are kept
+//         with their shared elements. At run time an InOut writer of such a
+//         pair is an error at once, an Output writer only if it assigned a
+//         shared element: an error naming both vertices, their tiles and
+//         fields, the element, the variable and the compute set. Edges that
+//         meet no write of another vertex cost nothing.
 //   4. commit: written Output elements and all InOut elements are scattered
 //      back into the variables.
 // Non-contiguous tensors on Vector edges are therefore handled by copy-in /
@@ -111,6 +126,14 @@ struct VertexPlan {
   std::vector<unsigned> diffedEdges; ///< its InOut edges diffed after each compute(w)
 };
 
+/// Rule 3c: an edge that reads (Input/InOut) elements an edge of another vertex
+/// writes (Output/InOut), with the elements both cover: sorted, disjoint
+/// [begin, end) intervals of (variable << 40 | element).
+struct ReadHazard {
+  unsigned read = 0, write = 0; ///< indices into CsPlan::edges
+  std::vector<std::pair<std::uint64_t, std::uint64_t>> shared;
+};
+
 struct CsPlan {
   std::string name;
   std::vector<VertexPlan> vertices;
@@ -118,6 +141,7 @@ struct CsPlan {
   std::size_t arenaBytes = 0;
   bool checkWrites = false;
   bool checkWords = false;
+  std::vector<ReadHazard> readHazards; ///< rule 3c, planned at construction
   StepCost cost;
 };
 
@@ -548,6 +572,7 @@ private:
     cp->cost.unestimated = unestimated;
     planWriteChecks(*cp);
     planWordChecks(*cp, cursor);
+    planReadChecks(*cp);
     cp->arenaBytes = cursor;
     csPlans[cs] = std::move(cp);
   }
@@ -634,6 +659,63 @@ private:
       ep.wOff = cursor;
       cursor += align16(std::max<std::size_t>(1, ep.n));
       vp.diffedEdges.push_back(i);
+    }
+  }
+
+  /// Rule 3c: pairs (reading edge, writing edge of another vertex) whose
+  /// elements meet, with the shared elements. The write spans are sorted by
+  /// begin with a running maximum of their ends, so each read span finds the
+  /// write spans it meets by two binary searches and a scan of those between:
+  /// an Input edge that touches no written element costs nothing per run.
+  void planReadChecks(CsPlan &cp) const {
+    std::vector<Span> writes; // owner: the vertex
+    for (unsigned i = 0; i < cp.edges.size(); ++i)
+      if (cp.edges[i].dir != Dir::In)
+        for (const auto &iv : addressIntervals(*cp.edges[i].view))
+          writes.push_back(Span{iv.first, iv.second, i, cp.edges[i].vertex});
+    if (writes.empty())
+      return;
+    std::sort(writes.begin(), writes.end(),
+              [](const Span &x, const Span &y) { return x.b < y.b; });
+    std::vector<std::uint64_t> reach(writes.size());
+    for (std::size_t k = 0; k < writes.size(); ++k)
+      reach[k] = std::max(writes[k].e, k ? reach[k - 1] : 0);
+    std::map<std::pair<unsigned, unsigned>, std::size_t> pairs; // (read, write) -> index
+    for (unsigned i = 0; i < cp.edges.size(); ++i) {
+      const EdgePlan &ep = cp.edges[i];
+      if (ep.dir == Dir::Out)
+        continue;
+      for (const auto &iv : addressIntervals(*ep.view)) {
+        // spans before `lo` end at or before iv.first; from `hi` on they begin at or after iv.second
+        const std::size_t lo = static_cast<std::size_t>(
+            std::upper_bound(reach.begin(), reach.end(), iv.first) - reach.begin());
+        const std::size_t hi = static_cast<std::size_t>(
+            std::lower_bound(writes.begin(), writes.end(), iv.second,
+                             [](const Span &w, std::uint64_t v) { return w.b < v; }) -
+            writes.begin());
+        for (std::size_t k = lo; k < hi; ++k) {
+          const Span &w = writes[k];
+          if (w.e <= iv.first || w.owner == ep.vertex)
+            continue;
+          const auto ins = pairs.emplace(std::make_pair(i, w.edge), cp.readHazards.size());
+          if (ins.second)
+            cp.readHazards.push_back(ReadHazard{i, w.edge, {}});
+          cp.readHazards[ins.first->second].shared.emplace_back(std::max(w.b, iv.first),
+                                                                std::min(w.e, iv.second));
+        }
+      }
+    }
+    for (ReadHazard &h : cp.readHazards) {
+      auto &v = h.shared;
+      std::sort(v.begin(), v.end());
+      std::size_t out = 0;
+      for (std::size_t k = 0; k < v.size(); ++k) {
+        if (out && v[k].first <= v[out - 1].second)
+          v[out - 1].second = std::max(v[out - 1].second, v[k].second);
+        else
+          v[out++] = v[k];
+      }
+      v.resize(out);
     }
   }
 
@@ -1003,6 +1085,8 @@ private:
       checkWrites(cp);
     if (cp.checkWords)
       checkWords(cp);
+    if (!cp.readHazards.empty())
+      checkReads(cp);
     // 4. commit
     for (EdgePlan &ep : cp.edges) {
       if (ep.dir == Dir::Out)
@@ -1133,6 +1217,57 @@ private:
          " of '" + vars.vars[var].name + "', which share a 32-bit word, in compute set '" +
          cp.name + "' (fields '" + ea.st->field + "' and '" + eb.st->field +
          "'); stores narrower than 32 bits are not atomic");
+  }
+
+  /// Rule 3c: no vertex reads an element another vertex writes. An InOut
+  /// writer writes all its elements, so any shared element is read undefined;
+  /// an Output writer only those it assigned in this run. Reports the lowest
+  /// such element of the first pair (pairs are in edge order).
+  void checkReads(const CsPlan &cp) const {
+    for (const ReadHazard &h : cp.readHazards) {
+      const EdgePlan &w = cp.edges[h.write];
+      if (w.dir == Dir::InOut) {
+        readRace(cp, h, h.shared.front().first);
+        continue;
+      }
+      std::uint64_t first = ~std::uint64_t(0);
+      std::size_t pos = 0;
+      for (const Run &r : w.view->runs) {
+        const std::uint64_t base = std::uint64_t(r.var) << 40;
+        const std::uint64_t lo = base + std::min(r.start, r.last()),
+                            hi = base + std::max(r.start, r.last()) + 1;
+        for (const auto &iv : h.shared) {
+          if (iv.second <= lo || iv.first >= hi)
+            continue;
+          if (r.stride == 1 || r.count == 1) { // positions of [iv.first, iv.second) in the run
+            const std::uint64_t b = std::max(iv.first, lo), e = std::min(iv.second, hi);
+            for (std::uint64_t a = b; a < e; ++a)
+              if (w.written[pos + (a - lo)] && a < first) {
+                first = a;
+                break;
+              }
+          } else {
+            for (std::size_t k = 0; k < r.count; ++k) {
+              const std::uint64_t a = base + r.addr(k);
+              if (w.written[pos + k] && a >= iv.first && a < iv.second && a < first)
+                first = a;
+            }
+          }
+        }
+        pos += r.count;
+      }
+      if (first != ~std::uint64_t(0))
+        readRace(cp, h, first);
+    }
+  }
+  [[noreturn]] void readRace(const CsPlan &cp, const ReadHazard &h, std::uint64_t key) const {
+    const EdgePlan &er = cp.edges[h.read], &ew = cp.edges[h.write];
+    const VertexPlan &vr = cp.vertices[er.vertex], &vw = cp.vertices[ew.vertex];
+    fail("vertex '" + vr.cls->name + "' (tile " + std::to_string(vr.tile) + ") reads element " +
+         std::to_string(key & ((std::uint64_t(1) << 40) - 1)) + " of '" +
+         vars.vars[key >> 40].name + "' that vertex '" + vw.cls->name + "' (tile " +
+         std::to_string(vw.tile) + ") writes in compute set '" + cp.name + "' (fields '" +
+         er.st->field + "' and '" + ew.st->field + "'); Poplar leaves such a read undefined");
   }
 
   // ------------------------------------------------------------------- report

@@ -1,0 +1,112 @@
+"""One time step of the 2-D Jacobi stencil: the model's cycles and exchange against the
+bounds for its partition.
+
+A step is two five-point sweeps (B from A, then A from B), each one compute set. For
+each size: the busiest tile's points; the cost model's compute cycles (per compute set
+the slowest vertex, summed) next to the memory roofline of the update (each point reads
+one element of A and writes one of B at best: 8 bytes over 24 bytes per cycle); the
+bytes the busiest tile receives per step (ipu_lower.cost_model.exchange, which the
+e2e tests check against the emulator) next to what its points read from other tiles
+(the halo its partition needs); the exchange cycles of both at the arch's bytes per
+cycle; sync per superstep; and the total. The last column is the halo of the same work
+in 2-D blocks, the partition that would need the least exchange.
+
+Run: python benchmarks/stencil.py [--arch ipu2] [--sizes 1024,4096]
+"""
+
+# No `from __future__ import annotations`: DaCe reads the programs' annotations.
+import argparse
+from math import ceil, isqrt
+
+import dace
+from ipu_lower.dialects import poplar
+from roofline import MEMORY_BYTES_PER_CYCLE, compute_cycles, print_header
+
+from ipu_lower.arch import Arch, get_arch
+from ipu_lower.cost_model import exchange
+from ipu_lower.emit import lower_program
+
+N = dace.symbol("N")
+FLOAT_BYTES = 4
+UPDATE_BYTES = 2 * FLOAT_BYTES
+"""Per point: one element of the input read, one of the output written."""
+OFFSETS = ((-1, 0), (0, -1), (0, 1), (1, 0))
+
+
+@dace.program
+def jacobi_step(A: dace.float32[N, N], B: dace.float32[N, N]):
+    B[1:-1, 1:-1] = dace.float32(0.2) * (A[1:-1, 1:-1] + A[1:-1, :-2] + A[1:-1, 2:] + A[2:, 1:-1] + A[:-2, 1:-1])
+    A[1:-1, 1:-1] = dace.float32(0.2) * (B[1:-1, 1:-1] + B[1:-1, :-2] + B[1:-1, 2:] + B[2:, 1:-1] + B[:-2, 1:-1])
+
+
+def needed_halo(begin: int, end: int, n: int) -> int:
+    """Elements outside [begin, end) that the interior points in it read."""
+    inside = [p for p in range(begin, end) if 0 < p // n < n - 1 and 0 < p % n < n - 1]
+    reads = {p + di * n + dj for p in inside for di, dj in OFFSETS}
+    return len([q for q in reads if not begin <= q < end])
+
+
+def block_perimeter(n: int, tiles: int) -> int:
+    """The halo of the busiest tile when the (n-2)^2 interior is cut into a near-square
+    grid of blocks over at most `tiles` tiles."""
+    interior = n - 2
+    rows = max(1, min(interior, isqrt(tiles)))
+    cols = max(1, min(interior, tiles // rows))
+    return 2 * (ceil(interior / rows) + ceil(interior / cols))
+
+
+def step_row(n: int, arch: Arch) -> dict:
+    module = lower_program(jacobi_step, {"N": n}, arch.name)
+    compute_sets = [op for op in module.walk() if isinstance(op, poplar.AddComputeSetOp)]
+    exchanges = [exchange(cs.result) for cs in compute_sets]
+    sweeps = [
+        op for op in module.walk()
+        if isinstance(op, poplar.AddVerticesOp) and any(r.kind.data == "halo" for r in op.rules.data)
+    ]
+    assert len(sweeps) == 2, "a step is two sweeps"
+    busiest = [max(s.tile_map.blocks(), key=lambda b: (b.end - b.begin, needed_halo(b.begin, b.end, n))) for s in sweeps]
+    points = max(b.end - b.begin for b in busiest)
+    needed = sum(needed_halo(b.begin, b.end, n) for b in busiest) * FLOAT_BYTES
+    return {
+        "n": n,
+        "points": points,
+        "compute": compute_cycles(module),
+        "memory_bound": sum(b.end - b.begin for b in busiest) * UPDATE_BYTES / MEMORY_BYTES_PER_CYCLE,
+        "received": sum(e.busiest_tile_bytes for e in exchanges),
+        "needed": needed,
+        "exchange": sum(e.cycles(arch.exchange_bytes_per_cycle) for e in exchanges),
+        "exchange_bound": needed / arch.exchange_bytes_per_cycle,
+        "sync": len(compute_sets) * arch.sync_cycles,
+        "blocks": len(sweeps) * block_perimeter(n, arch.tiles) * FLOAT_BYTES,
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--arch", default="ipu2")
+    parser.add_argument("--sizes", default="1024,4096")
+    args = parser.parse_args()
+    arch = get_arch(args.arch)
+    print(f"2-D Jacobi, float32, one time step (two sweeps) on {arch.name} ({arch.tiles} tiles), per busiest tile;")
+    print(f"exchange at {arch.exchange_bytes_per_cycle} bytes/cycle, sync {arch.sync_cycles} cycles per superstep.")
+    print_header(
+        f"{'size':>9} {'points':>6} {'compute':>7} {'mem bound':>9} {'recv B':>7} {'needed B':>8} "
+        f"{'exch':>5} {'exch bound':>10} {'sync':>5} {'total':>6} {'bound':>6} {'2-D blocks B':>12}"
+    )
+    for n in (int(s) for s in args.sizes.split(",")):
+        r = step_row(n, arch)
+        total = r["compute"] + r["exchange"] + r["sync"]
+        bound = r["memory_bound"] + r["exchange_bound"] + r["sync"]
+        print(
+            f"{n:>4}x{n:<4} {r['points']:>6} {r['compute']:>7} {r['memory_bound']:>9.0f} {r['received']:>7} "
+            f"{r['needed']:>8} {r['exchange']:>5} {r['exchange_bound']:>10.0f} {r['sync']:>5} {total:>6} "
+            f"{bound:>6.0f} {r['blocks']:>12}"
+        )
+    print()
+    print("recv B: bytes the model's exchange brings the busiest tile (its halo<l, h> slices); needed B: the")
+    print("elements outside its block its points read. Strips of whole rows need a row above and below;")
+    print("2-D blocks would need only their perimeter (last column).")
+
+
+if __name__ == "__main__":
+    main()

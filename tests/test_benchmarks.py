@@ -1,0 +1,24 @@
+"""The benchmarks still run: each at a small size, its table checked for what it claims."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+BENCHMARKS = Path(__file__).resolve().parents[1] / "benchmarks"
+
+
+def test_stencil_benchmark_prints_a_step_against_its_bounds():
+    out = subprocess.run(
+        [sys.executable, str(BENCHMARKS / "stencil.py"), "--sizes", "66"], capture_output=True, text=True, check=True
+    ).stdout
+    row = next(line for line in out.splitlines() if line.lstrip().startswith("66x66"))
+    values = [float(v) for v in row.split()[1:]]
+    points, compute, memory_bound, received, needed, exchange, exchange_bound, sync, total, bound, blocks = values
+    assert points == 4  # 66 * 66 elements over 1472 tiles, blocks of whole float2 vectors
+    assert compute > memory_bound > 0 and total > bound > 0
+    # strips: per sweep, each vertex receives halo<66, 66> of the input and the constant
+    assert received == 2 * (2 * 66 + 1) * 4 and received >= needed > 0
+    assert exchange == received / 4 and sync == 3 * 150  # 4 bytes a cycle; the constant's own compute set
+    assert 0 < blocks < needed
