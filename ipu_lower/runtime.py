@@ -21,6 +21,7 @@ from typing import Any
 
 import numpy as np
 
+from ipu_lower.cost_model import ProgramEstimate, WhileLoop
 from ipu_lower.element_types import element_type_of_numpy
 
 EMULATOR_INCLUDE = Path(__file__).resolve().parent / "emulator" / "include"
@@ -135,6 +136,13 @@ class CompiledProgram:
     def cycles(self) -> int | None:
         """Estimated IPU cycles of the last run."""
         return None if self.report is None else self.report["total_cycles"]
+
+    @property
+    def estimate(self) -> ProgramEstimate:
+        """The cost model's estimate of a run, before running (loops whose trip count is
+        known only at run time apart: `ipu_lower.cost_model.ProgramEstimate`)."""
+        data = self.manifest["estimate"]
+        return ProgramEstimate(data["cycles"], tuple(WhileLoop(**loop) for loop in data["while_loops"]))
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
         """Run on the given arguments; returns what the DaCe program returns, if anything."""

@@ -736,7 +736,8 @@ def check_manifest(case, manifest_text: str, host_text: str) -> None:
     values = symbol_values(symbols)
     manifest = json.loads(manifest_text)
     assert manifest_text.endswith("\n")
-    assert set(manifest) == {"sdfg", "prefix", "functions", "arch", "arguments"}
+    assert set(manifest) == {"sdfg", "prefix", "functions", "arch", "arguments", "estimate"}
+    assert manifest["estimate"]["cycles"] > 0 and manifest["estimate"]["while_loops"] == []  # straight-line
     assert manifest["sdfg"] == sdfg.name == name
     assert manifest["prefix"] == name
     assert manifest["functions"] == {f: f"{name}_{f}" for f in ABI_FUNCTIONS}
