@@ -19,15 +19,16 @@ from collections.abc import Sequence
 from typing import ClassVar
 from math import prod
 
-from xdsl.dialects.builtin import ArrayAttr, IntAttr
+from xdsl.dialects.builtin import DenseArrayBase, i64
 from xdsl.ir import Attribute
 from xdsl.parser import Parser
 from xdsl.printer import Printer
 from xdsl.utils.exceptions import VerifyException
 
 
-def int_list(values: Sequence[int]) -> ArrayAttr[IntAttr]:
-    return ArrayAttr([IntAttr(v) for v in values])
+def int_list(values: Sequence[int]) -> DenseArrayBase:
+    """`array<i64: ...>`, an attribute upstream MLIR parses too."""
+    return DenseArrayBase.from_list(i64, list(values))
 
 
 class DynamicSliceMixin:
@@ -46,10 +47,10 @@ class DynamicSliceMixin:
         return shape
 
     def dim_list(self) -> list[int]:
-        return [d.data for d in self.dims.data]  # type: ignore[attr-defined]
+        return list(self.dims.get_values())  # type: ignore[attr-defined]
 
     def size_list(self) -> list[int]:
-        return [s.data for s in self.sizes.data]  # type: ignore[attr-defined]
+        return list(self.sizes.get_values())  # type: ignore[attr-defined]
 
     @staticmethod
     def shape_of(t: Attribute) -> tuple[int, ...]:

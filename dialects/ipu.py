@@ -386,8 +386,8 @@ class _DynamicOp(DynamicSliceMixin, IRDLOperation):
     tensor = operand_def(MemRefType)
     offsets = var_operand_def(MemRefType)
     slice = operand_def(MemRefType)
-    dims = prop_def(ArrayAttr[IntAttr])
-    sizes = prop_def(ArrayAttr[IntAttr])
+    dims = prop_def(DenseArrayBase[I64])
+    sizes = prop_def(DenseArrayBase[I64])
     traits = lazy_traits_def(lambda: (_IN_PROGRAM,))
 
     def __init__(

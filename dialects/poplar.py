@@ -681,8 +681,8 @@ class _DynamicOp(DynamicSliceMixin, BuildOp):
     tensor = operand_def(TensorType)
     offsets = var_operand_def(TensorType)
     slice = operand_def(TensorType)
-    dims = prop_def(ArrayAttr[IntAttr])
-    sizes = prop_def(ArrayAttr[IntAttr])
+    dims = prop_def(DenseArrayBase[I64])
+    sizes = prop_def(DenseArrayBase[I64])
     result = result_def(ProgramType)
 
     def __init__(

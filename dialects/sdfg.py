@@ -928,10 +928,6 @@ def loop_variables(op: Operation) -> list[SSAValue]:
     return found
 
 
-def _is_index_value(value: SSAValue) -> bool:
-    return isinstance(value.type, IndexType)
-
-
 def is_integer_scalar(value: SSAValue) -> bool:
     """A rank-0 container of an integer type (not bool): a value a loop bound may read."""
     t = value.type
@@ -1039,12 +1035,8 @@ class ForOp(IRDLOperation):
                 raise VerifyException(f"bound '{e}' of loop '{label}' uses a dimension that is not an operand")
         if first_use_order(values) != list(range(len(self.bound_operands))):
             raise VerifyException(f"loop '{label}' must use each operand, in the order its bounds first name them")
-        enclosing = loop_variables(self)
-        for value in self.bound_operands:
-            if _is_index_value(value):
-                if value not in enclosing:
-                    raise VerifyException(f"bound of loop '{label}' uses an index value that is not an enclosing loop variable")
-            elif not is_integer_scalar(value):
+        for value in self.bound_operands:  # an index value in scope is an enclosing loop's variable
+            if not isinstance(value.type, IndexType) and not is_integer_scalar(value):
                 raise VerifyException(
                     f"bound of loop '{label}' reads {value.type}; only rank-0 integer containers may be read"
                 )

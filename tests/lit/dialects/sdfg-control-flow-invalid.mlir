@@ -157,3 +157,42 @@ sdfg.sdfg @f args [] symbols [] {
 }
 
 // CHECK: error: uses symbol 'N', which sdfg 'f' does not declare
+
+// -----
+
+sdfg.sdfg @f args [] symbols [] {
+  sdfg.for "l" %t = 0 to 4 step 1 {
+    sdfg.state "s" {
+      %v = "sdfg.apply"(%t, %t) <{expr = #sdfg.expr<d0 * 2>}> : (index, index) -> i32
+    }
+  }
+}
+
+// CHECK: error: sdfg.apply must use each operand, in the order its expression first names them
+
+// -----
+
+// Loop bodies and branches hold states and control flow; dataflow stands in states.
+sdfg.sdfg @f args ["c"] symbols [] {
+  %c = sdfg.container "c" : !sdfg.array<i1>
+  sdfg.for "l" %t = 0 to 4 step 1 {
+    %v = sdfg.read %c[] : !sdfg.array<i1>
+  }
+}
+
+// CHECK: error: 'sdfg.read' is not allowed in loop 'l' (expected sdfg.state, sdfg.for, sdfg.while or sdfg.if)
+
+// -----
+
+sdfg.sdfg @f args ["c"] symbols [] {
+  %c = sdfg.container "c" : !sdfg.array<i1>
+  sdfg.if "b" {
+    %v = sdfg.read %c[] : !sdfg.array<i1>
+    sdfg.condition %v
+  } then {
+  } else {
+    %w = sdfg.read %c[] : !sdfg.array<i1>
+  }
+}
+
+// CHECK: error: 'sdfg.read' is not allowed in the else region of branch 'b' (expected sdfg.state, sdfg.for, sdfg.while or sdfg.if)

@@ -7,7 +7,8 @@
 // a block argument, bounds index expressions of symbols, enclosing loop variables and
 // rank-0 integer containers), sdfg.while and sdfg.if (condition regions ending with
 // sdfg.condition; an empty else region is not printed), sdfg.apply (an index expression
-// as an integer, for a tasklet).
+// as an integer, for a tasklet), and sdfg.copy between boxes that move with loop
+// variables (its index operands).
 
 sdfg.sdfg @loops args ["A", "T", "s"] symbols ["N"] {
   %A = sdfg.container "A" : !sdfg.array<N x N x f32>
@@ -29,6 +30,14 @@ sdfg.sdfg @loops args ["A", "T", "s"] symbols ["N"] {
     }
   }
   sdfg.for "empty" %k = 0 to 10 step 1 {}
+  sdfg.for "rows" %r = 0 to N step 1 {
+    sdfg.for "cols" %c = 0 to N step 1 : () {
+      sdfg.state "move" {
+        sdfg.copy %A[%r:%r + 1, 0:N] to %A[%c:%c + 1, 0:N] : !sdfg.array<N x N x f32>, !sdfg.array<N x N x f32>
+        sdfg.copy %A[%c:%c + 1, %r + 1:%r + 2] to %s[] {note} : !sdfg.array<N x N x f32>, !sdfg.array<f32>
+      }
+    }
+  }
 }
 
 // CHECK-LABEL: sdfg.sdfg @loops args ["A", "T", "s"] symbols ["N"] {
@@ -39,12 +48,18 @@ sdfg.sdfg @loops args ["A", "T", "s"] symbols ["N"] {
 // CHECK-NEXT:          %{{.*}} = sdfg.apply %[[I]] * N + %[[J]] : i32
 // CHECK:         sdfg.for "empty" %{{.*}} = 0 to 10 step 1 {
 // CHECK-NEXT:    }
+// CHECK-NEXT:    sdfg.for "rows" %[[R:.*]] = 0 to N step 1 {
+// CHECK-NEXT:      sdfg.for "cols" %[[C:.*]] = 0 to N step 1 {
+// CHECK-NEXT:        sdfg.state "move" {
+// CHECK-NEXT:          sdfg.copy %{{.*}}[%[[R]]:%[[R]] + 1, 0:N] to %{{.*}}[%[[C]]:%[[C]] + 1, 0:N] : !sdfg.array<N x N x f32>, !sdfg.array<N x N x f32>
+// CHECK-NEXT:          sdfg.copy %{{.*}}[%[[C]]:%[[C]] + 1, %[[R]] + 1:%[[R]] + 2] to %{{.*}}[] {note} : !sdfg.array<N x N x f32>, !sdfg.array<f32>
 
 // GENERIC-LABEL: "sdfg.sdfg"() <{sym_name = "loops"
 // GENERIC:         "sdfg.for"(%{{.*}}) <{label = "outer", lower = #sdfg.expr<1>, upper = #sdfg.expr<d0 - 1>, step = #sdfg.expr<2>}> ({
 // GENERIC-NEXT:    ^{{.*}}(%[[I:[^:]*]]: index):
 // GENERIC-NEXT:      "sdfg.for"(%[[I]]) <{label = "inner", lower = #sdfg.expr<N - 1>, upper = #sdfg.expr<d0>, step = #sdfg.expr<-1>}> ({
 // GENERIC:             "sdfg.apply"(%{{.*}}, %{{.*}}) <{expr = #sdfg.expr<d0 * N + d1>}> : (index, index) -> i32
+// GENERIC:             "sdfg.copy"(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}) <{source_subset = [#sdfg.expr<d0>, #sdfg.expr<d0 + 1>, #sdfg.expr<0>, #sdfg.expr<N>], destination_subset = [#sdfg.expr<d1>, #sdfg.expr<d1 + 1>, #sdfg.expr<0>, #sdfg.expr<N>]}> : (!sdfg.array<N x N x f32>, !sdfg.array<N x N x f32>, index, index) -> ()
 
 sdfg.sdfg @branches args ["A", "c"] symbols ["N"] {
   %A = sdfg.container "A" : !sdfg.array<N x f32>
