@@ -215,16 +215,15 @@ class _ComputeSet(RewritePattern):
         rewriter.replace(op, ops, [])
 
 
-def _program_of(block: Block, rewriter: PatternRewriter) -> SSAValue:
-    """Move the (converted) ops of a control region before the op being rewritten and
-    return the sequence of the programs they make, in order."""
+def _program_of(block: Block, control: Operation, rewriter: PatternRewriter) -> SSAValue:
+    """Move the (converted) ops of a region of `control` before it and return the
+    sequence of the programs they make, in order."""
     ops = list(block.ops)
     for op in ops:
         op.detach()
-    rewriter.insert_op(ops)
     programs = [r for o in ops for r in o.results if isinstance(r.type, poplar.ProgramType) and not r.uses]
     sequence = poplar.SequenceOp(programs)
-    rewriter.insert_op(sequence)
+    rewriter.insert([*ops, sequence], InsertPoint.before(control))
     return sequence.result
 
 
@@ -234,16 +233,16 @@ class _Control(RewritePattern):
 
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
         if isinstance(op, ipu.RepeatOp):
-            body = _program_of(op.body.block, rewriter)
-            rewriter.replace_op(op, poplar.RepeatOp(op.count.value.data, body), [])
+            body = _program_of(op.body.block, op, rewriter)
+            rewriter.replace(op, poplar.RepeatOp(op.count.value.data, body), [])
         elif isinstance(op, ipu.RepeatWhileOp):
-            cond = _program_of(op.condition.block, rewriter)
-            body = _program_of(op.body.block, rewriter)
-            rewriter.replace_op(op, poplar.RepeatWhileTrueOp(cond, op.predicate, body), [])
+            cond = _program_of(op.condition.block, op, rewriter)
+            body = _program_of(op.body.block, op, rewriter)
+            rewriter.replace(op, poplar.RepeatWhileTrueOp(cond, op.predicate, body), [])
         elif isinstance(op, ipu.IfOp):
-            then = _program_of(op.then_region.block, rewriter)
-            otherwise = _program_of(op.else_region.block, rewriter)
-            rewriter.replace_op(op, poplar.IfOp(op.predicate, then, otherwise), [])
+            then = _program_of(op.then_region.block, op, rewriter)
+            otherwise = _program_of(op.else_region.block, op, rewriter)
+            rewriter.replace(op, poplar.IfOp(op.predicate, then, otherwise), [])
 
 
 class _FinishBuild(RewritePattern):
