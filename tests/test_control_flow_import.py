@@ -95,11 +95,12 @@ def test_a_loop_with_constant_bounds_has_a_static_trip_count():
 
 
 @dace.program
-def branch(a: dace.float32[N], b: dace.float32[N]):
+def branch(a: dace.float32[N], b: dace.float32[N], c: dace.float32[N]):
     if a[0] > 0:
-        b[:] = a * dace.float32(2)
+        b[:] = a
+        c[:] = a
     else:
-        b[:] = a - dace.float32(1)
+        b[:] = c
 
 
 def test_a_branch_on_data_reads_the_value_an_interstate_edge_assigns():
@@ -205,9 +206,9 @@ def test_a_loop_variable_in_a_tasklet_is_an_apply():
 @dace.program
 def breaking(A: dace.float32[N]):
     for i in range(N):
+        A[i] = A[i] * 2
         if A[i] > 0.5:
             break
-        A[i] = 0
 
 
 @dace.program
