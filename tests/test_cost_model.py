@@ -817,16 +817,18 @@ def test_exchange_counts_what_each_tile_does_not_hold():
 # --------------------------------------------------------------------------------------
 # whole programs: loops and branches
 
-LOOPS = """
-poplar.host_program @p arch "ipu2" args [] : [] build {
-  %p = poplar.add_variable "p" : !poplar.tensor<i1>
-  poplar.map_tensor %p over <0 to 1 x 1> : !poplar.tensor<i1>
-  %q = poplar.add_variable "q" : !poplar.tensor<i1>
-  poplar.map_tensor %q over <0 to 1 x 1> : !poplar.tensor<i1>
-  %x = poplar.add_variable "x" : !poplar.tensor<8xf32>
-  poplar.map_tensor %x over <0 to 1 x 8> : !poplar.tensor<8xf32>
-  %y = poplar.add_variable "y" : !poplar.tensor<8xf32>
-  poplar.map_tensor %y over <1 to 2 x 8> : !poplar.tensor<8xf32>
+def variables(**mapped: tuple[str, str]) -> str:
+    """Build-region lines declaring each variable (its tensor type, its tile map)."""
+    return "\n".join(
+        f'  %{name} = poplar.add_variable "{name}" : {t}\n  poplar.map_tensor %{name} over {tiles} : {t}'
+        for name, (t, tiles) in mapped.items()
+    )
+
+
+SCALAR_BOOL = ("!poplar.tensor<i1>", "<0 to 1 x 1>")
+LOOPS = f"""
+poplar.host_program @p arch "ipu2" args [] : [] build {{
+{variables(p=SCALAR_BOOL, q=SCALAR_BOOL, x=("!poplar.tensor<8xf32>", "<0 to 1 x 8>"), y=("!poplar.tensor<8xf32>", "<1 to 2 x 8>"))}
   %cs = poplar.add_compute_set "work"
   %run = poplar.execute %cs
   %copy = poplar.copy %x to %y : !poplar.tensor<8xf32>, !poplar.tensor<8xf32>
@@ -839,9 +841,9 @@ poplar.host_program @p arch "ipu2" args [] : [] build {
   %branch = poplar.if %p : !poplar.tensor<i1> then %three else %empty
   %all = poplar.sequence(%branch, %outer)
   poplar.engine %all
-} run {
+}} run {{
   poplar.run 0
-}
+}}
 """
 
 
