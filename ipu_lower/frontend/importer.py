@@ -23,6 +23,7 @@ Anything not supported yet raises `SdfgImportError` naming the SDFG, state and n
 from __future__ import annotations
 
 import ast
+from dataclasses import dataclass
 
 import numpy as np
 import sympy
@@ -46,6 +47,7 @@ from ipu_lower.dialects import sdfg as sd
 from ipu_lower.dialects.index_expr import IndexExpr
 from ipu_lower.element_types import element_type_of_numpy
 from ipu_lower.frontend import control_flow as cf
+from ipu_lower.frontend.safe_expr import UnsafeExpressionError, check_expression
 from ipu_lower.frontend.symbolic import SymbolicError, to_index_expr
 from ipu_lower.frontend.tasklet import TaskletError, translate_tasklet
 
@@ -248,25 +250,24 @@ class _SdfgImporter:
             test = self.condition_region(item.condition, where)
             body = self.items(item.body) + self.assign(item.latch, where)
             return [*ops, sd.WhileOp(item.label, test, Region(Block(body)))]
-        lower, upper, step, operands, entry, latch = counted
         variable = item.variable
         assert variable is not None
-        op = sd.ForOp(item.label, lower, upper, step, operands, variable_name=variable)
+        op = sd.ForOp(item.label, counted.lower, counted.upper, counted.step, counted.operands, variable_name=variable)
         outer = self.loop_vars.get(variable)
         self.loop_vars[variable] = op.variable
         try:
-            op.body.block.add_ops(self.items(item.body) + self.assign(latch, where))
+            op.body.block.add_ops(self.items(item.body) + self.assign(counted.latch, where))
         finally:
             if outer is None:
                 del self.loop_vars[variable]
             else:
                 self.loop_vars[variable] = outer
-        return [*self.assign(entry, where), op]
+        return [*self.assign(counted.entry, where), op]
 
-    def counted(self, item: cf.Loop):
-        """(lower, upper, step, operands, other entry and latch assignments) when the loop
-        counts its variable by a constant step towards a bound the condition compares it
-        with, and nothing else assigns it; else None (the loop becomes an sdfg.while)."""
+    def counted(self, item: cf.Loop) -> _Counted | None:
+        """How the loop counts, when it counts its variable by a constant step towards a
+        bound the condition compares it with, and nothing else assigns it; else None
+        (the loop becomes an sdfg.while)."""
         variable = item.variable
         if variable is None or variable in self.data_symbols or _assigns(item.body, variable):
             return None
@@ -276,9 +277,9 @@ class _SdfgImporter:
         if any(cf.reads_name(v, variable) for _, v in entry + latch):
             return None
         try:
-            step = symbolic.pystr_to_symbolic(update) - symbolic.symbol(variable)
+            step = _symbolic(update) - symbolic.symbol(variable)
             test = ast.parse(item.condition.strip(), mode="eval").body
-        except Exception:  # DaCe's parser raises many kinds: not a counted loop
+        except (SyntaxError, SymbolicError):
             return None
         if not (getattr(step, "is_Integer", False) and int(step) != 0):
             return None
@@ -300,16 +301,16 @@ class _SdfgImporter:
         ]
         dims = {n: k for k, n in enumerate(names)}
         try:
-            lower = to_index_expr(symbolic.pystr_to_symbolic(init), dims)
-            upper = to_index_expr(symbolic.pystr_to_symbolic(ast.unparse(right)), dims) + offset
-        except Exception:  # not an index expression of symbols, loop variables and integer scalars
+            lower = to_index_expr(_symbolic(init), dims)
+            upper = to_index_expr(_symbolic(ast.unparse(right)), dims) + offset
+        except SymbolicError:  # not an index expression of symbols, loop variables and integer scalars
             return None
         if (lower.symbols() | upper.symbols()) & self.assigned:
             return None
         used = sd.first_use_order([lower, upper])
         renumber = {d: IndexExpr.dim(k) for k, d in enumerate(used)}
         operands = [self.loop_vars.get(names[d]) or self.containers[names[d]] for d in used]
-        return (lower.substitute(dims=renumber), upper.substitute(dims=renumber), step, operands, entry, latch)
+        return _Counted(lower.substitute(dims=renumber), upper.substitute(dims=renumber), step, operands, entry, latch)
 
     def assign(self, assignments: cf.Assignments, where) -> list[Operation]:
         """Interstate assignments, each a state computing the value into the symbol's
@@ -407,10 +408,9 @@ class _SdfgImporter:
 
     def subset_index(self, text: str, what: str, where):
         try:
-            value = symbolic.pystr_to_symbolic(text)
-        except Exception as err:  # DaCe's parser raises many kinds
-            raise self.fail(f"{what}: cannot read '{text}'", where) from err
-        return value
+            return _symbolic(text)
+        except SymbolicError as err:
+            raise self.fail(f"{what}: cannot read '{text}' ({err})", where) from err
 
     def read_element(self, name: str, subset: list, block: Block, where, text: str) -> SSAValue:
         desc = self.sdfg.arrays[name]
@@ -672,6 +672,32 @@ class _SdfgImporter:
         if isinstance(desc, dt.Scalar):
             return [], []
         return self.indexed(state, tasklet, [begin for begin, _, _ in subset.ndrange()], "unsupported memlet subset")
+
+
+@dataclass(frozen=True)
+class _Counted:
+    """A loop that counts: its bounds over `operands` (loop variables and integer
+    scalars), its step, and the entry and latch assignments of other symbols."""
+
+    lower: IndexExpr
+    upper: IndexExpr
+    step: int
+    operands: list[SSAValue]
+    entry: cf.Assignments
+    latch: cf.Assignments
+
+
+def _symbolic(text: str):
+    """DaCe's sympy value of an interstate or loop expression, after the safe loader's
+    whitelist check (so that no string reaches sympy's eval unchecked, whatever the
+    SDFG's origin); SymbolicError when it is not an expression DaCe can read."""
+    try:
+        check_expression(text, allow_subscripts=True)
+        return symbolic.pystr_to_symbolic(text)
+    except UnsafeExpressionError as err:
+        raise SymbolicError(str(err)) from err
+    except Exception as err:  # DaCe's parser raises many kinds
+        raise SymbolicError(f"DaCe cannot read it: {err}") from err
 
 
 def _free_names(code: str) -> list[str]:
