@@ -38,10 +38,9 @@ from dace.sdfg.state import ControlFlowBlock, ControlFlowRegion
 class ControlFlowError(Exception):
     """Control flow that `structure` cannot express; the message names the states."""
 
-    def __init__(self, message: str, block: ControlFlowBlock | None = None):
+    def __init__(self, message: str):
         super().__init__(message)
         self.message = message
-        self.block = block
 
 
 Assignments = list[tuple[str, str]]
@@ -183,7 +182,6 @@ class _Structurer:
                     raise ControlFlowError(
                         f"control flow ends at state '{_label(block)}' inside a loop or branch "
                         "(return); not supported yet",
-                        block,
                     )
                 return items
             if len(out) == 1:
@@ -192,13 +190,11 @@ class _Structurer:
                     raise ControlFlowError(
                         f"the only edge out of state '{_label(block)}' has condition "
                         f"'{edge.data.condition.as_string}'; not supported yet",
-                        block,
                     )
                 if edge in self.back_edges and edge is not latch:
                     raise ControlFlowError(
                         f"state '{_label(block)}' jumps back to '{_label(edge.dst)}' a second time "
                         "(continue); loops with several back edges are not supported yet",
-                        block,
                     )
                 items.extend(self.follow(edge, latch))
                 block = edge.dst
@@ -221,7 +217,6 @@ class _Structurer:
         if len(out) != 2:
             raise ControlFlowError(
                 f"state '{_label(block)}' has {len(out)} outgoing edges; only two-way branches are supported",
-                block,
             )
         a, b = out
         ca, cb = a.data.condition.as_string, b.data.condition.as_string
@@ -231,20 +226,17 @@ class _Structurer:
             raise ControlFlowError(
                 f"the conditions '{ca}' and '{cb}' of the edges out of state '{_label(block)}' are not "
                 "complementary; only if/else branches are supported",
-                block,
             )
         if a in self.back_edges or b in self.back_edges:
             raise ControlFlowError(
                 f"state '{_label(block)}' branches back to an earlier state; only loops whose guard "
                 "tests the condition before the body are supported (not do-while loops)",
-                block,
             )
         merge = self.post_idom.get(block)
         if merge is None or merge == _EXIT:
             raise ControlFlowError(
                 f"the branches out of state '{_label(block)}' never meet again (a return or break in a "
                 "branch); not supported yet",
-                block,
             )
         then = self.follow(a, latch) + self.sequence(a.dst, merge, latch) if a.dst is not merge else self.follow(a, latch)
         otherwise = self.follow(b, latch) + self.sequence(b.dst, merge, latch) if b.dst is not merge else self.follow(b, latch)
@@ -259,13 +251,12 @@ class _Structurer:
             raise ControlFlowError(
                 f"loop at state '{_label(header)}' has {len(back)} back edges (from {_names(e.src for e in back)}; "
                 "continue); not supported yet",
-                header,
             )
         latch = back[0]
         blocks = self.loop_blocks(header, latch.src)
         if not isinstance(header, SDFGState) or header.nodes():
             raise ControlFlowError(
-                f"the guard '{_label(header)}' of a loop is not an empty state; not supported yet", header
+                f"the guard '{_label(header)}' of a loop is not an empty state; not supported yet"
             )
         out = self.cfg.out_edges(header)
         inside = [e for e in out if e.dst in blocks]
@@ -274,7 +265,6 @@ class _Structurer:
             raise ControlFlowError(
                 f"loop at state '{_label(header)}' does not test its condition at its guard (a do-while "
                 "loop or a loop without exit); not supported yet",
-                header,
             )
         body_edge, exit_edge = inside[0], outside[0]
         condition = body_edge.data.condition.as_string
@@ -282,7 +272,6 @@ class _Structurer:
             raise ControlFlowError(
                 f"the conditions '{condition}' and '{exit_edge.data.condition.as_string}' of loop "
                 f"'{_label(header)}' are not complementary",
-                header,
             )
         for block in blocks - {header}:
             for e in self.cfg.out_edges(block):
@@ -290,12 +279,11 @@ class _Structurer:
                     raise ControlFlowError(
                         f"state '{_label(block)}' leaves the loop at '{_label(header)}' other than through "
                         "its guard (break or return); not supported yet",
-                        block,
                     )
         entries = [e for e in self.cfg.in_edges(header) if e is not latch]
         if len(entries) > 1:
             raise ControlFlowError(
-                f"loop at state '{_label(header)}' is entered from {len(entries)} states; not supported yet", header
+                f"loop at state '{_label(header)}' is entered from {len(entries)} states; not supported yet"
             )
         entry = assignments_of(entries[0]) if entries else []
         latch_assigns = assignments_of(latch)
