@@ -3,21 +3,23 @@
     ipu-run DIR --arg x=x.npy --arg a=2.5 --arg y=y.npy --report report.json
 
 Arrays come from .npy files, scalars from numbers (or .npy files holding one value).
-Outputs are written back into their .npy files (or into --output-dir). Errors are one
-line on stderr with exit code 1.
+Outputs are written back into their .npy files (or into --output-dir), arrays the program
+returns into __return*.npy there (or in the current directory); all of them, and the
+report, only once the run succeeded. Errors are one line on stderr with exit code 1.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
 
 import numpy as np
 
-from ipu_lower.runtime import BuildError, CompiledProgram, ProgramError
+from ipu_lower.runtime import Argument, BuildError, CompiledProgram, ProgramError
 
 
 class RunError(Exception):
@@ -35,16 +37,12 @@ def _parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
 
 
 def _load_value(program: CompiledProgram, name: str, text: str):
-    argument = next((a for a in program.arguments if a.name == name), None)
+    argument = next((a for a in program.arguments if a.name == name and not a.returned), None)
     if argument is None:
-        known = ", ".join(a.name for a in program.arguments)
+        known = ", ".join(a.name for a in program.arguments if not a.returned)
         raise RunError(f"unknown argument '{name}' (the program takes {known})")
     if text.endswith(".npy"):
-        try:
-            value = np.load(text, allow_pickle=False)
-        except (OSError, ValueError) as err:
-            raise RunError(f"cannot read '{text}' for argument '{name}': {err}") from err
-        return value.reshape(()) if argument.scalar and value.size == 1 else value
+        return _load_npy(argument, text)
     if not argument.scalar:
         raise RunError(f"argument '{name}' is an array: give a .npy file")
     try:
@@ -57,11 +55,37 @@ def _load_value(program: CompiledProgram, name: str, text: str):
     return argument.dtype.type(number)
 
 
+def _load_npy(argument: Argument, path: str) -> np.ndarray:
+    """The array in `path`, its header checked against the argument before any data is
+    read: a file claiming another shape or a huge one, or that is no .npy at all (an .npz,
+    an empty file), is an error naming the argument."""
+    where = f"'{path}' for argument '{argument.name}'"
+    expected = (1,) if argument.scalar else argument.shape
+    try:
+        with open(path, "rb") as file:
+            version = np.lib.format.read_magic(file)
+            read_header = np.lib.format.read_array_header_1_0 if version == (1, 0) else np.lib.format.read_array_header_2_0
+            shape, _, dtype = read_header(file)  # the header only: no data is read yet
+            if dtype.hasobject:
+                raise ValueError("it holds Python objects")
+            if dtype != argument.dtype or (shape != expected and not (argument.scalar and shape == ())):
+                raise RunError(f"{where} holds {dtype}{list(shape)}, the program takes {argument.dtype}{list(argument.shape)}")
+            file.seek(0)
+            value = np.load(file, allow_pickle=False)
+    except RunError:
+        raise
+    except (OSError, ValueError, EOFError) as err:
+        raise RunError(f"cannot read {where}: {err}") from None
+    return value.reshape(()) if argument.scalar else value
+
+
 def run(argv: Sequence[str] | None = None) -> None:
     args = _parse_args(argv)
     directory = Path(args.directory)
     if not (directory / "program.json").is_file():
         raise RunError(f"'{directory}' has no program.json: write it with ipu-opt -t poplar-cpp -o DIR")
+    if args.report and not Path(args.report).resolve().parent.is_dir():
+        raise RunError(f"cannot write the report to '{args.report}': its directory does not exist")
     program = CompiledProgram(directory)
     sources: dict[str, str] = {}
     values = {}
@@ -69,21 +93,52 @@ def run(argv: Sequence[str] | None = None) -> None:
         name, sep, text = item.partition("=")
         if not sep:
             raise RunError(f"malformed --arg '{item}' (expected NAME=VALUE)")
+        if name in values:
+            raise RunError(f"argument '{name}' given twice")
         sources[name] = text
         values[name] = _load_value(program, name, text)
     try:
-        program(**values)
+        returned = program(**values)
     except TypeError as err:
         raise RunError(str(err)) from err
+    outputs = {}
+    output_dir = Path(args.output_dir) if args.output_dir else None
+    returned_values = iter([] if returned is None else returned if isinstance(returned, tuple) else [returned])
     for argument in program.arguments:
-        if argument.output:
-            target = Path(args.output_dir) / f"{argument.name}.npy" if args.output_dir else Path(sources[argument.name])
-            target.parent.mkdir(parents=True, exist_ok=True)
-            np.save(target, values[argument.name])
-    if args.report:
-        Path(args.report).write_text(json.dumps(program.report, indent=2) + "\n")
-    print(f"{program.manifest['sdfg']}: {program.cycles} estimated IPU cycles")
+        if argument.returned:
+            outputs[(output_dir or Path.cwd()) / f"{argument.name}.npy"] = next(returned_values)
+        elif argument.output:
+            target = output_dir / f"{argument.name}.npy" if output_dir else Path(sources[argument.name])
+            outputs[target] = values[argument.name]
+    report = json.dumps(program.report, indent=2) + "\n" if args.report else None
+    cycles = program.cycles
     program.close()
+    _write_all(outputs, Path(args.report) if args.report else None, report)
+    written = [str(p) for p, _ in outputs.items() if p.name.startswith("__return")]
+    print(f"{program.manifest['sdfg']}: {cycles} estimated IPU cycles" + (f"; returned {', '.join(written)}" if written else ""))
+
+
+def _write_all(outputs: dict[Path, np.ndarray], report_path: Path | None, report: str | None) -> None:
+    """Every file, or none changed: each is written beside its target first, and all are
+    moved into place only when every write succeeded."""
+    staged: list[tuple[Path, Path]] = []
+    try:
+        for target, value in outputs.items():
+            target.parent.mkdir(parents=True, exist_ok=True)
+            partial = target.with_name(f".{target.name}.{os.getpid()}.tmp")
+            with open(partial, "wb") as file:
+                np.save(file, value)
+            staged.append((partial, target))
+        if report_path is not None:
+            partial = report_path.with_name(f".{report_path.name}.{os.getpid()}.tmp")
+            partial.write_text(report or "")
+            staged.append((partial, report_path))
+    except OSError:
+        for partial, _ in staged:
+            partial.unlink(missing_ok=True)
+        raise
+    for partial, target in staged:
+        partial.replace(target)
 
 
 def ipu_run_main(argv: Sequence[str] | None = None) -> None:

@@ -1,9 +1,10 @@
 """Compile a DaCe program to Poplar C++, build it against the CPU emulator and call it.
 
-`compile(program_or_sdfg, symbols=..., arch=...)` returns a `CompiledProgram`: call it
-with the DaCe program's arguments (numpy arrays and scalars); outputs are written back
-into the arrays, and the last run's cycle estimate and profile are kept. Shared
-libraries are cached by the hash of what they are built from.
+`compile(program_or_sdfg, symbols=..., arch=...)` returns a `Program` (ipu_lower/program.py)
+that builds a `CompiledProgram` per set of symbol values: call it with the DaCe program's
+arguments (numpy arrays and scalars); outputs are written back into the arrays, and the
+last run's cycle estimate and profile are kept. Shared libraries are cached by the hash
+of what they are built from.
 """
 
 from __future__ import annotations
@@ -12,8 +13,10 @@ import ctypes
 import hashlib
 import json
 import os
+import re
 import subprocess
-from collections.abc import Mapping
+import threading
+from collections.abc import Callable, Mapping
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
@@ -22,7 +25,10 @@ from typing import Any
 import numpy as np
 
 from ipu_lower.cost_model import ProgramEstimate, WhileLoop
+from ipu_lower.dialects.index_expr import IndexExpr
 from ipu_lower.element_types import element_type_of_numpy
+from ipu_lower.frontend.symbolic import SymbolicError, to_index_expr
+from ipu_lower.program import Program, symbol_value
 
 EMULATOR_INCLUDE = Path(__file__).resolve().parent / "emulator" / "include"
 
@@ -82,6 +88,80 @@ def _gxx(arguments: list[str]) -> None:
 
 
 RETURN_PREFIX = "__return"
+MAX_MANIFEST_BYTES = 1 << 20
+_IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+
+
+def load_manifest(path: Path) -> dict[str, Any]:
+    """program.json, every field checked before use: a damaged or hand-edited file is a
+    ProgramError naming the field, not a KeyError later (or a wrong-sized buffer at the C
+    boundary)."""
+    try:
+        with path.open("rb") as file:
+            text = file.read(MAX_MANIFEST_BYTES + 1)
+    except OSError as err:
+        raise ProgramError(f"cannot read {path}: {err.strerror}") from None
+    if len(text) > MAX_MANIFEST_BYTES:
+        raise ProgramError(f"{path} is larger than {MAX_MANIFEST_BYTES} bytes")
+    try:
+        manifest = json.loads(text)
+    except (ValueError, RecursionError) as err:
+        raise ProgramError(f"{path} is not valid JSON: {err}") from None
+
+    def fail(what: str) -> ProgramError:
+        return ProgramError(f"{path}: {what}")
+
+    def identifier(value: Any, what: str) -> str:
+        if not isinstance(value, str) or not _IDENTIFIER.fullmatch(value):
+            raise fail(f"{what} must be a C identifier, got {value!r:.60}")
+        return value
+
+    if not isinstance(manifest, dict):
+        raise fail("must be a JSON object")
+    identifier(manifest.get("sdfg"), "'sdfg'")
+    identifier(manifest.get("prefix"), "'prefix'")
+    functions = manifest.get("functions")
+    if not isinstance(functions, dict):
+        raise fail("'functions' must be an object")
+    for key in ("init", "run", "exit", "last_error"):
+        identifier(functions.get(key), f"'functions.{key}'")
+    arguments = manifest.get("arguments")
+    if not isinstance(arguments, list):
+        raise fail("'arguments' must be a list")
+    for k, argument in enumerate(arguments):
+        where = f"'arguments[{k}]'"
+        if not isinstance(argument, dict):
+            raise fail(f"{where} must be an object")
+        identifier(argument.get("name"), f"{where}.name")
+        if not isinstance(argument.get("dtype"), str) or element_type_of_numpy(argument["dtype"]) is None:
+            raise fail(f"{where}.dtype must name a supported element type, got {argument.get('dtype')!r:.60}")
+        shape = argument.get("shape")
+        if not isinstance(shape, list) or any(type(d) is not int or not 0 <= d < 2**40 for d in shape):
+            raise fail(f"{where}.shape must be a list of non-negative integers, got {shape!r:.60}")
+        if type(argument.get("output")) is not bool:
+            raise fail(f"{where}.output must be true or false")
+    _check_estimate(manifest.get("estimate"), fail)
+    return manifest
+
+
+def _check_estimate(estimate: Any, fail: Callable[[str], ProgramError]) -> None:
+    """The shape of program.json's `estimate` (see ProgramEstimate)."""
+
+    def count(value: Any, what: str) -> None:
+        if type(value) is not int or value < 0:
+            raise fail(f"{what} must be a non-negative integer, got {value!r:.60}")
+
+    if not isinstance(estimate, dict) or not isinstance(estimate.get("while_loops"), list):
+        raise fail("'estimate' must be an object with 'cycles' and a list 'while_loops'")
+    count(estimate.get("cycles"), "'estimate.cycles'")
+    for k, loop in enumerate(estimate["while_loops"]):
+        where = f"'estimate.while_loops[{k}]'"
+        if not isinstance(loop, dict) or set(loop) != {"predicate", "iteration_cycles", "entries", "within"}:
+            raise fail(f"{where} must be an object of predicate, iteration_cycles, entries and within")
+        if not isinstance(loop["predicate"], str) or not (loop["within"] is None or isinstance(loop["within"], str)):
+            raise fail(f"{where}.predicate and .within must be names")
+        count(loop["iteration_cycles"], f"{where}.iteration_cycles")
+        count(loop["entries"], f"{where}.entries")
 
 
 @dataclass(frozen=True)
@@ -106,7 +186,7 @@ class CompiledProgram:
 
     def __init__(self, directory: Path):
         self.directory = Path(directory)
-        self.manifest = json.loads((self.directory / "program.json").read_text())
+        self.manifest = load_manifest(self.directory / "program.json")
         self.arguments = [
             Argument(a["name"], np.dtype(a["dtype"]), tuple(a["shape"]), a["output"])
             for a in self.manifest["arguments"]
@@ -241,17 +321,49 @@ def compile(  # noqa: A001 - mirrors dace.program.compile
     arch: str | None = None,
     directory: str | Path | None = None,
     demote_f64: bool = False,
-) -> CompiledProgram:
-    """Lower a `@dace.program` or `dace.SDFG` and build it for the emulator; with
-    `demote_f64`, 64-bit data and arithmetic run in 32 bits (see ipu-demote-f64)."""
+) -> Program:
+    """Lower a `@dace.program` or `dace.SDFG` and build it for the emulator, once per set
+    of symbol values: those in `symbols` now, others when a call's arguments give them
+    (see `ipu_lower.program`). With `demote_f64`, 64-bit data and arithmetic run in 32
+    bits (see ipu-demote-f64). `directory` receives the emitted files of the last build."""
+    from ipu_lower.emit import to_sdfg
+
+    sdfg = to_sdfg(program_or_sdfg)
+    given = {name: symbol_value(name, value) for name, value in (symbols or {}).items()}
+
+    def build(values: dict[str, int]) -> CompiledProgram:
+        return _build(sdfg, values, arch, directory, demote_f64)
+
+    free = sorted({str(s) for s in sdfg.free_symbols} | set(given))
+    return Program(sdfg.name, list(sdfg.arg_names), declared_shapes(sdfg), free, given, build)
+
+
+def _build(sdfg: Any, symbols: Mapping[str, int], arch: str | None, directory: str | Path | None, demote_f64: bool) -> CompiledProgram:
     from ipu_lower.emit import emit_program
 
-    files = emit_program(program_or_sdfg, symbols or {}, arch, demote_f64)
+    files = emit_program(sdfg, symbols, arch, demote_f64)
     text = "".join(files[name] for name in sorted(files))
     out = Path(directory) if directory else cache_root() / "programs" / hashlib.sha256(text.encode()).hexdigest()[:24]
     out.mkdir(parents=True, exist_ok=True)
     for name, content in files.items():
         path = out / name
         if not path.exists() or path.read_text() != content:
-            path.write_text(content)
+            partial = out / f"{name}.{os.getpid()}.{threading.get_ident()}.tmp"
+            partial.write_text(content)
+            partial.replace(path)  # atomic: a concurrent build of the same program never reads half a file
     return CompiledProgram(out)
+
+
+def declared_shapes(sdfg: Any) -> dict[str, list[IndexExpr]]:
+    """The shape of each array argument, as index expressions of the SDFG's symbols
+    (arrays whose shape is not one are left out: no symbol is taken from them)."""
+    from dace import data
+
+    shapes = {}
+    for name, descriptor in sdfg.arglist().items():
+        if isinstance(descriptor, data.Array) and not isinstance(descriptor, data.View):
+            try:
+                shapes[name] = [to_index_expr(d) for d in descriptor.shape]
+            except SymbolicError:
+                continue
+    return shapes

@@ -1,0 +1,94 @@
+"""Symbol values from the arguments (ipu_lower/program.py): the shape solver, and
+programs compiled without `symbols=` called like DaCe programs."""
+
+# No `from __future__ import annotations`: DaCe reads the programs' annotations.
+import shutil
+
+import dace
+import numpy as np
+import pytest
+
+import ipu_lower
+from ipu_lower.dialects.index_expr import IndexExpr
+from ipu_lower.program import infer_symbols
+
+N, M = IndexExpr.symbol("N"), IndexExpr.symbol("M")
+
+
+def test_plain_symbols_come_from_the_shapes():
+    assert infer_symbols({"A": [N, M], "x": [M]}, {"A": (3, 4), "x": (4,)}, {}) == {"N": 3, "M": 4}
+
+
+def test_linear_dimensions_are_solved_one_unknown_at_a_time():
+    # 2 * M needs M from the other argument first; N + 1 is solved on its own
+    declared = {"A": [N + 1, M * 2], "B": [M]}
+    assert infer_symbols(declared, {"A": (5, 8), "B": (4,)}, {}) == {"N": 4, "M": 4}
+    assert infer_symbols({"A": [M * 2]}, {"A": (8,)}, {}) == {"M": 4}
+
+
+def test_given_values_are_checked_not_overridden():
+    with pytest.raises(TypeError, match=r"argument 'A' has shape \[5\], but its declared shape \[N\] is \[4\] with N = 4"):
+        infer_symbols({"A": [N]}, {"A": (5,)}, {"N": 4})
+
+
+def test_disagreeing_arguments_name_the_later_one():
+    with pytest.raises(TypeError, match=r"argument 'B' has shape \[3\], but its declared shape \[N\] is \[4\]"):
+        infer_symbols({"A": [N], "B": [N]}, {"A": (4,), "B": (3,)}, {})
+
+
+def test_wrong_rank_and_unsolvable_shapes():
+    with pytest.raises(TypeError, match=r"argument 'A' must have shape \[N, M\], got \[4\]"):
+        infer_symbols({"A": [N, M]}, {"A": (4,)}, {})
+    # an odd length cannot be 2 * M; N * M (two unknowns) stays unsolved
+    assert infer_symbols({"A": [M * 2]}, {"A": (7,)}, {}) == {}
+    assert infer_symbols({"A": [N * M]}, {"A": (12,)}, {}) == {}
+    with pytest.raises(TypeError, match=r"declared shape \[4\] is fixed"):
+        infer_symbols({"A": [IndexExpr.constant(4)]}, {"A": (5,)}, {})
+
+
+pytestmark_e2e = pytest.mark.skipif(shutil.which("g++") is None, reason="needs g++")
+SN, ST = dace.symbol("N"), dace.symbol("T")
+
+
+@dace.program
+def scale(A: dace.float32[SN], B: dace.float32[SN]):
+    B[:] = A * dace.float32(2)
+
+
+@dace.program
+def head(A: dace.float32[SN], B: dace.float32[SN]):
+    for i in dace.map[0:ST]:
+        B[i] = A[i]
+
+
+@pytestmark_e2e
+def test_a_program_compiled_without_symbols_takes_them_from_each_call():
+    program = ipu_lower.compile(scale)
+    assert program.report is None  # nothing built before the first call
+    for n in (6, 11, 6):
+        A = np.arange(n, dtype=np.float32)
+        B = np.zeros(n, np.float32)
+        program(A, B)
+        np.testing.assert_array_equal(B, 2 * A)
+        assert [a.shape for a in program.arguments] == [(n,), (n,)]
+    assert len(program._built) == 2  # one build per distinct N
+
+
+@pytestmark_e2e
+def test_symbols_no_shape_gives_come_from_keywords_or_compile():
+    A, B = np.arange(8, dtype=np.float32), np.zeros(8, np.float32)
+    program = ipu_lower.compile(head)
+    with pytest.raises(TypeError, match=r"head\(\): no argument's shape gives T; pass it as "
+                                        r"compile\(head, symbols=\{'T': \.\.\.\}\) or as a keyword argument \(T=\.\.\.\)"):
+        program(A, B)
+    program(A, B, T=3)
+    np.testing.assert_array_equal(B, [0, 1, 2, 0, 0, 0, 0, 0])
+    ipu_lower.compile(head, symbols={"T": 5})(A, B=B)
+    np.testing.assert_array_equal(B, [0, 1, 2, 3, 4, 0, 0, 0])
+
+
+def test_symbol_values_must_be_integers():
+    with pytest.raises(TypeError, match=r"symbol 'N' must be a non-negative integer, got '4,M=5'"):
+        ipu_lower.compile(scale, symbols={"N": "4,M=5"})
+    with pytest.raises(TypeError, match=r"symbol 'N' must be a non-negative integer, got True"):
+        ipu_lower.compile(scale, symbols={"N": True})
