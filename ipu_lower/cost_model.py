@@ -438,3 +438,100 @@ def superstep_cycles(compute: int, exchange_bytes: int, arch: Arch) -> int:
     compute, the bytes the busiest tile receives (`Exchange.cycles`) and one sync
     (`arch.sync_cycles`)."""
     return compute + Exchange(exchange_bytes, exchange_bytes).cycles(arch.exchange_bytes_per_cycle) + arch.sync_cycles
+
+
+# -- programs ------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class WhileLoop:
+    """A `RepeatWhileTrue` whose trip count is known only when it runs (a bound read from
+    data or from a scalar argument): what one iteration costs, and how often the program
+    enters the loop (`entries`, per iteration of the enclosing while loop `within`)."""
+
+    predicate: str
+    iteration_cycles: int
+    entries: int
+    within: str | None = None
+
+
+@dataclass(frozen=True)
+class ProgramEstimate:
+    """The cycles of one run of a host program. `cycles` counts every step as often as it
+    runs when that is known (a `Repeat` multiplies its body by its count, an `If` costs
+    its slower branch); a `RepeatWhileTrue` adds only its last evaluation of the condition
+    there, and each of its iterations is in `while_loops`, since its trip count is
+    not known before the program runs (`with_trips` adds them for given trip counts; the
+    emulator's report counts the executions that happened)."""
+
+    cycles: int
+    while_loops: tuple[WhileLoop, ...] = ()
+
+    def with_trips(self, trips: dict[str, int]) -> int:
+        """The cycles when the loop over each predicate in `trips` iterates that often."""
+
+        def times(loop: WhileLoop) -> int:
+            enclosing = next((w for w in self.while_loops if w.predicate == loop.within), None)
+            outer = 1 if enclosing is None else times(enclosing) * trips[enclosing.predicate]
+            return loop.entries * outer
+
+        return self.cycles + sum(loop.iteration_cycles * times(loop) * trips[loop.predicate] for loop in self.while_loops)
+
+
+def program_estimate(program: poplar.HostProgramOp, arch: Arch) -> ProgramEstimate:
+    """The estimate of `program`'s engine program (see ProgramEstimate). Per step, as the
+    emulator's CostModel.hpp: an `Execute` costs its compute (for each placement its
+    slowest vertex, summed over the placements: as if they shared a tile), its exchange
+    (`exchange`) and a sync; a copy or dynamic slice moves its bytes through the exchange
+    (as if every element crossed tiles) and syncs; a control program syncs once per
+    evaluation of its predicate."""
+    engine = program.build_body.block.last_op
+    assert isinstance(engine, poplar.EngineOp)
+    return _ProgramWalk(arch).estimate(engine.program, 1, None)
+
+
+class _ProgramWalk:
+    def __init__(self, arch: Arch):
+        self.arch = arch
+        self.while_loops: list[WhileLoop] = []
+
+    def estimate(self, value: SSAValue, entries: int, within: str | None) -> ProgramEstimate:
+        cycles = self.cycles(value, entries, within)
+        return ProgramEstimate(cycles, tuple(self.while_loops))
+
+    def moved(self, tensor: SSAValue, elements: int | None = None) -> int:
+        t = poplar.tensor_type(tensor)
+        count = t.num_elements() if elements is None else elements
+        return ceil(count * element_type(t.element_type).bytes / self.arch.exchange_bytes_per_cycle) + self.arch.sync_cycles
+
+    def cycles(self, value: SSAValue, entries: int, within: str | None) -> int:
+        """Cycles of one run of the program `value`; while loops inside it are recorded
+        as entered `entries` times per iteration of `within`."""
+        op = value.owner
+        sync = self.arch.sync_cycles
+        if isinstance(op, poplar.ExecuteOp):
+            placements = [u.operation for u in op.compute_set.uses if isinstance(u.operation, poplar.AddVerticesOp)]
+            compute = sum(max(p.run_cycles()) for p in placements)
+            return compute + exchange(op.compute_set).cycles(self.arch.exchange_bytes_per_cycle) + sync
+        if isinstance(op, poplar.CopyOp):
+            return self.moved(op.source)
+        if isinstance(op, poplar.DynamicSliceOp | poplar.DynamicUpdateOp):
+            return self.moved(op.slice)
+        if isinstance(op, poplar.SequenceOp):
+            return sum(self.cycles(p, entries, within) for p in op.programs)
+        if isinstance(op, poplar.RepeatOp):
+            return op.count.value.data * self.cycles(op.body, entries * op.count.value.data, within)
+        if isinstance(op, poplar.IfOp):
+            return sync + max(self.cycles(op.then_body, entries, within), self.cycles(op.else_body, entries, within))
+        assert isinstance(op, poplar.RepeatWhileTrueOp)
+        name = _tensor_name(op.predicate)
+        condition = self.cycles(op.cond, entries, within) + sync
+        iteration = condition + self.cycles(op.body, 1, name)
+        self.while_loops.append(WhileLoop(name, iteration, entries, within))
+        return condition
+
+
+def _tensor_name(tensor: SSAValue) -> str:
+    owner = tensor.owner
+    assert isinstance(owner, poplar.AddVariableOp)
+    return owner.debug_name.data

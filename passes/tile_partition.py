@@ -12,18 +12,21 @@ the layout of the data they touch (so every access is local), copies become
 maps on tile 0, where scalars live. Maps that accumulate become tiled reductions
 (`ipu_lower.passes.tile_partition_reductions`). The patterns trust the plan: every map and scalar
 computation was checked while planning.
+
+Control flow (`tile_partition_control`) keeps one layout per container: loops and
+branches become `ipu.repeat`, `ipu.repeat_while` and `ipu.if` over counter and predicate
+variables on tile 0. The bodies of tiled maps and scalar steps are built by
+`tile_partition_points`.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from functools import cache
 from math import ceil, prod
 
 from xdsl.context import Context
-from xdsl.dialects import arith
-from xdsl.dialects.builtin import IndexType, IntegerAttr, MemRefType, ModuleOp
-from xdsl.ir import Block, Operation, Region, SSAValue
+from xdsl.dialects.builtin import ModuleOp
+from xdsl.ir import Operation, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import (
     GreedyRewritePatternApplier,
@@ -38,10 +41,19 @@ from ipu_lower.arch import DEFAULT_ARCH, Arch, get_arch
 from ipu_lower.diagnostics import IpuLowerError, error
 from ipu_lower.dialects import ipu
 from ipu_lower.dialects import sdfg as sd
-from ipu_lower.dialects.index_expr import IndexExpr
-from ipu_lower.dialects.reduction import combine_values
-from ipu_lower.dialects.tiling import UNPLANNED
-from ipu_lower.element_types import element_type, is_signedness_cast, on_ipu
+from ipu_lower.element_types import element_type, on_ipu
+from ipu_lower.names import UniqueNames
+from ipu_lower.passes.tile_partition_control import (
+    ControlPlan,
+    DynamicCopyToSlice,
+    ForToRepeat,
+    IfToIf,
+    Rewrite,
+    WhileToRepeatWhile,
+    plan_control,
+    plan_dynamic_copy,
+)
+from ipu_lower.passes.tile_partition_points import SCALAR_MAP, memref_of, point_offsets, tiled_map
 from ipu_lower.passes.tile_partition_reductions import (
     ReductionPlan,
     analyze_reduction,
@@ -72,9 +84,6 @@ def balanced_tile_map(elements: int, tiles: int, grain: int) -> ipu.TileMapAttr:
             runs.append((first, end - 1, count))
         runs.append((end - 1, end, count - overshoot))
     return ipu.TileMapAttr(runs)
-
-
-SCALAR_MAP = ipu.TileMapAttr([(0, 1, 1)])
 
 
 def _static_shape(ctype: sd.ArrayType, op: Operation) -> tuple[int, ...]:
@@ -128,21 +137,6 @@ def describe_access(op: sd.ReadOp | sd.WriteOp) -> str:
     return f"{sd.container_name(op.container)}[{subset}]"
 
 
-def point_offsets(op: sd.ReadOp | sd.WriteOp, params: tuple[SSAValue, ...]) -> list[int] | None:
-    """The offset of each index from the map's parameter of the same position, when
-    the access is `x[i0 + c0, i1 + c1, ...]` for constants c; else None."""
-    if any(index not in params for index in op.indices):
-        return None
-    positions = {d: IndexExpr.dim(params.index(index)) for d, index in enumerate(op.indices)}
-    offsets = []
-    for k, e in enumerate(op.subset_exprs()):
-        offset = e.substitute(dims=positions).dim_offset(k)
-        if offset is None:
-            return None
-        offsets.append(offset)
-    return offsets
-
-
 def analyze_map(map_op: sd.MapOp) -> MapAccesses:
     """Check that `map_op` is a map the partition supports and say what it touches."""
     label = map_op.label.data
@@ -171,7 +165,8 @@ def analyze_body(
     what: str, ops: list[Operation], params: tuple[SSAValue, ...], bounds: list[tuple[int, int]]
 ) -> MapAccesses:
     """Check the memlets of a body over the box `bounds` of `params`: scalars, and arrays
-    of one shape accessed at constant offsets from the point (the parameters in order)."""
+    of one shape accessed at constant offsets from the point (the parameters in order);
+    without `params` (a scalar step), array elements at constant indices."""
     reads: list[str] = []
     writes: list[str] = []
     arrays: list[_ArrayAccess] = []
@@ -179,6 +174,9 @@ def analyze_body(
     for op in ops:
         if isinstance(op, sd.TaskletOp):
             _check_tasklet_width(op)
+            continue
+        if isinstance(op, sd.ApplyOp):
+            _check_apply(what, op, params, ops)
             continue
         if not isinstance(op, sd.ReadOp | sd.WriteOp | sd.AccumulateOp):
             raise error(op, f"'{op.name}' inside {what} is not supported yet")
@@ -188,8 +186,8 @@ def analyze_body(
         if isinstance(op, sd.AccumulateOp):  # reads the element it combines with
             reads.append(name)
         (writes if isinstance(op, sd.WriteOp | sd.AccumulateOp) else reads).append(name)
-        if ctype.rank == 0 or (not params and prod(_static_shape(ctype, op)) == 1):
-            # a one-element array outside maps (`s[0] = np.sum(x)`) is a scalar
+        verb = "reads" if isinstance(op, sd.ReadOp) else "writes"
+        if ctype.rank == 0:
             if isinstance(op, sd.WriteOp | sd.AccumulateOp) and points > 1:
                 raise error(
                     op,
@@ -197,14 +195,14 @@ def analyze_body(
                     "accumulate into it (write-conflict resolution) to reduce",
                 )
             continue
-        if not params:
-            raise error(
-                op,
-                f"{what} accesses '{describe_access(op)}' outside any map; only scalars and one-element "
-                "arrays are supported there yet",
-            )
-        offsets = point_offsets(op, params)
         shape = _static_shape(ctype, op)
+        if any(index not in params for index in op.indices):
+            raise error(op, f"{what} {verb} '{describe_access(op)}' at a loop variable; run sdfg-dynamic-copies first")
+        if not params:
+            if any(not 0 <= e.constant_value() < n for e, n in zip(op.subset_exprs(), shape)):  # type: ignore[operator]
+                raise error(op, f"{what} {verb} '{describe_access(op)}' outside its shape {ctype}")
+            continue
+        offsets = point_offsets(op, params)
         if offsets is None or len(shape) != len(bounds):
             raise error(
                 op,
@@ -212,11 +210,19 @@ def analyze_body(
                 "from the point (the map parameters in order) are supported yet",
             )
         if any(lo + o < 0 or hi + o > n for (lo, hi), o, n in zip(bounds, offsets, shape)):
-            verb = "writes" if isinstance(op, sd.WriteOp) else "reads"
             raise error(op, f"{what} {verb} '{describe_access(op)}' outside its shape {ctype}")
         arrays.append(_ArrayAccess(op, name, offsets, shape))
     span, neighbour_reads, mask = _geometry(what, arrays, bounds)
     return MapAccesses(points, list(dict.fromkeys(reads)), list(dict.fromkeys(writes)), span, neighbour_reads, mask)
+
+
+def _check_apply(what: str, op: sd.ApplyOp, params: tuple[SSAValue, ...], ops: list[Operation]) -> None:
+    if not on_ipu(op.result.type):
+        raise error(op, f"sdfg.apply in {what} gives a {op.result.type}, which the IPU does not support")
+    if any(index in params for index in op.indices) and not any(
+        isinstance(o, sd.WriteOp) and o.container.type.rank for o in ops  # type: ignore[union-attr]
+    ):
+        raise error(op, f"a tasklet of {what} computes with a map parameter, but the map writes no array; not supported yet")
 
 
 def _check_tasklet_width(op: sd.TaskletOp) -> None:
@@ -293,12 +299,47 @@ def _is_contiguous(box: list[tuple[int, int]], shape: tuple[int, ...]) -> bool:
 Step = sd.MapOp | sd.CopyOp | list[Operation]
 
 
+def sink_reads(state: sd.StateOp) -> None:
+    """Move each read and `sdfg.apply` outside maps whose value is used only past a map or
+    copy (sdfg-fuse-maps moves reads up as far as they may go) down to its first user, so
+    that every run of memlets and tasklets uses only values it computes. A read of a
+    container that the map or copy in between writes stays, an error."""
+    ops = list(state.body.block.ops)
+    position = {op: k for k, op in enumerate(ops)}
+    for op in reversed(ops):
+        if not isinstance(op, sd.ReadOp | sd.ApplyOp) or not op.results[0].uses:
+            continue
+        users = [position[_top_level(use.operation, state)] for use in op.results[0].uses]
+        first = min(users)
+        between = ops[position[op] + 1 : first]
+        if not any(isinstance(o, sd.MapOp | sd.CopyOp) for o in between):
+            continue
+        if isinstance(op, sd.ReadOp) and any(_writes(o, op.container) for o in between):
+            raise error(op, f"the value of '{describe_access(op)}' is used after a step that writes it; not supported yet")
+        op.detach()
+        state.body.block.insert_op_before(op, ops[first])
+
+
+def _top_level(op: Operation, state: sd.StateOp) -> Operation:
+    while op.parent_op() is not state:
+        op = op.parent_op()  # type: ignore[assignment]
+    return op
+
+
+def _writes(op: Operation, container: SSAValue) -> bool:
+    return any(
+        isinstance(inner, sd.WriteOp) and inner.container is container
+        or isinstance(inner, sd.CopyOp) and inner.destination is container
+        for inner in op.walk()
+    )
+
+
 def state_steps(state: sd.StateOp) -> list[Step]:
     """The state's maps and copies, and runs of memlets and tasklets outside any map
     (scalar computations), each run becoming one single-point step."""
     steps: list[Step] = []
     for op in state.body.block.ops:
-        if isinstance(op, sd.ReadOp | sd.TaskletOp | sd.WriteOp | sd.AccumulateOp):
+        if isinstance(op, sd.ReadOp | sd.TaskletOp | sd.WriteOp | sd.AccumulateOp | sd.ApplyOp):
             if not steps or not isinstance(steps[-1], list):
                 steps.append([])
             steps[-1].append(op)  # type: ignore[union-attr]
@@ -323,10 +364,31 @@ def analyze_step(step: Step) -> MapAccesses | None:
     return None
 
 
+def program_steps(sdfg_op: sd.SdfgOp) -> list[Step]:
+    """The steps of every state, in loops and branches too, and the condition region of
+    every branch and `sdfg.while` loop (a scalar step)."""
+    steps: list[Step] = []
+    for op in sdfg_op.walk():
+        if isinstance(op, sd.StateOp):
+            steps.extend(state_steps(op))
+        elif isinstance(op, sd.IfOp | sd.WhileOp):
+            steps.extend(condition_steps(op))
+    return steps
+
+
+def condition_steps(op: sd.IfOp | sd.WhileOp) -> list[Step]:
+    """The copies that start the condition region of a branch or loop (buffers of
+    elements loop variables pick), then the scalar step computing the condition."""
+    ops = list(op.condition.block.ops)[:-1]
+    copies = [o for o in ops if isinstance(o, sd.CopyOp)]
+    return [*copies, [o for o in ops if not isinstance(o, sd.CopyOp)]]
+
+
 @dataclass(frozen=True)
 class PartitionPlan:
-    """Where every container of one SDFG lives, which arguments go back to the host, and
-    the row-major element ranges of each copy's source and destination."""
+    """Where every container of one SDFG lives, which arguments go back to the host, the
+    row-major element ranges of each static copy's source and destination, what each
+    map touches, and how loops, branches and copies at loop variables run (`control`)."""
 
     arch: Arch
     layouts: dict[str, ipu.TileMapAttr]
@@ -337,6 +399,9 @@ class PartitionPlan:
     dropped: frozenset[Operation] = frozenset()
     """ops whose work a reduction does (the identity written before it)"""
     maps: dict[sd.MapOp, MapAccesses] = field(default_factory=dict)
+    control: ControlPlan = field(default_factory=ControlPlan)
+    names: UniqueNames = field(default_factory=UniqueNames)
+    """names of the variables made while rewriting (counters, predicates, element copies)"""
 
 
 def plan_layouts(sdfg_op: sd.SdfgOp, arch: Arch) -> dict[str, ipu.TileMapAttr]:
@@ -359,18 +424,17 @@ def plan_layouts(sdfg_op: sd.SdfgOp, arch: Arch) -> dict[str, ipu.TileMapAttr]:
             raise error(op, f"container '{name}' has no elements")
 
     groups = _UnionFind()
-    for state in sdfg_op.body.block.ops:
-        if not isinstance(state, sd.StateOp):
-            continue
-        for step in state_steps(state):
-            if (accesses := analyze_step(step)) is not None:
-                arrays = [n for n in accesses.reads + accesses.writes if shapes[n]]
-                for a in arrays[1:]:
-                    groups.union(arrays[0], a)
-            elif isinstance(step, sd.CopyOp):
-                src, dst = sd.container_name(step.source), sd.container_name(step.destination)
-                if shapes[src] and shapes[src] == shapes[dst] and _is_whole(step):
-                    groups.union(src, dst)
+    for step in program_steps(sdfg_op):
+        if (accesses := analyze_step(step)) is not None:
+            if isinstance(step, list):
+                continue  # a scalar step touches single elements: it ties no layouts
+            arrays = [n for n in accesses.reads + accesses.writes if shapes[n]]
+            for a in arrays[1:]:
+                groups.union(arrays[0], a)
+        elif isinstance(step, sd.CopyOp):
+            src, dst = sd.container_name(step.source), sd.container_name(step.destination)
+            if shapes[src] and shapes[src] == shapes[dst] and _is_whole(step):
+                groups.union(src, dst)
 
     members: dict[str, list[str]] = {}
     grains: dict[str, int] = {}
@@ -396,13 +460,17 @@ def plan_partition(sdfg_op: sd.SdfgOp, arch: Arch) -> PartitionPlan:
         for op in sdfg_op.walk()
         if isinstance(op, sd.WriteOp | sd.CopyOp | sd.AccumulateOp)
     }
-    copies = {op: plan_copy(op) for op in sdfg_op.walk() if isinstance(op, sd.CopyOp)}
+    all_copies = [op for op in sdfg_op.walk() if isinstance(op, sd.CopyOp)]
+    copies = {op: plan_copy(op) for op in all_copies if not op.indices}
+    dynamic = {op: plan_dynamic_copy(op) for op in all_copies if op.indices}
     containers = {op.container_name.data: op for op in sdfg_op.containers()}
     map_ops = [op for op in sdfg_op.walk() if isinstance(op, sd.MapOp)]
     reductions = {op: plan_reduction(op, layouts, arch, containers) for op in map_ops if is_reduction_map(op)}
     maps = {op: analyze_map(op) for op in map_ops if op not in reductions}
     dropped = frozenset(op for reduction in reductions.values() for op in reduction.init)
-    return PartitionPlan(arch, layouts, frozenset(written), copies, reductions, dropped, maps)
+    names = UniqueNames(tuple(c.container_name.data for c in sdfg_op.containers()))
+    control = plan_control(sdfg_op, names, dynamic)
+    return PartitionPlan(arch, layouts, frozenset(written), copies, reductions, dropped, maps, control, names)
 
 
 def plan_copy(op: sd.CopyOp) -> tuple[tuple[int, int], tuple[int, int]]:
@@ -454,11 +522,6 @@ def check_memory(
         )
 
 
-@cache  # building a MemRefType is slow, and programs repeat few container types
-def memref_of(ctype: sd.ArrayType) -> MemRefType:
-    return MemRefType(ctype.element_type, ctype.static_shape() or [])
-
-
 def _flat_range(value: SSAValue, ranges: list[sd.Range], op: Operation) -> tuple[int, int]:
     """The row-major element range of a box that is contiguous in memory."""
     shape = value.type.static_shape()  # type: ignore[union-attr]
@@ -479,127 +542,6 @@ def _flat_range(value: SSAValue, ranges: list[sd.Range], op: Operation) -> tuple
     if count <= 0:
         raise error(op, "copy of an empty box")
     return begin, begin + count
-
-
-def tiled_map(
-    label: str,
-    ops: list[Operation],
-    tile_map: ipu.TileMapAttr,
-    params: tuple[SSAValue, ...] = (),
-    neighbour_reads: frozenset[str] = frozenset(),
-    mask: tuple[tuple[int, int, int, int], ...] = (),
-) -> ipu.TiledMapOp:
-    """The memlets and tasklets of one point (`ops`, checked by `analyze_body`) as a
-    tiled map whose points are the elements the map writes: reads become `ipu.access`
-    at their offset from that element (the arrays of `neighbour_reads` connected
-    `neighbours`, for ipu-plan-exchange to size their halos), writes the
-    yielded values. With a `mask` (see MapAccesses), points outside it yield the
-    values their outputs already hold."""
-    write = next((op for op in ops if isinstance(op, sd.WriteOp) and op.container.type.rank), None)  # type: ignore[union-attr]
-    origin = point_offsets(write, params) if write is not None else None
-    ins: list[SSAValue] = []
-    outs: list[SSAValue] = []
-    body = Block()
-    arguments: dict[SSAValue, SSAValue] = {}  # container -> its block argument
-    current: dict[tuple[SSAValue, tuple[int, ...]], SSAValue] = {}  # (container, offset) -> value
-    mapping: dict[SSAValue, SSAValue] = {}
-
-    def read(container: SSAValue, offset: tuple[int, ...]) -> SSAValue:
-        key = (container, offset)
-        if key not in current:
-            if container not in arguments:
-                ins.append(container)
-                arg = body.insert_arg(memref_of(container.type), len(body.args))  # type: ignore[arg-type]
-                arg.name_hint = container.name_hint
-                arguments[container] = arg
-            access = ipu.AccessOp(arguments[container], list(offset))
-            body.add_op(access)
-            current[key] = access.result
-        return current[key]
-
-    old_values = {}
-    if mask:
-        for op in ops:
-            if isinstance(op, sd.WriteOp) and op.container not in old_values:
-                old_values[op.container] = read(op.container, (0,) * op.container.type.rank)  # type: ignore[union-attr]
-    for op in ops:
-        if isinstance(op, sd.ReadOp | sd.WriteOp):
-            rank = op.container.type.rank  # type: ignore[union-attr]
-            offset = tuple(o - w for o, w in zip(point_offsets(op, params), origin)) if rank and origin else (0,) * rank  # type: ignore[arg-type]
-            key = (op.container, offset)
-        if isinstance(op, sd.ReadOp):
-            mapping[op.result] = read(op.container, offset)
-        elif isinstance(op, sd.TaskletOp):
-            _inline_tasklet(op, body, mapping)
-        elif isinstance(op, sd.WriteOp):
-            if op.container not in outs:
-                outs.append(op.container)
-            current[key] = mapping[op.value]
-        elif isinstance(op, sd.AccumulateOp):  # outside maps: read, combine, write
-            key = (op.container, (0,) * op.container.type.rank)  # type: ignore[union-attr]
-            ops = combine_values(op.kind.data, current[key] if key in current else read(*key), mapping[op.value])
-            body.add_ops(ops)
-            if op.container not in outs:
-                outs.append(op.container)
-            current[key] = ops[-1].results[0]
-    results = [current[(c, (0,) * c.type.rank)] for c in outs]  # type: ignore[union-attr]
-    if mask:
-        inside = _inside(body, mask)
-        results = [_add(body, arith.SelectOp(inside, new, old_values[c])) for c, new in zip(outs, results)]
-    body.add_op(ipu.YieldOp(*results))
-    for op in reversed(list(body.ops)):  # casts whose value only fed a folded cast back
-        if is_signedness_cast(op) and not op.results[0].uses:
-            body.erase_op(op)
-
-    def rule(value: SSAValue) -> ipu.SliceAttr:
-        if value.type.rank == 0:  # type: ignore[union-attr]
-            return ipu.WHOLE
-        return ipu.SliceAttr(UNPLANNED) if sd.container_name(value) in neighbour_reads else ipu.BLOCK
-
-    return ipu.TiledMapOp(label, tile_map, [(v, rule(v)) for v in ins], [(v, rule(v)) for v in outs], Region(body))
-
-
-def _add(block: Block, op: Operation) -> SSAValue:
-    block.add_op(op)
-    return op.results[0]
-
-
-def _inside(body: Block, mask: tuple[tuple[int, int, int, int], ...]) -> SSAValue:
-    """Whether the current point lies in the box `mask` describes (an i1)."""
-    point = _add(body, ipu.PointOp())
-    inside = None
-    for stride, size, lo, hi in mask:
-        coordinate = point
-        if stride != 1:
-            coordinate = _add(body, arith.DivUIOp(coordinate, _add(body, _index_constant(stride))))
-        coordinate = _add(body, arith.RemUIOp(coordinate, _add(body, _index_constant(size))))
-        low = _add(body, arith.CmpiOp(coordinate, _add(body, _index_constant(lo)), "uge"))
-        high = _add(body, arith.CmpiOp(coordinate, _add(body, _index_constant(hi)), "ult"))
-        both = _add(body, arith.AndIOp(low, high))
-        inside = both if inside is None else _add(body, arith.AndIOp(inside, both))
-    assert inside is not None
-    return inside
-
-
-def _index_constant(value: int) -> arith.ConstantOp:
-    return arith.ConstantOp(IntegerAttr(value, IndexType()))
-
-
-def _inline_tasklet(op: sd.TaskletOp, body: Block, mapping: dict[SSAValue, SSAValue]) -> None:
-    """Clones the tasklet's ops into `body`. A value one tasklet casts to an unsigned type
-    and the next casts back (a fused intermediate) is used as it was, without the casts."""
-    values = {arg: mapping[operand] for arg, operand in zip(op.body.block.args, op.inputs)}
-    for inner in op.body.block.ops:
-        if isinstance(inner, sd.YieldOp):
-            for result, value in zip(op.outputs, inner.values):
-                mapping[result] = values[value]
-            continue
-        if is_signedness_cast(inner):
-            source = values.get(inner.operands[0], inner.operands[0]).owner
-            if is_signedness_cast(source) and source.operands[0].type == inner.results[0].type:  # type: ignore[arg-type]
-                values[inner.results[0]] = source.operands[0]  # type: ignore[union-attr]
-                continue
-        body.add_op(inner.clone(value_mapper=values))
 
 
 def _layout_of(plan: PartitionPlan, containers: list[SSAValue]) -> ipu.TileMapAttr:
@@ -656,13 +598,15 @@ class _InlineState(RewritePattern):
 
     plan: PartitionPlan
 
+    context: Rewrite
+
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: sd.StateOp, rewriter: PatternRewriter) -> None:
         for step in state_steps(op):
             if isinstance(step, list):
                 kept = [inner for inner in step if inner not in self.plan.dropped]
                 if kept:
-                    rewriter.insert(tiled_map(free_label(kept), kept, SCALAR_MAP), InsertPoint.before(step[0]))
+                    rewriter.insert(self.context.scalar_step(free_label(kept), kept), InsertPoint.before(step[0]))
                 for inner in reversed(step):
                     rewriter.erase(inner)
         rewriter.inline_block(op.body.block, InsertPoint.before(op))
@@ -672,6 +616,7 @@ class _InlineState(RewritePattern):
 @dataclass
 class _MapToTiledMap(RewritePattern):
     plan: PartitionPlan
+    context: Rewrite
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: sd.MapOp, rewriter: PatternRewriter) -> None:
@@ -679,7 +624,9 @@ class _MapToTiledMap(RewritePattern):
             return  # its state is inlined first
         if op in self.plan.reductions:
             sdfg_op = op.parent_op()
-            assert isinstance(sdfg_op, sd.SdfgOp)
+            while not isinstance(sdfg_op, sd.SdfgOp):  # a reduction inside loops or branches
+                assert sdfg_op is not None
+                sdfg_op = sdfg_op.parent_op()
             taken = {c.container_name.data for c in sdfg_op.containers()}
             taken |= {v.var_name.data for v in sdfg_op.body.block.ops if isinstance(v, ipu.VariableOp)}
             variables, reductions = reduction_ops(op, self.plan.reductions[op], taken)
@@ -696,7 +643,8 @@ class _MapToTiledMap(RewritePattern):
         tile_map = _layout_of(self.plan, containers)
         if accesses.span is not None:
             tile_map = tile_map.restricted(*accesses.span)
-        rewriter.replace(op, tiled_map(op.label.data, ops, tile_map, op.params, accesses.neighbour_reads, accesses.mask))
+        counters = self.context.counters
+        rewriter.replace(op, tiled_map(op.label.data, ops, tile_map, op.params, accesses.neighbour_reads, accesses.mask, counters))
 
 
 @dataclass
@@ -705,8 +653,8 @@ class _CopyToCopy(RewritePattern):
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: sd.CopyOp, rewriter: PatternRewriter) -> None:
-        if isinstance(op.parent_op(), sd.StateOp):
-            return  # its state is inlined first
+        if isinstance(op.parent_op(), sd.StateOp) or op not in self.plan.copies:
+            return  # its state is inlined first; or a dynamic copy
         src, dst = self.plan.copies[op]
         rewriter.replace(op, ipu.CopyOp(op.source, src, op.destination, dst))
 
@@ -725,14 +673,27 @@ class IpuTilePartitionPass(ModulePass):
             arch = get_arch(self.arch or DEFAULT_ARCH)
         except ValueError as err:
             raise IpuLowerError(f"error: {err}") from err
+        for state in [s for s in op.walk() if isinstance(s, sd.StateOp)]:
+            sink_reads(state)
         plans = {s: plan_partition(s, arch) for s in op.ops if isinstance(s, sd.SdfgOp)}
         for sdfg_op, plan in plans.items():
-            # The dataflow first, while it still refers to containers; then the data.
-            _walk([_InlineState(plan), _MapToTiledMap(plan), _CopyToCopy(plan)]).rewrite_region(sdfg_op.body)
+            # The dataflow first, while it still refers to containers; then control flow,
+            # inner loops and branches before the ones around them; then the data.
+            context = Rewrite(plan.control, plan.names, sdfg_op.body.block)
+            context.make_variables()
+            dataflow = [_InlineState(plan, context), _MapToTiledMap(plan, context), _CopyToCopy(plan), DynamicCopyToSlice(context)]
+            _walk(dataflow).rewrite_region(sdfg_op.body)
+            control = [ForToRepeat(context), IfToIf(context), WhileToRepeatWhile(context)]
+            _walk(control, regions_first=True).rewrite_region(sdfg_op.body)
             _walk([_ContainerToVariable(plan)]).rewrite_region(sdfg_op.body)
         _walk([_SdfgToGraph(plans)]).rewrite_module(op)
 
 
-def _walk(patterns: list[RewritePattern]) -> PatternRewriteWalker:
-    """One walk suffices: a state is visited before the ops it inlines."""
-    return PatternRewriteWalker(GreedyRewritePatternApplier(patterns, dce_enabled=False), apply_recursively=False)
+def _walk(patterns: list[RewritePattern], regions_first: bool = False) -> PatternRewriteWalker:
+    """One walk suffices: a state is visited before the ops it inlines (and, with
+    `regions_first`, a loop or branch after the ones it holds)."""
+    return PatternRewriteWalker(
+        GreedyRewritePatternApplier(patterns, dce_enabled=False),
+        apply_recursively=False,
+        walk_regions_first=regions_first,
+    )
