@@ -974,6 +974,8 @@ class AccumulateOp(IRDLOperation):
             dims.resolve(),
             subset,
         )
+        op.attributes.update(attrs)
+        return op
 
 
 # -- structured control flow ------------------------------------------------------------
