@@ -23,6 +23,7 @@ from math import prod
 from typing import ClassVar
 
 from ipu_lower.dialects.codelet_body import CodeletOpMixin, FieldMixin, WorkerOpMixin, count
+from ipu_lower.dialects.dynamic_slice import DynamicSliceMixin, int_list
 from ipu_lower.dialects.syntax import (
     LabelledBodyMixin,
     parse_body,
@@ -47,11 +48,13 @@ from xdsl.dialects.builtin import (
     IndexType,
     IntAttr,
     IntegerAttr,
+    IntegerType,
     MemRefType,
     StringAttr,
     SymbolNameConstraint,
     SymbolRefAttr,
     UnitAttr,
+    i32,
     i64,
 )
 from xdsl.ir import Attribute, Block, Dialect, Operation, ParametrizedAttribute, Region, SSAValue
@@ -427,7 +430,7 @@ class CopyOp(IRDLOperation):
     source_end = prop_def(IntegerAttr[I64])
     destination_begin = prop_def(IntegerAttr[I64])
     destination_end = prop_def(IntegerAttr[I64])
-    traits = traits_def(HasParent(GraphOp))
+    traits = lazy_traits_def(lambda: (_IN_PROGRAM,))
 
     def __init__(
         self, source: SSAValue, source_range: tuple[int, int], destination: SSAValue, destination_range: tuple[int, int]
@@ -536,6 +539,60 @@ def parse_ruled_operands(parser: Parser, rule_type: type[SliceRuleMixin]) -> tup
 # -- the point-wise form -----------------------------------------------------------------
 
 
+class _DynamicOp(DynamicSliceMixin, IRDLOperation):
+    SCALAR_I32: ClassVar[Attribute] = MemRefType(i32, [])
+    tensor = operand_def(MemRefType)
+    offsets = var_operand_def(MemRefType)
+    slice = operand_def(MemRefType)
+    dims = prop_def(DenseArrayBase[I64])
+    sizes = prop_def(DenseArrayBase[I64])
+    traits = lazy_traits_def(lambda: (_IN_PROGRAM,))
+
+    def __init__(
+        self, tensor: SSAValue, offsets: Sequence[SSAValue], slice: SSAValue, dims: Sequence[int], sizes: Sequence[int]
+    ):
+        super().__init__(
+            operands=[tensor, offsets, slice], properties={"dims": int_list(dims), "sizes": int_list(sizes)}
+        )
+
+    @staticmethod
+    def shape_of(t: Attribute) -> tuple[int, ...]:
+        assert isinstance(t, MemRefType)
+        return tuple(t.get_shape())
+
+    @staticmethod
+    def element_of(t: Attribute) -> Attribute:
+        assert isinstance(t, MemRefType)
+        return t.element_type
+
+    def verify_(self) -> None:
+        for value in (self.tensor, *self.offsets, self.slice):
+            variable_of(value)
+        self.verify_box()
+
+
+@irdl_op_definition
+class DynamicSliceOp(_DynamicOp):
+    """Copy the box of `tensor` at the offsets read from the variables `offsets` when
+    the program runs into the variable `slice` (`ipu_lower.dialects.dynamic_slice`): how a
+    step reads the elements or rows a loop counter picks (`A[t]`, `A[t, :]`).
+
+    `ipu.dynamic_slice %A at [%t] dims [0] sizes [1] into %row : memref<4x3xf32>, memref<3xf32>`
+    """
+
+    name = "ipu.dynamic_slice"
+    KEYWORD: ClassVar[str] = "into"
+
+
+@irdl_op_definition
+class DynamicUpdateOp(_DynamicOp):
+    """Copy the variable `slice` into the box of `tensor` at the offsets read from the
+    variables `offsets` when the program runs: how a step writes what a loop counter picks."""
+
+    name = "ipu.dynamic_update"
+    KEYWORD: ClassVar[str] = "from"
+
+
 @irdl_op_definition
 class TiledMapOp(IRDLOperation):
     """A point-wise computation placed over `tile_map`: point k runs on the tile that
@@ -557,7 +614,7 @@ class TiledMapOp(IRDLOperation):
     ins = var_operand_def(MemRefType)
     outs = var_operand_def(MemRefType)
     body = region_def("single_block")
-    traits = traits_def(HasParent(GraphOp), IsolatedFromAbove())
+    traits = lazy_traits_def(lambda: (_IN_PROGRAM, IsolatedFromAbove()))
     irdl_options = (AttrSizedOperandSegments(as_property=True),)
 
     def __init__(
@@ -753,6 +810,144 @@ class YieldOp(IRDLOperation):
         super().__init__(operands=[values])
 
 
+# -- control programs ---------------------------------------------------------------------
+
+
+def _verify_predicate(op: Operation, predicate: SSAValue) -> None:
+    memref = predicate.type
+    assert isinstance(memref, MemRefType)
+    name = variable_of(predicate).var_name.data
+    if memref.get_num_dims() != 0:
+        raise VerifyException(f"'{op.name}' predicate '{name}' must be a scalar, not {memref}")
+    if not isinstance(memref.element_type, IntegerType):
+        raise VerifyException(f"'{op.name}' predicate '{name}' must be a bool or an integer, not {memref.element_type}")
+
+
+def _print_predicate(printer: Printer, predicate: SSAValue) -> None:
+    printer.print_string(" ")
+    printer.print_ssa_value(predicate)
+    printer.print_string(" : ")
+    printer.print_attribute(predicate.type)
+
+
+def _parse_predicate(parser: Parser) -> SSAValue:
+    operand = parser.parse_unresolved_operand()
+    parser.parse_punctuation(":")
+    return parser.resolve_operand(operand, parser.parse_type())
+
+
+@irdl_op_definition
+class RepeatOp(IRDLOperation):
+    """Run the body `count` times (`poplar::program::Repeat`): `ipu.repeat 10 { ... }`."""
+
+    name = "ipu.repeat"
+    count = prop_def(IntegerAttr[I64])
+    body = region_def("single_block")
+    traits = lazy_traits_def(lambda: (NoTerminator(), _IN_PROGRAM))
+
+    def __init__(self, count: int, body: Region | None = None):
+        super().__init__(properties={"count": IntegerAttr(count, i64)}, regions=[body or Region(Block())])
+
+    def verify_(self) -> None:
+        if self.count.value.data < 0:
+            raise VerifyException(f"ipu.repeat count must not be negative, got {self.count.value.data}")
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(f" {self.count.value.data}")
+        printer.print_op_attributes(self.attributes, print_keyword=True)
+        printer.print_string(" ")
+        print_body(printer, self.body)
+
+    @classmethod
+    def parse(cls, parser: Parser) -> RepeatOp:
+        count = parser.parse_integer(allow_boolean=False)
+        attrs = parser.parse_optional_attr_dict_with_keyword()
+        op = cls(count, parse_body(parser))
+        if attrs:
+            op.attributes.update(attrs.data)
+        return op
+
+
+@irdl_op_definition
+class RepeatWhileOp(IRDLOperation):
+    """Run the condition region, then, while the scalar `predicate` variable is true
+    (non-zero), the body and the condition again (`poplar::program::RepeatWhileTrue`):
+    `ipu.repeat_while %p : memref<i1> { condition } do { body }`."""
+
+    name = "ipu.repeat_while"
+    predicate = operand_def(MemRefType)
+    condition = region_def("single_block")
+    body = region_def("single_block")
+    traits = lazy_traits_def(lambda: (NoTerminator(), _IN_PROGRAM))
+
+    def __init__(self, predicate: SSAValue, condition: Region | None = None, body: Region | None = None):
+        super().__init__(operands=[predicate], regions=[condition or Region(Block()), body or Region(Block())])
+
+    def verify_(self) -> None:
+        _verify_predicate(self, self.predicate)
+
+    def print(self, printer: Printer) -> None:
+        _print_predicate(printer, self.predicate)
+        printer.print_op_attributes(self.attributes, print_keyword=True)
+        printer.print_string(" ")
+        print_body(printer, self.condition)
+        printer.print_string(" do ")
+        print_body(printer, self.body)
+
+    @classmethod
+    def parse(cls, parser: Parser) -> RepeatWhileOp:
+        predicate = _parse_predicate(parser)
+        attrs = parser.parse_optional_attr_dict_with_keyword()
+        condition = parse_body(parser)
+        parser.parse_keyword("do")
+        op = cls(predicate, condition, parse_body(parser))
+        if attrs:
+            op.attributes.update(attrs.data)
+        return op
+
+
+@irdl_op_definition
+class IfOp(IRDLOperation):
+    """Run the then region when the scalar `predicate` variable is true (non-zero), else
+    the else region (`poplar::program::If`): `ipu.if %p : memref<i1> { } else { }`."""
+
+    name = "ipu.if"
+    predicate = operand_def(MemRefType)
+    then_region = region_def("single_block")
+    else_region = region_def("single_block")
+    traits = lazy_traits_def(lambda: (NoTerminator(), _IN_PROGRAM))
+
+    def __init__(self, predicate: SSAValue, then_region: Region | None = None, else_region: Region | None = None):
+        super().__init__(operands=[predicate], regions=[then_region or Region(Block()), else_region or Region(Block())])
+
+    def verify_(self) -> None:
+        _verify_predicate(self, self.predicate)
+
+    def print(self, printer: Printer) -> None:
+        _print_predicate(printer, self.predicate)
+        printer.print_op_attributes(self.attributes, print_keyword=True)
+        printer.print_string(" ")
+        print_body(printer, self.then_region)
+        if self.else_region.block.ops:
+            printer.print_string(" else ")
+            print_body(printer, self.else_region)
+
+    @classmethod
+    def parse(cls, parser: Parser) -> IfOp:
+        predicate = _parse_predicate(parser)
+        attrs = parser.parse_optional_attr_dict_with_keyword()
+        then_region = parse_body(parser)
+        else_region = parse_body(parser) if parser.parse_optional_keyword("else") else None
+        op = cls(predicate, then_region, else_region)
+        if attrs:
+            op.attributes.update(attrs.data)
+        return op
+
+
+_IN_PROGRAM = HasParent(GraphOp, RepeatOp, RepeatWhileOp, IfOp)
+"""Where program steps (copies, maps, compute sets, control ops) may stand."""
+
+
 # -- codelets and their placement ------------------------------------------------------
 
 
@@ -825,7 +1020,7 @@ class ComputeSetOp(LabelledBodyMixin, IRDLOperation):
     name = "ipu.compute_set"
     label = prop_def(StringAttr)
     body = region_def("single_block")
-    traits = traits_def(NoTerminator(), HasParent(GraphOp))
+    traits = lazy_traits_def(lambda: (NoTerminator(), _IN_PROGRAM))
 
 
 
@@ -1126,6 +1321,11 @@ IPU = Dialect(
         AccessOp,
         PointOp,
         YieldOp,
+        RepeatOp,
+        RepeatWhileOp,
+        IfOp,
+        DynamicSliceOp,
+        DynamicUpdateOp,
         CodeletOp,
         WorkerIdOp,
         NumWorkersOp,

@@ -18,6 +18,7 @@ from math import prod
 from typing import ClassVar
 
 from ipu_lower.dialects.codelet_body import CodeletOpMixin, FieldMixin, WorkerOpMixin, count
+from ipu_lower.dialects.dynamic_slice import DynamicSliceMixin, int_list
 from ipu_lower.dialects.syntax import parse_body, parse_view_tail, print_body, print_view_tail
 from ipu_lower.dialects.tiling import (
     SliceRuleMixin,
@@ -34,10 +35,12 @@ from xdsl.dialects.builtin import (
     IndexType,
     IntAttr,
     IntegerAttr,
+    IntegerType,
     MemRefType,
     StringAttr,
     SymbolNameConstraint,
     SymbolRefAttr,
+    i32,
     i64,
 )
 from xdsl.ir import (
@@ -788,6 +791,122 @@ class SequenceOp(BuildOp):
         super().__init__(operands=[programs], result_types=[ProgramType()])
 
 
+def _check_predicate(op: Operation, predicate: SSAValue) -> None:
+    t = tensor_type(predicate)
+    if t.get_shape() or not isinstance(t.element_type, IntegerType):
+        raise VerifyException(f"'{op.name}' needs a scalar bool or integer predicate tensor, got {t}")
+
+
+@irdl_op_definition
+class RepeatOp(BuildOp):
+    """`program::Repeat(count, body)`."""
+
+    name = "poplar.repeat"
+    count = prop_def(IntegerAttr[I64])
+    body = operand_def(ProgramType)
+    result = result_def(ProgramType)
+    assembly_format = "$count `times` $body attr-dict"
+
+    def __init__(self, count: int, body: SSAValue):
+        super().__init__(operands=[body], properties={"count": IntegerAttr(count, i64)}, result_types=[ProgramType()])
+
+    def verify_(self) -> None:
+        super().verify_()
+        if self.count.value.data < 0:
+            raise VerifyException(f"poplar.repeat count must not be negative, got {self.count.value.data}")
+
+
+@irdl_op_definition
+class RepeatWhileTrueOp(BuildOp):
+    """`program::RepeatWhileTrue(cond, predicate, body)`: run `cond`, then `body` and
+    `cond` again while the scalar predicate is true."""
+
+    name = "poplar.repeat_while_true"
+    cond = operand_def(ProgramType)
+    predicate = operand_def(TensorType)
+    body = operand_def(ProgramType)
+    result = result_def(ProgramType)
+    assembly_format = "$predicate `:` type($predicate) `cond` $cond `body` $body attr-dict"
+
+    def __init__(self, cond: SSAValue, predicate: SSAValue, body: SSAValue):
+        super().__init__(operands=[cond, predicate, body], result_types=[ProgramType()])
+
+    def verify_(self) -> None:
+        super().verify_()
+        _check_predicate(self, self.predicate)
+
+
+@irdl_op_definition
+class IfOp(BuildOp):
+    """`program::If(predicate, trueBody, falseBody)`."""
+
+    name = "poplar.if"
+    predicate = operand_def(TensorType)
+    then_body = operand_def(ProgramType)
+    else_body = operand_def(ProgramType)
+    result = result_def(ProgramType)
+    assembly_format = "$predicate `:` type($predicate) `then` $then_body `else` $else_body attr-dict"
+
+    def __init__(self, predicate: SSAValue, then_body: SSAValue, else_body: SSAValue):
+        super().__init__(operands=[predicate, then_body, else_body], result_types=[ProgramType()])
+
+    def verify_(self) -> None:
+        super().verify_()
+        _check_predicate(self, self.predicate)
+
+
+class _DynamicOp(DynamicSliceMixin, BuildOp):
+    SCALAR_I32: ClassVar[Attribute] = TensorType([], i32)
+    tensor = operand_def(TensorType)
+    offsets = var_operand_def(TensorType)
+    slice = operand_def(TensorType)
+    dims = prop_def(DenseArrayBase[I64])
+    sizes = prop_def(DenseArrayBase[I64])
+    result = result_def(ProgramType)
+
+    def __init__(
+        self, tensor: SSAValue, offsets: Sequence[SSAValue], slice: SSAValue, dims: Sequence[int], sizes: Sequence[int]
+    ):
+        super().__init__(
+            operands=[tensor, offsets, slice],
+            properties={"dims": int_list(dims), "sizes": int_list(sizes)},
+            result_types=[ProgramType()],
+        )
+
+    @staticmethod
+    def shape_of(t: Attribute) -> tuple[int, ...]:
+        assert isinstance(t, TensorType)
+        return t.get_shape()
+
+    @staticmethod
+    def element_of(t: Attribute) -> Attribute:
+        assert isinstance(t, TensorType)
+        return t.element_type
+
+    def verify_(self) -> None:
+        super().verify_()
+        self.verify_box()
+
+
+@irdl_op_definition
+class DynamicSliceOp(_DynamicOp):
+    """`popops::dynamicSliceWithOutput(graph, slice, tensor, offset, dims, sizes, prog)`:
+    a program copying the box of `tensor` at the `offsets` it reads when it runs into
+    `slice` (`ipu_lower.dialects.dynamic_slice`)."""
+
+    name = "poplar.dynamic_slice"
+    KEYWORD: ClassVar[str] = "into"
+
+
+@irdl_op_definition
+class DynamicUpdateOp(_DynamicOp):
+    """`popops::dynamicUpdate(graph, tensor, slice, offset, dims, sizes, prog)`: a program
+    copying `slice` into the box of `tensor` at the offsets it reads when it runs."""
+
+    name = "poplar.dynamic_update"
+    KEYWORD: ClassVar[str] = "from"
+
+
 @irdl_op_definition
 class EngineOp(BuildOp):
     """`Engine engine(graph, program); engine.load(device);` ends the build region."""
@@ -933,6 +1052,11 @@ POPLAR = Dialect(
         ExecuteOp,
         CopyOp,
         SequenceOp,
+        RepeatOp,
+        RepeatWhileTrueOp,
+        IfOp,
+        DynamicSliceOp,
+        DynamicUpdateOp,
         EngineOp,
         WriteTensorOp,
         ReadTensorOp,

@@ -20,7 +20,7 @@ from collections.abc import Iterator, Sequence
 from ipu_lower.dialects.index_expr import IndexExpr, check_symbol_name, parse_index_expr
 from ipu_lower.dialects.reduction import REDUCTION_KINDS
 from ipu_lower.dialects.syntax import LabelledBodyMixin, parse_body, print_body
-from xdsl.dialects.builtin import ArrayAttr, IndexType, StringAttr, UnitAttr
+from xdsl.dialects.builtin import ArrayAttr, IndexType, IntegerType, StringAttr, UnitAttr, i1, i32
 from xdsl.ir import (
     Attribute,
     Block,
@@ -260,11 +260,14 @@ def index_exprs(op: Operation | Block) -> Iterator[tuple[Operation, IndexExpr]]:
         for value in inner.properties.values():
             if isinstance(value, ArrayAttr):
                 yield from ((inner, e.data) for e in value.data if isinstance(e, IndexExprAttr))
+            elif isinstance(value, IndexExprAttr):
+                yield inner, value.data
 
 
 @irdl_op_definition
 class SdfgOp(IRDLOperation):
-    """An SDFG: its containers, then its states in execution order.
+    """An SDFG: its containers, then its states and control-flow ops (`sdfg.for`,
+    `sdfg.while`, `sdfg.if`) in execution order.
 
     `arg_names` lists the non-transient containers in calling order (DaCe's arglist);
     `symbols` the free symbols (sizes) it is parametric in: every expression inside
@@ -311,10 +314,10 @@ class SdfgOp(IRDLOperation):
             if op.transient is None and name not in arg_set:
                 raise VerifyException(f"container '{name}' is neither transient nor an argument")
         for op in self.body.block.ops:
-            if not isinstance(op, ContainerOp | StateOp):
+            if not isinstance(op, ContainerOp | StateOp | ForOp | WhileOp | IfOp):
                 raise VerifyException(
                     f"'{op.name}' is not allowed directly in sdfg.sdfg "
-                    "(expected sdfg.container or sdfg.state)"
+                    "(expected sdfg.container, sdfg.state, sdfg.for, sdfg.while or sdfg.if)"
                 )
         for name in self.symbol_names():
             try:
@@ -390,8 +393,10 @@ class StateOp(LabelledBodyMixin, IRDLOperation):
     name = "sdfg.state"
     label = _label_prop()
     body = region_def("single_block")
-    traits = traits_def(NoTerminator(), HasParent(SdfgOp))
+    traits = traits_def(NoTerminator())
 
+    def verify_(self) -> None:
+        _verify_in_program(self)
 
 
 @irdl_op_definition
@@ -641,21 +646,25 @@ class WriteOp(IRDLOperation):
 Range = tuple[IndexExpr, IndexExpr]
 
 
-def _print_ranges(printer: Printer, container: SSAValue, ranges: Sequence[Range]) -> None:
+def _print_ranges(printer: Printer, container: SSAValue, ranges: Sequence[Range], operands: Sequence[SSAValue]) -> None:
     printer.print_ssa_value(container)
     printer.print_string("[")
     printer.print_list(
         ranges,
-        lambda r: (_print_expr(printer, r[0]), printer.print_string(":"), _print_expr(printer, r[1])),
+        lambda r: (
+            _print_expr(printer, r[0], operands),
+            printer.print_string(":"),
+            _print_expr(printer, r[1], operands),
+        ),
     )
     printer.print_string("]")
 
 
-def _parse_ranges(parser: Parser) -> list[Range]:
+def _parse_ranges(parser: Parser, dims: _OperandDims) -> list[Range]:
     def parse_range() -> Range:
-        begin = parse_index_expr(parser)
+        begin = parse_index_expr(parser, dims)
         parser.parse_punctuation(":")
-        return begin, parse_index_expr(parser)
+        return begin, parse_index_expr(parser, dims)
 
     return parser.parse_comma_separated_list(parser.Delimiter.SQUARE, parse_range)
 
@@ -674,12 +683,16 @@ class CopyOp(IRDLOperation):
     """An AccessNode-to-AccessNode memlet: copy a box of one container into another.
 
     Each subset has one `begin:end` (exclusive end, step 1) per dimension; rank-0
-    containers have empty subsets. Both boxes hold the same number of elements.
+    containers have empty subsets. Both boxes hold the same number of elements. The
+    ranges are expressions of symbols and of the `indices`, variables of enclosing
+    `sdfg.for` loops (`%A[%t:%t + 1, 0:N]`: a row that moves with the loop); a box's
+    sizes never depend on them.
     """
 
     name = "sdfg.copy"
     source = operand_def(ArrayType)
     destination = operand_def(ArrayType)
+    indices = var_operand_def(IndexType)
     source_subset = prop_def(ArrayAttr[IndexExprAttr])
     destination_subset = prop_def(ArrayAttr[IndexExprAttr])
 
@@ -689,9 +702,10 @@ class CopyOp(IRDLOperation):
         source_subset: Sequence[Range],
         destination: SSAValue,
         destination_subset: Sequence[Range],
+        indices: Sequence[SSAValue] = (),
     ):
         super().__init__(
-            operands=[source, destination],
+            operands=[source, destination, indices],
             properties={
                 "source_subset": _flat(source_subset),
                 "destination_subset": _flat(destination_subset),
@@ -714,16 +728,28 @@ class CopyOp(IRDLOperation):
                 raise VerifyException(
                     f"copy {what} subset needs one range per dimension of a rank-{value.type.rank} container"
                 )
-            _verify_no_dims(exprs(subset), f"copy {what} range")
+            for begin, end in _pairs(subset):
+                for e in (begin, end):
+                    if any(d >= len(self.indices) for d in e.dims()):
+                        raise VerifyException(f"copy {what} range '{e}' uses a dimension that is not an operand")
+                if (end - begin).dims():
+                    names = [v.name_hint or f"d{k}" for k, v in enumerate(self.indices)]
+                    text = f"{begin.format(lambda d: names[d])}:{end.format(lambda d: names[d])}"
+                    raise VerifyException(f"copy {what} range '{text}' has a size that depends on a loop variable")
             _verify_declared(self, exprs(subset))
+        if first_use_order(exprs(self.source_subset) + exprs(self.destination_subset)) != list(range(len(self.indices))):
+            raise VerifyException("copy must use each index operand, in the order its subsets first name them")
+        enclosing = loop_variables(self)
+        if any(value not in enclosing for value in self.indices):
+            raise VerifyException("copy ranges may use the variables of enclosing sdfg.for loops only")
         if self.source.type.element_type != self.destination.type.element_type:  # type: ignore[union-attr]
             raise VerifyException("copy between containers of different element types")
 
     def print(self, printer: Printer) -> None:
         printer.print_string(" ")
-        _print_ranges(printer, self.source, self.source_ranges())
+        _print_ranges(printer, self.source, self.source_ranges(), self.indices)
         printer.print_string(" to ")
-        _print_ranges(printer, self.destination, self.destination_ranges())
+        _print_ranges(printer, self.destination, self.destination_ranges(), self.indices)
         printer.print_op_attributes(self.attributes)
         printer.print_string(" : ")
         printer.print_attribute(self.source.type)
@@ -733,10 +759,11 @@ class CopyOp(IRDLOperation):
     @classmethod
     def parse(cls, parser: Parser) -> CopyOp:
         source = parser.parse_unresolved_operand()
-        source_subset = _parse_ranges(parser)
+        dims = _OperandDims(parser)
+        source_subset = _parse_ranges(parser, dims)
         parser.parse_keyword("to")
         destination = parser.parse_unresolved_operand()
-        destination_subset = _parse_ranges(parser)
+        destination_subset = _parse_ranges(parser, dims)
         attrs = parser.parse_optional_attr_dict()
         parser.parse_punctuation(":")
         source_type = parser.parse_type()
@@ -747,6 +774,7 @@ class CopyOp(IRDLOperation):
             source_subset,
             parser.resolve_operand(destination, destination_type),
             destination_subset,
+            dims.resolve(),
         )
         op.attributes.update(attrs)
         return op
@@ -959,8 +987,396 @@ class AccumulateOp(IRDLOperation):
         return op
 
 
+# -- structured control flow ------------------------------------------------------------
+
+
+def _verify_in_program(op: Operation) -> None:
+    """`op` (a state or a control-flow op) is in the body of an SDFG, a loop, or a
+    branch of an `sdfg.if`: never in a condition region or inside a state."""
+    parent = op.parent_op()
+    region = op.parent_region()
+    if isinstance(parent, SdfgOp | ForOp | WhileOp):
+        if region is parent.body:
+            return
+    elif isinstance(parent, IfOp) and region in (parent.then_region, parent.else_region):
+        return
+    raise VerifyException(
+        f"'{op.name}' must be in an sdfg.sdfg, the body of an sdfg.for or sdfg.while, "
+        "or a branch of an sdfg.if"
+    )
+
+
+def _verify_program_block(block: Block, what: str) -> None:
+    for op in block.ops:
+        if not isinstance(op, StateOp | ForOp | WhileOp | IfOp):
+            raise VerifyException(
+                f"'{op.name}' is not allowed in {what} (expected sdfg.state, sdfg.for, sdfg.while or sdfg.if)"
+            )
+
+
+def loop_variables(op: Operation) -> list[SSAValue]:
+    """The loop variables of the `sdfg.for` ops enclosing `op`, outermost first."""
+    found: list[SSAValue] = []
+    parent = op.parent_op()
+    while parent is not None and not isinstance(parent, SdfgOp):
+        if isinstance(parent, ForOp):
+            found.insert(0, parent.variable)
+        parent = parent.parent_op()
+    return found
+
+
+def is_integer_scalar(value: SSAValue) -> bool:
+    """A rank-0 container of an integer type (not bool): a value a loop bound may read."""
+    t = value.type
+    return (
+        isinstance(t, ArrayType)
+        and t.rank == 0
+        and isinstance(t.element_type, IntegerType)
+        and t.element_type.width.data > 1
+    )
+
+
+class _TypedOperandDims(_OperandDims):
+    """Like `_OperandDims`, but the operands are resolved later with their types."""
+
+    def resolve_typed(self, types: Sequence[Attribute]) -> list[SSAValue]:
+        if len(types) != len(self.operands):
+            self.parser.raise_error(
+                f"{len(self.operands)} operands in the expressions but {len(types)} types"
+            )
+        return [self.parser.resolve_operand(o, t) for o, t in zip(self.operands, types)]
+
+
+@irdl_op_definition
+class ForOp(IRDLOperation):
+    """A counted loop (DaCe's `for t in range(lower, upper, step)`): the body runs with
+    its block argument, the loop variable, set to `lower`, `lower + step`, ... while it is
+    below `upper` (above it for a negative step).
+
+    `sdfg.for "for_5" %t = 1 to %T - 1 step 1 : (!sdfg.array<i32>) { states }`
+
+    `lower` and `upper` are index expressions of the SDFG's symbols and of the operands,
+    which are the loop variables of enclosing loops (`index`) and rank-0 integer
+    containers (read at run time); `step` is a non-zero integer. As in DaCe's state
+    machine, `upper` is evaluated before every iteration and `lower` once, on entry. The
+    body holds states and control-flow ops; inside it the loop variable may index
+    memlets (`%A[%t]`) and feed tasklets through `sdfg.apply`.
+    """
+
+    name = "sdfg.for"
+    label = _label_prop()
+    lower = prop_def(IndexExprAttr)
+    upper = prop_def(IndexExprAttr)
+    step = prop_def(IndexExprAttr)
+    bound_operands = var_operand_def()
+    body = region_def("single_block")
+    traits = traits_def(NoTerminator())
+
+    def __init__(
+        self,
+        label: str,
+        lower: IndexExpr | int,
+        upper: IndexExpr | int,
+        step: IndexExpr | int,
+        operands: Sequence[SSAValue] = (),
+        body: Region | None = None,
+        variable_name: str | None = None,
+    ):
+        if body is None:
+            block = Block(arg_types=[IndexType()])
+            if variable_name is not None and is_identifier(variable_name):
+                block.args[0].name_hint = variable_name
+            body = Region(block)
+        super().__init__(
+            operands=[operands],
+            properties={
+                "label": StringAttr(label),
+                "lower": expr_attr(lower),
+                "upper": expr_attr(upper),
+                "step": expr_attr(step),
+            },
+            regions=[body],
+        )
+
+    @property
+    def variable(self) -> SSAValue:
+        return self.body.block.args[0]
+
+    def bounds(self) -> tuple[IndexExpr, IndexExpr, IndexExpr]:
+        return self.lower.data, self.upper.data, self.step.data
+
+    def step_value(self) -> int:
+        value = self.step.data.constant_value()
+        assert value is not None  # verified
+        return value
+
+    def trip_count(self) -> int | None:
+        """The number of iterations when the bounds are constants."""
+        lower, upper = self.lower.data.constant_value(), self.upper.data.constant_value()
+        if lower is None or upper is None:
+            return None
+        step = self.step_value()
+        return max(0, -((lower - upper) // step)) if step > 0 else max(0, -((upper - lower) // -step))
+
+    def verify_(self) -> None:
+        label = self.label.data
+        block = self.body.block
+        if len(block.args) != 1 or not isinstance(block.args[0].type, IndexType):
+            raise VerifyException(f"loop '{label}' must have one loop variable, of type index")
+        step = self.step.data.constant_value()
+        if step is None or step == 0:
+            raise VerifyException(f"loop '{label}' needs a non-zero integer step, got '{self.step.data}'")
+        values = list(self.bounds())
+        for e in values:
+            if any(d >= len(self.bound_operands) for d in e.dims()):
+                raise VerifyException(f"bound '{e}' of loop '{label}' uses a dimension that is not an operand")
+        if first_use_order(values) != list(range(len(self.bound_operands))):
+            raise VerifyException(f"loop '{label}' must use each operand, in the order its bounds first name them")
+        for value in self.bound_operands:  # an index value in scope is an enclosing loop's variable
+            if not isinstance(value.type, IndexType) and not is_integer_scalar(value):
+                raise VerifyException(
+                    f"bound of loop '{label}' reads {value.type}; only rank-0 integer containers may be read"
+                )
+        _verify_declared(self, values)
+        _verify_in_program(self)
+        _verify_program_block(block, f"loop '{label}'")
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_attribute(self.label)
+        printer.print_string(" ")
+        printer.print_ssa_value(self.variable)
+        printer.print_string(" = ")
+        _print_expr(printer, self.lower.data, self.bound_operands)
+        printer.print_string(" to ")
+        _print_expr(printer, self.upper.data, self.bound_operands)
+        printer.print_string(" step ")
+        _print_expr(printer, self.step.data, self.bound_operands)
+        if self.bound_operands:
+            printer.print_string(" : (")
+            printer.print_list([v.type for v in self.bound_operands], printer.print_attribute)
+            printer.print_string(")")
+        printer.print_op_attributes(self.attributes, print_keyword=True)
+        printer.print_string(" ")
+        print_body(printer, self.body)
+
+    @classmethod
+    def parse(cls, parser: Parser) -> ForOp:
+        label = parser.parse_str_literal()
+        variable = parser.parse_argument(expect_type=False)
+        parser.parse_punctuation("=")
+        dims = _TypedOperandDims(parser)
+        lower = parse_index_expr(parser, dims)
+        parser.parse_keyword("to")
+        upper = parse_index_expr(parser, dims)
+        parser.parse_keyword("step")
+        step = parse_index_expr(parser, dims)
+        types: list[Attribute] = []
+        if parser.parse_optional_punctuation(":"):
+            types = parser.parse_comma_separated_list(parser.Delimiter.PAREN, parser.parse_type)
+        operands = dims.resolve_typed(types)
+        attrs = parser.parse_optional_attr_dict_with_keyword()
+        body = parser.parse_region([variable.resolve(IndexType())])
+        if not body.blocks:
+            body.add_block(Block(arg_types=[IndexType()]))
+        op = cls(label, lower, upper, step, operands, body)
+        if attrs:
+            op.attributes.update(attrs.data)
+        return op
+
+
+def _verify_condition_region(op: IfOp | WhileOp, what: str) -> None:
+    block = op.condition.block
+    for inner in block.ops:
+        if not isinstance(inner, ReadOp | TaskletOp | ApplyOp | CopyOp | ConditionOp):
+            raise VerifyException(
+                f"'{inner.name}' is not allowed in the condition of {what} "
+                "(expected sdfg.read, sdfg.tasklet, sdfg.apply, sdfg.copy and a final sdfg.condition)"
+            )
+    if not isinstance(block.last_op, ConditionOp):
+        raise VerifyException(f"the condition of {what} must end with sdfg.condition")
+
+
+def _print_condition(printer: Printer, region: Region) -> None:
+    printer.print_region(region, print_entry_block_args=False)
+
+
+@irdl_op_definition
+class IfOp(IRDLOperation):
+    """A branch: the condition region computes a value (reads, tasklets, `sdfg.apply`)
+    and ends with `sdfg.condition`; the then region runs when it is true, the else
+    region (possibly empty) otherwise.
+
+    `sdfg.if "if_8" { ...; sdfg.condition %c } then { states } else { states }`
+    """
+
+    name = "sdfg.if"
+    label = _label_prop()
+    condition = region_def("single_block")
+    then_region = region_def("single_block")
+    else_region = region_def("single_block")
+    traits = traits_def(NoTerminator())
+
+    def __init__(self, label: str, condition: Region, then_region: Region | None = None, else_region: Region | None = None):
+        super().__init__(
+            properties={"label": StringAttr(label)},
+            regions=[condition, then_region or Region(Block()), else_region or Region(Block())],
+        )
+
+    def verify_(self) -> None:
+        what = f"branch '{self.label.data}'"
+        _verify_condition_region(self, what)
+        _verify_in_program(self)
+        _verify_program_block(self.then_region.block, f"the then region of {what}")
+        _verify_program_block(self.else_region.block, f"the else region of {what}")
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_attribute(self.label)
+        printer.print_op_attributes(self.attributes, print_keyword=True)
+        printer.print_string(" ")
+        _print_condition(printer, self.condition)
+        printer.print_string(" then ")
+        print_body(printer, self.then_region)
+        if self.else_region.block.ops:
+            printer.print_string(" else ")
+            print_body(printer, self.else_region)
+
+    @classmethod
+    def parse(cls, parser: Parser) -> IfOp:
+        label = parser.parse_str_literal()
+        attrs = parser.parse_optional_attr_dict_with_keyword()
+        condition = parser.parse_region()
+        parser.parse_keyword("then")
+        then_region = parse_body(parser)
+        else_region = parse_body(parser) if parser.parse_optional_keyword("else") else None
+        op = cls(label, condition, then_region, else_region)
+        if attrs:
+            op.attributes.update(attrs.data)
+        return op
+
+
+@irdl_op_definition
+class WhileOp(IRDLOperation):
+    """A loop that runs its condition region, then its body while the condition is true
+    (DaCe's `while` loops and loops that are not counted).
+
+    `sdfg.while "while_30" { ...; sdfg.condition %c } do { states }`
+    """
+
+    name = "sdfg.while"
+    label = _label_prop()
+    condition = region_def("single_block")
+    body = region_def("single_block")
+    traits = traits_def(NoTerminator())
+
+    def __init__(self, label: str, condition: Region, body: Region | None = None):
+        super().__init__(properties={"label": StringAttr(label)}, regions=[condition, body or Region(Block())])
+
+    def verify_(self) -> None:
+        what = f"loop '{self.label.data}'"
+        _verify_condition_region(self, what)
+        _verify_in_program(self)
+        _verify_program_block(self.body.block, what)
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_attribute(self.label)
+        printer.print_op_attributes(self.attributes, print_keyword=True)
+        printer.print_string(" ")
+        _print_condition(printer, self.condition)
+        printer.print_string(" do ")
+        print_body(printer, self.body)
+
+    @classmethod
+    def parse(cls, parser: Parser) -> WhileOp:
+        label = parser.parse_str_literal()
+        attrs = parser.parse_optional_attr_dict_with_keyword()
+        condition = parser.parse_region()
+        parser.parse_keyword("do")
+        op = cls(label, condition, parse_body(parser))
+        if attrs:
+            op.attributes.update(attrs.data)
+        return op
+
+
+@irdl_op_definition
+class ConditionOp(IRDLOperation):
+    """Ends the condition region of an `sdfg.if` or `sdfg.while` with its value (i1)."""
+
+    name = "sdfg.condition"
+    value = operand_def(i1)
+    traits = traits_def(IsTerminator(), HasParent(IfOp, WhileOp))
+    assembly_format = "$value attr-dict"
+
+    def __init__(self, value: SSAValue):
+        super().__init__(operands=[value])
+
+
+@irdl_op_definition
+class ApplyOp(IRDLOperation):
+    """The value of an index expression as an integer, for a tasklet: its dimensions are
+    the operands (loop variables or map parameters), its symbols the SDFG's.
+
+    `%v = sdfg.apply %t * 2 + N : i32`
+    """
+
+    name = "sdfg.apply"
+    expr = prop_def(IndexExprAttr)
+    indices = var_operand_def(IndexType)
+    result = result_def(IntegerType)
+    traits = traits_def(Pure())
+
+    def __init__(self, expr: IndexExpr | int, indices: Sequence[SSAValue] = (), result_type: Attribute = i32):
+        super().__init__(operands=[indices], properties={"expr": expr_attr(expr)}, result_types=[result_type])
+
+    def verify_(self) -> None:
+        e = self.expr.data
+        if any(d >= len(self.indices) for d in e.dims()):
+            raise VerifyException(f"sdfg.apply '{e}' uses a dimension that is not an operand")
+        if first_use_order([e]) != list(range(len(self.indices))):
+            raise VerifyException("sdfg.apply must use each operand, in the order its expression first names them")
+        if self.result.type.width.data < 8:  # type: ignore[union-attr]
+            raise VerifyException(f"sdfg.apply gives an integer of at least 8 bits, not {self.result.type}")
+        _verify_declared(self, [e])
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        _print_expr(printer, self.expr.data, self.indices)
+        printer.print_op_attributes(self.attributes)
+        printer.print_string(" : ")
+        printer.print_attribute(self.result.type)
+
+    @classmethod
+    def parse(cls, parser: Parser) -> ApplyOp:
+        dims = _OperandDims(parser)
+        e = parse_index_expr(parser, dims)
+        attrs = parser.parse_optional_attr_dict()
+        parser.parse_punctuation(":")
+        result_type = parser.parse_type()
+        op = cls(e, dims.resolve(), result_type)
+        op.attributes.update(attrs)
+        return op
+
+
 SDFG = Dialect(
     "sdfg",
-    [SdfgOp, ContainerOp, StateOp, MapOp, ReadOp, WriteOp, CopyOp, TaskletOp, YieldOp, AccumulateOp],
+    [
+        SdfgOp,
+        ContainerOp,
+        StateOp,
+        MapOp,
+        ReadOp,
+        WriteOp,
+        CopyOp,
+        TaskletOp,
+        YieldOp,
+        AccumulateOp,
+        ForOp,
+        IfOp,
+        WhileOp,
+        ConditionOp,
+        ApplyOp,
+    ],
     [IndexExprAttr, ArrayType],
 )

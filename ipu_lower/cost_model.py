@@ -40,6 +40,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from math import ceil
 
+import numpy as np
+
 from xdsl.dialects import arith, memref, scf, vector
 from xdsl.dialects import math as mathd
 from xdsl.dialects.builtin import (
@@ -415,15 +417,22 @@ def exchange(compute_set: SSAValue) -> Exchange:
         assert codelet is not None  # the verifier of add_vertices sees to it
         directions = {f.field_name.data: f.direction.data for f in codelet.fields.data}
         for name, tensor, rule in zip(placement.names(), placement.tensors, placement.rules.data):
-            held = _blocks_by_tile(tensor)
             size = poplar.tensor_type(tensor).num_elements()
             per_element = element_type(poplar.tensor_type(tensor).element_type).bytes
             crossings = 2 if directions[name] == "inout" else 1
+            if isinstance(tensor.owner, poplar.AddVariableOp):
+                held = _blocks_by_tile(tensor)
+                for block in placement.tile_map.blocks():
+                    own_begin, own_end = held.get(block.tile, (0, 0))
+                    for begin, end in rule.element_ranges(block, size):
+                        own = max(0, min(end, own_end) - max(begin, own_begin))
+                        received[block.tile] += (end - begin - own) * per_element * crossings
+                continue
+            tiles = element_tiles(tensor)  # a view: its elements lie anywhere in the variable
             for block in placement.tile_map.blocks():
-                own_begin, own_end = held.get(block.tile, (0, 0))
                 for begin, end in rule.element_ranges(block, size):
-                    own = max(0, min(end, own_end) - max(begin, own_begin))
-                    received[block.tile] += (end - begin - own) * per_element * crossings
+                    foreign = int(np.count_nonzero(tiles[begin:end] != block.tile))
+                    received[block.tile] += foreign * per_element * crossings
     return Exchange(max(received.values(), default=0), sum(received.values()))
 
 
@@ -432,9 +441,132 @@ def _blocks_by_tile(tensor: SSAValue) -> dict[int, tuple[int, int]]:
     return {b.tile: (b.begin, b.end) for b in mapping.tile_map.blocks()}
 
 
+def element_tiles(tensor: SSAValue) -> np.ndarray:
+    """The tile holding each element of a tensor (row-major, flat): a variable's by its
+    `poplar.map_tensor`, a view's by following its views back to the variable. One entry
+    per element: for estimates of views only."""
+    owner = tensor.owner
+    if isinstance(owner, poplar.AddVariableOp):
+        tiles = np.empty(poplar.tensor_type(tensor).num_elements(), dtype=np.int32)
+        for tile, (begin, end) in _blocks_by_tile(tensor).items():
+            tiles[begin:end] = tile
+        return tiles
+    assert isinstance(owner, poplar.FlattenOp | poplar.SliceOp | poplar.SliceBoxOp | poplar.ReshapeOp
+                      | poplar.DimShuffleOp | poplar.BroadcastOp)
+    source = element_tiles(owner.tensor).reshape(poplar.tensor_type(owner.tensor).get_shape())
+    if isinstance(owner, poplar.SliceBoxOp):
+        view = source[tuple(slice(b, e) for b, e in zip(*owner.bounds()))]
+    elif isinstance(owner, poplar.SliceOp):
+        view = source[owner.begin.value.data : owner.end.value.data]
+    elif isinstance(owner, poplar.DimShuffleOp):
+        view = source.transpose(owner.order())
+    elif isinstance(owner, poplar.BroadcastOp):
+        view = np.concatenate([source] * owner.times.value.data, axis=owner.dim.value.data)
+    else:  # flatten, reshape: the same elements in the same order
+        view = source
+    return np.ascontiguousarray(view).reshape(-1)
+
+
 def superstep_cycles(compute: int, exchange_bytes: int, arch: Arch) -> int:
     """Cycles of one compute set run as a BSP superstep, as the emulator counts them
     (ipu_lower/emulator/include/ipu_lower_emulator/CostModel.hpp): its busiest tile's
     compute, the bytes the busiest tile receives (`Exchange.cycles`) and one sync
     (`arch.sync_cycles`)."""
     return compute + Exchange(exchange_bytes, exchange_bytes).cycles(arch.exchange_bytes_per_cycle) + arch.sync_cycles
+
+
+# -- programs ------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class WhileLoop:
+    """A `RepeatWhileTrue` whose trip count is known only when it runs (a bound read from
+    data or from a scalar argument): what one iteration costs, and how often the program
+    enters the loop (`entries`, per iteration of the enclosing while loop `within`)."""
+
+    predicate: str
+    iteration_cycles: int
+    entries: int
+    within: str | None = None
+
+
+@dataclass(frozen=True)
+class ProgramEstimate:
+    """The cycles of one run of a host program. `cycles` counts every step as often as it
+    runs when that is known (a `Repeat` multiplies its body by its count, an `If` costs
+    its slower branch); a `RepeatWhileTrue` adds only its last evaluation of the condition
+    there, and each of its iterations is in `while_loops`, since its trip count is
+    not known before the program runs (`with_trips` adds them for given trip counts; the
+    emulator's report counts the executions that happened)."""
+
+    cycles: int
+    while_loops: tuple[WhileLoop, ...] = ()
+
+    def with_trips(self, trips: dict[str, int]) -> int:
+        """The cycles when the loop over each predicate in `trips` iterates that often."""
+
+        def times(loop: WhileLoop) -> int:
+            enclosing = next((w for w in self.while_loops if w.predicate == loop.within), None)
+            outer = 1 if enclosing is None else times(enclosing) * trips[enclosing.predicate]
+            return loop.entries * outer
+
+        return self.cycles + sum(loop.iteration_cycles * times(loop) * trips[loop.predicate] for loop in self.while_loops)
+
+
+def program_estimate(program: poplar.HostProgramOp, arch: Arch) -> ProgramEstimate:
+    """The estimate of `program`'s engine program (see ProgramEstimate). Per step, as the
+    emulator's CostModel.hpp: an `Execute` costs its compute (for each placement its
+    slowest vertex, summed over the placements: as if they shared a tile), its exchange
+    (`exchange`) and a sync; a copy or dynamic slice moves its bytes through the exchange
+    (as if every element crossed tiles) and syncs; a control program syncs once per
+    evaluation of its predicate."""
+    engine = program.build_body.block.last_op
+    assert isinstance(engine, poplar.EngineOp)
+    return _ProgramWalk(arch).estimate(engine.program, 1, None)
+
+
+class _ProgramWalk:
+    def __init__(self, arch: Arch):
+        self.arch = arch
+        self.while_loops: list[WhileLoop] = []
+
+    def estimate(self, value: SSAValue, entries: int, within: str | None) -> ProgramEstimate:
+        cycles = self.cycles(value, entries, within)
+        return ProgramEstimate(cycles, tuple(self.while_loops))
+
+    def moved(self, tensor: SSAValue, elements: int | None = None) -> int:
+        t = poplar.tensor_type(tensor)
+        count = t.num_elements() if elements is None else elements
+        return ceil(count * element_type(t.element_type).bytes / self.arch.exchange_bytes_per_cycle) + self.arch.sync_cycles
+
+    def cycles(self, value: SSAValue, entries: int, within: str | None) -> int:
+        """Cycles of one run of the program `value`; while loops inside it are recorded
+        as entered `entries` times per iteration of `within`."""
+        op = value.owner
+        sync = self.arch.sync_cycles
+        if isinstance(op, poplar.ExecuteOp):
+            placements = [u.operation for u in op.compute_set.uses if isinstance(u.operation, poplar.AddVerticesOp)]
+            compute = sum(max(p.run_cycles()) for p in placements)
+            return compute + exchange(op.compute_set).cycles(self.arch.exchange_bytes_per_cycle) + sync
+        if isinstance(op, poplar.CopyOp):
+            return self.moved(op.source)
+        if isinstance(op, poplar.DynamicSliceOp | poplar.DynamicUpdateOp):
+            return self.moved(op.slice)
+        if isinstance(op, poplar.SequenceOp):
+            return sum(self.cycles(p, entries, within) for p in op.programs)
+        if isinstance(op, poplar.RepeatOp):
+            return op.count.value.data * self.cycles(op.body, entries * op.count.value.data, within)
+        if isinstance(op, poplar.IfOp):
+            return sync + max(self.cycles(op.then_body, entries, within), self.cycles(op.else_body, entries, within))
+        assert isinstance(op, poplar.RepeatWhileTrueOp)
+        name = _tensor_name(op.predicate)
+        condition = self.cycles(op.cond, entries, within) + sync
+        iteration = condition + self.cycles(op.body, 1, name)
+        self.while_loops.append(WhileLoop(name, iteration, entries, within))
+        return condition
+
+
+def _tensor_name(tensor: SSAValue) -> str:
+    owner = tensor.owner
+    assert isinstance(owner, poplar.AddVariableOp)
+    return owner.debug_name.data

@@ -76,8 +76,8 @@ def _mismatch(name: str, shape: Sequence[IndexExpr], actual: tuple[int, ...], va
 
 class Program:
     """A DaCe program built for the emulator per set of symbol values; call it like the
-    DaCe program. `report`, `cycles`, `arguments` and `directory` are those of the
-    program the last call ran (or of the one `compile(..., symbols=...)` built)."""
+    DaCe program. `report`, `cycles`, `estimate`, `arguments` and `directory` are those of
+    the program the last call ran (or of the one `compile(..., symbols=...)` built)."""
 
     def __init__(
         self,
@@ -140,6 +140,11 @@ class Program:
     @property
     def cycles(self) -> int | None:
         return None if self.last is None else self.last.cycles
+
+    @property
+    def estimate(self) -> Any:
+        """The cost model's estimate of a run (`ipu_lower.cost_model.ProgramEstimate`)."""
+        return None if self.last is None else self.last.estimate
 
     @property
     def arguments(self) -> list[Any]:

@@ -16,7 +16,7 @@ import os
 import re
 import subprocess
 import threading
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
@@ -24,6 +24,7 @@ from typing import Any
 
 import numpy as np
 
+from ipu_lower.cost_model import ProgramEstimate, WhileLoop
 from ipu_lower.dialects.index_expr import IndexExpr
 from ipu_lower.element_types import element_type_of_numpy
 from ipu_lower.frontend.symbolic import SymbolicError, to_index_expr
@@ -139,7 +140,28 @@ def load_manifest(path: Path) -> dict[str, Any]:
             raise fail(f"{where}.shape must be a list of non-negative integers, got {shape!r:.60}")
         if type(argument.get("output")) is not bool:
             raise fail(f"{where}.output must be true or false")
+    _check_estimate(manifest.get("estimate"), fail)
     return manifest
+
+
+def _check_estimate(estimate: Any, fail: Callable[[str], ProgramError]) -> None:
+    """The shape of program.json's `estimate` (see ProgramEstimate)."""
+
+    def count(value: Any, what: str) -> None:
+        if type(value) is not int or value < 0:
+            raise fail(f"{what} must be a non-negative integer, got {value!r:.60}")
+
+    if not isinstance(estimate, dict) or not isinstance(estimate.get("while_loops"), list):
+        raise fail("'estimate' must be an object with 'cycles' and a list 'while_loops'")
+    count(estimate.get("cycles"), "'estimate.cycles'")
+    for k, loop in enumerate(estimate["while_loops"]):
+        where = f"'estimate.while_loops[{k}]'"
+        if not isinstance(loop, dict) or set(loop) != {"predicate", "iteration_cycles", "entries", "within"}:
+            raise fail(f"{where} must be an object of predicate, iteration_cycles, entries and within")
+        if not isinstance(loop["predicate"], str) or not (loop["within"] is None or isinstance(loop["within"], str)):
+            raise fail(f"{where}.predicate and .within must be names")
+        count(loop["iteration_cycles"], f"{where}.iteration_cycles")
+        count(loop["entries"], f"{where}.entries")
 
 
 @dataclass(frozen=True)
@@ -194,6 +216,13 @@ class CompiledProgram:
     def cycles(self) -> int | None:
         """Estimated IPU cycles of the last run."""
         return None if self.report is None else self.report["total_cycles"]
+
+    @property
+    def estimate(self) -> ProgramEstimate:
+        """The cost model's estimate of a run, before running (loops whose trip count is
+        known only at run time apart: `ipu_lower.cost_model.ProgramEstimate`)."""
+        data = self.manifest["estimate"]
+        return ProgramEstimate(data["cycles"], tuple(WhileLoop(**loop) for loop in data["while_loops"]))
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
         """Run on the given arguments; returns what the DaCe program returns, if anything."""

@@ -8,7 +8,10 @@ writes inputs, runs and reads outputs); a variable becomes `add_variable` plus o
 placement and an `execute`; copies and host transfers become their API calls; a
 codelet becomes a `poplar.codelet` next to the host program; a view becomes
 Poplar's tensor views. The program sequence is
-the program values in build order, then the Engine.
+the program values in build order, then the Engine. Loops and branches, their regions
+converted, become `program::Repeat`, `RepeatWhileTrue` and `If` over the sequences of
+the programs their regions make (the graph construction inside them moves before them:
+the build region is flat, the program tree is made of program values).
 """
 
 from __future__ import annotations
@@ -204,6 +207,13 @@ class _Copy(RewritePattern):
         rewriter.replace(op, [*source_ops, *destination_ops, poplar.CopyOp(source, destination)], [])
 
 
+class _Dynamic(RewritePattern):
+    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
+        if isinstance(op, ipu.DynamicSliceOp | ipu.DynamicUpdateOp):
+            kind = poplar.DynamicSliceOp if isinstance(op, ipu.DynamicSliceOp) else poplar.DynamicUpdateOp
+            rewriter.replace(op, kind(op.tensor, op.offsets, op.slice, op.dim_list(), op.size_list()), [])
+
+
 @dataclass
 class _ComputeSet(RewritePattern):
     placements: dict[ipu.VerticesOp, Placement]
@@ -232,6 +242,36 @@ class _ComputeSet(RewritePattern):
         rewriter.replace(op, ops, [])
 
 
+def _program_of(block: Block, control: Operation, rewriter: PatternRewriter) -> SSAValue:
+    """Move the (converted) ops of a region of `control` before it and return the
+    sequence of the programs they make, in order."""
+    ops = list(block.ops)
+    for op in ops:
+        op.detach()
+    programs = [r for o in ops for r in o.results if isinstance(r.type, poplar.ProgramType) and not r.uses]
+    sequence = poplar.SequenceOp(programs)
+    rewriter.insert([*ops, sequence], InsertPoint.before(control))
+    return sequence.result
+
+
+class _Control(RewritePattern):
+    """A loop or branch whose regions are converted: their programs become sequences,
+    the op `program::Repeat`, `RepeatWhileTrue` or `If` over them."""
+
+    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
+        if isinstance(op, ipu.RepeatOp):
+            body = _program_of(op.body.block, op, rewriter)
+            rewriter.replace(op, poplar.RepeatOp(op.count.value.data, body), [])
+        elif isinstance(op, ipu.RepeatWhileOp):
+            cond = _program_of(op.condition.block, op, rewriter)
+            body = _program_of(op.body.block, op, rewriter)
+            rewriter.replace(op, poplar.RepeatWhileTrueOp(cond, op.predicate, body), [])
+        elif isinstance(op, ipu.IfOp):
+            then = _program_of(op.then_region.block, op, rewriter)
+            otherwise = _program_of(op.else_region.block, op, rewriter)
+            rewriter.replace(op, poplar.IfOp(op.predicate, then, otherwise), [])
+
+
 class _FinishBuild(RewritePattern):
     """Once the build region holds only Poplar calls: run its programs in order."""
 
@@ -252,7 +292,7 @@ class ConvertIpuToPoplarPass(ModulePass):
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         placements = {}
         for graph in [g for g in op.ops if isinstance(g, ipu.GraphOp)]:
-            for tiled_map in (o for o in graph.body.block.ops if isinstance(o, ipu.TiledMapOp)):
+            for tiled_map in (o for o in graph.walk() if isinstance(o, ipu.TiledMapOp)):
                 raise error(tiled_map, "'ipu.tiled_map' cannot be converted to Poplar; run ipu-vertex-extraction first")
             placements.update(plan_placements(graph))
         patterns = [
@@ -263,9 +303,12 @@ class ConvertIpuToPoplarPass(ModulePass):
             _HostTransfer(),
             _TensorView(),
             _Copy(),
+            _Dynamic(),
             _ComputeSet(placements),
         ]
         # One walk converts every op (a graph is visited before the ops it moves into
-        # its host program); a second one finishes each build region.
+        # its host program); a second turns loops and branches into programs, inner ones
+        # first; a third finishes each build region.
         PatternRewriteWalker(GreedyRewritePatternApplier(patterns, dce_enabled=False), apply_recursively=False).rewrite_module(op)
+        PatternRewriteWalker(_Control(), apply_recursively=False, walk_regions_first=True).rewrite_module(op)
         PatternRewriteWalker(_FinishBuild(), apply_recursively=False).rewrite_module(op)

@@ -44,7 +44,7 @@ from xdsl.rewriter import InsertPoint
 
 from ipu_lower.dialects import sdfg as sd
 from ipu_lower.dialects.index_expr import IndexExpr
-from ipu_lower.passes.tile_partition import point_offsets
+from ipu_lower.passes.tile_partition_points import point_offsets
 
 Space = tuple[tuple[IndexExpr, IndexExpr, IndexExpr], ...]
 
@@ -80,18 +80,23 @@ def accesses(op: Operation) -> tuple[set[str], set[str]]:
 
 
 def is_flat_map(op: Operation) -> bool:
-    """A map whose body is memlets and tasklets only and uses no value from outside it
-    other than containers, so that it can move within its state."""
+    """A map whose body is memlets, tasklets and `sdfg.apply` only and uses no value from
+    outside it other than containers and loop variables (the same in the whole state),
+    so that it can move within its state."""
     if not isinstance(op, sd.MapOp):
         return False
-    if any(not isinstance(inner, sd.ReadOp | sd.WriteOp | sd.TaskletOp) for inner in op.body.block.ops):
+    if any(not isinstance(inner, sd.ReadOp | sd.WriteOp | sd.TaskletOp | sd.ApplyOp) for inner in op.body.block.ops):
         return False
     return all(
-        isinstance(value.owner, sd.ContainerOp) or _defined_in(value, op)
+        isinstance(value.owner, sd.ContainerOp) or _defined_in(value, op) or _is_loop_variable(value)
         for inner in op.walk()
         if inner is not op
         for value in inner.operands
     )
+
+
+def _is_loop_variable(value: SSAValue) -> bool:
+    return isinstance(value, BlockArgument) and isinstance(value.block.parent_op(), sd.ForOp)
 
 
 def _defined_in(value: SSAValue, op: Operation) -> bool:

@@ -2,7 +2,7 @@
 
 Poplar tensors have static shapes, so this runs before tile partitioning. Symbols
 given here are substituted everywhere (container shapes, map ranges, memlet subsets,
-copy ranges): the substituted value of every expression is planned first (where a
+copy ranges, loop bounds, `sdfg.apply`): the substituted value of every expression is planned first (where a
 shape or range that still depends on an unknown symbol is an error naming it), then
 one pattern per op kind rewrites.
 """
@@ -80,6 +80,10 @@ def plan_substitution(module: ModuleOp, values: dict[str, int]) -> dict[IndexExp
         elif isinstance(op, sd.MapOp):
             bounds = [e for r in op.ranges() for e in r]
             _unresolved([substituted[e] for e in bounds], f"the range of map '{op.label.data}'", op)
+        elif isinstance(op, sd.ForOp):
+            _unresolved([substituted[e] for e in op.bounds()], f"the bounds of loop '{op.label.data}'", op)
+        elif isinstance(op, sd.ApplyOp):
+            _unresolved([substituted[op.expr.data]], "the value a tasklet computes with", op)
     return substituted
 
 
@@ -127,6 +131,21 @@ class _SpecializeAccess(_Substitute, RewritePattern):
             rewriter.notify_op_modified(op)
 
 
+class _SpecializeExprProperties(_Substitute, RewritePattern):
+    """Loop bounds and `sdfg.apply`: their single-expression properties."""
+
+    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
+        if not isinstance(op, sd.ForOp | sd.ApplyOp):
+            return
+        changed = False
+        for name, value in list(op.properties.items()):
+            if isinstance(value, sd.IndexExprAttr) and (new := self.substituted[value.data]) != value.data:
+                op.properties[name] = sd.expr_attr(new)
+                changed = True
+        if changed:
+            rewriter.notify_op_modified(op)
+
+
 class _SpecializeCopy(_Substitute, RewritePattern):
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: sd.CopyOp, rewriter: PatternRewriter) -> None:
@@ -150,7 +169,14 @@ class SdfgSpecializePass(ModulePass):
         substituted = plan_substitution(op, values)
         patterns = [
             pattern(substituted, values)
-            for pattern in (_SpecializeSdfg, _SpecializeContainer, _SpecializeMap, _SpecializeAccess, _SpecializeCopy)
+            for pattern in (
+                _SpecializeSdfg,
+                _SpecializeContainer,
+                _SpecializeMap,
+                _SpecializeAccess,
+                _SpecializeCopy,
+                _SpecializeExprProperties,
+            )
         ]
         PatternRewriteWalker(
             GreedyRewritePatternApplier(patterns, dce_enabled=False), apply_recursively=False

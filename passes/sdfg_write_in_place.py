@@ -42,7 +42,7 @@ def plan_in_place(sdfg_op: sd.SdfgOp) -> list[InPlaceWrite]:
     """Every copy of `sdfg_op` whose source may be written in place, at most one per
     target container (so that the rewrites do not interact)."""
     plans: list[InPlaceWrite] = []
-    for state in sdfg_op.body.block.ops:
+    for state in sdfg_op.walk():
         if not isinstance(state, sd.StateOp):
             continue
         ops = list(state.body.block.ops)

@@ -13,18 +13,21 @@ maps on tile 0, where scalars live. Maps that accumulate become tiled reductions
 (`ipu_lower.passes.tile_partition_reductions`); reads that are not neighbours of the
 point go through views (`ipu_lower.passes.tile_partition_views`). The patterns trust the plan: every map and scalar
 computation was checked while planning.
+
+Control flow (`tile_partition_control`) keeps one layout per container: loops and
+branches become `ipu.repeat`, `ipu.repeat_while` and `ipu.if` over counter and predicate
+variables on tile 0. The bodies of tiled maps and scalar steps are built by
+`tile_partition_points`.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from functools import cache
 from math import ceil, prod
 
 from xdsl.context import Context
-from xdsl.dialects import arith
-from xdsl.dialects.builtin import IndexType, IntegerAttr, MemRefType, ModuleOp
-from xdsl.ir import Block, Operation, Region, SSAValue
+from xdsl.dialects.builtin import ModuleOp
+from xdsl.ir import Operation, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import (
     GreedyRewritePatternApplier,
@@ -39,10 +42,20 @@ from ipu_lower.arch import DEFAULT_ARCH, Arch, get_arch
 from ipu_lower.diagnostics import IpuLowerError, error
 from ipu_lower.dialects import ipu
 from ipu_lower.dialects import sdfg as sd
-from ipu_lower.dialects.index_expr import IndexExpr
-from ipu_lower.dialects.reduction import combine_values
 from ipu_lower.dialects.tiling import UNPLANNED
-from ipu_lower.element_types import element_type, is_signedness_cast, on_ipu
+from ipu_lower.element_types import element_type, on_ipu
+from ipu_lower.names import UniqueNames
+from ipu_lower.passes.tile_partition_control import (
+    ControlPlan,
+    DynamicCopyToSlice,
+    ForToRepeat,
+    IfToIf,
+    Rewrite,
+    WhileToRepeatWhile,
+    plan_control,
+    plan_dynamic_copy,
+)
+from ipu_lower.passes.tile_partition_points import SCALAR_MAP, Points, memref_of, tiled_map
 from ipu_lower.passes.tile_partition_reductions import (
     ReductionPlan,
     analyze_reduction,
@@ -85,9 +98,6 @@ def balanced_tile_map(elements: int, tiles: int, grain: int) -> ipu.TileMapAttr:
             runs.append((first, end - 1, count))
         runs.append((end - 1, end, count - overshoot))
     return ipu.TileMapAttr(runs)
-
-
-SCALAR_MAP = ipu.TileMapAttr([(0, 1, 1)])
 
 
 def _static_shape(ctype: sd.ArrayType, op: Operation) -> tuple[int, ...]:
@@ -136,12 +146,15 @@ class MapAccesses:
     view_halos: dict[ViewKey, tuple[int, int]] = field(default_factory=dict)
     offsets: dict[Operation, tuple[int, ...]] = field(default_factory=dict, compare=False)
     """The offset from the point of every other access of an array."""
+    frame: PointFrame | None = field(default=None, compare=False)
+    """Where the points are (None for a scalar step)."""
 
     def laid_out_together(self) -> list[str]:
         """The containers that share the layout of the map's points: all but those it
         reads only through views."""
         viewed = {key.container for key, _ in self.views.values()}
         return [n for n in self.reads + self.writes if n not in viewed or n in self.writes]
+
 
 
 def _param_name(value: SSAValue, position: int) -> str:
@@ -153,21 +166,6 @@ def describe_access(op: sd.ReadOp | sd.WriteOp) -> str:
     names = [_param_name(v, k) for k, v in enumerate(op.indices)]
     subset = ", ".join(e.format(lambda d: names[d]) for e in op.subset_exprs())
     return f"{sd.container_name(op.container)}[{subset}]"
-
-
-def point_offsets(op: sd.ReadOp | sd.WriteOp, params: tuple[SSAValue, ...]) -> list[int] | None:
-    """The offset of each index from the map's parameter of the same position, when
-    the access is `x[i0 + c0, i1 + c1, ...]` for constants c; else None."""
-    if any(index not in params for index in op.indices):
-        return None
-    positions = {d: IndexExpr.dim(params.index(index)) for d, index in enumerate(op.indices)}
-    offsets = []
-    for k, e in enumerate(op.subset_exprs()):
-        offset = e.substitute(dims=positions).dim_offset(k)
-        if offset is None:
-            return None
-        offsets.append(offset)
-    return offsets
 
 
 def analyze_map(map_op: sd.MapOp) -> MapAccesses:
@@ -196,7 +194,7 @@ class _ArrayAccess:
     """A reshaped read's row-major offset from the point."""
 
 
-def _writes(op: Operation) -> bool:
+def _is_write(op: Operation) -> bool:
     return isinstance(op, sd.WriteOp | sd.AccumulateOp)
 
 
@@ -214,6 +212,9 @@ def analyze_body(
         if isinstance(op, sd.TaskletOp):
             _check_tasklet_width(op)
             continue
+        if isinstance(op, sd.ApplyOp):
+            _check_apply(what, op, params, ops)
+            continue
         if not isinstance(op, sd.ReadOp | sd.WriteOp | sd.AccumulateOp):
             raise error(op, f"'{op.name}' inside {what} is not supported yet")
         name = sd.container_name(op.container)
@@ -221,22 +222,23 @@ def analyze_body(
         assert isinstance(ctype, sd.ArrayType)
         if isinstance(op, sd.AccumulateOp):  # reads the element it combines with
             reads.append(name)
-        (writes if _writes(op) else reads).append(name)
-        if ctype.rank == 0 or (not params and prod(_static_shape(ctype, op)) == 1):
-            # a one-element array outside maps (`s[0] = np.sum(x)`) is a scalar
-            if _writes(op) and points > 1:
+        (writes if _is_write(op) else reads).append(name)
+        verb = "writes" if _is_write(op) else "reads"
+        if ctype.rank == 0:
+            if _is_write(op) and points > 1:
                 raise error(
                     op,
                     f"every iteration of {what} writes scalar '{name}', so the order would decide its value; "
                     "accumulate into it (write-conflict resolution) to reduce",
                 )
             continue
+        shape = _static_shape(ctype, op)
+        if any(index not in params for index in op.indices):
+            raise error(op, f"{what} {verb} '{describe_access(op)}' at a loop variable; run sdfg-dynamic-copies first")
         if not params:
-            raise error(
-                op,
-                f"{what} accesses '{describe_access(op)}' outside any map; only scalars and one-element "
-                "arrays are supported there yet",
-            )
+            if any(not 0 <= e.constant_value() < n for e, n in zip(op.subset_exprs(), shape)):  # type: ignore[operator]
+                raise error(op, f"{what} {verb} '{describe_access(op)}' outside its shape {ctype}")
+            continue
         accessed.append(op)
     frame = _frame(what, accessed, params, bounds)
     arrays: list[_ArrayAccess] = []
@@ -246,15 +248,15 @@ def analyze_body(
         shape = _static_shape(op.container.type, op)  # type: ignore[arg-type]
         offsets = frame_offsets(op, params, frame) if shape == frame.shape else None
         if offsets is None:
-            if _writes(op) and shape != frame.shape:
-                first = next(w for w in accessed if _writes(w))
+            if _is_write(op) and shape != frame.shape:
+                first = next(w for w in accessed if _is_write(w))
                 raise error(
                     op,
                     f"{what} writes '{describe_access(op)}' of shape {op.container.type}, but also "
                     f"'{sd.container_name(first.container)}' of shape {first.container.type}; the arrays a map "
                     "writes must have one shape",
                 )
-            if _writes(op):
+            if _is_write(op):
                 raise _unsupported_access(what, op)
             other.append(op)  # type: ignore[arg-type]
             continue
@@ -262,7 +264,7 @@ def analyze_body(
             rows.append(op)  # read through a view, which brings just its elements, not a halo of rows
             continue
         if any(lo + o < 0 or hi + o > n for (lo, hi), o, n in zip(frame.box, offsets, shape)):
-            verb = "writes" if _writes(op) else "reads"
+            verb = "writes" if _is_write(op) else "reads"
             raise error(op, f"{what} {verb} '{describe_access(op)}' outside its shape {op.container.type}")
         arrays.append(_ArrayAccess(op, sd.container_name(op.container), offsets))
     reshaped, views = _reads_elsewhere(what, other, params, bounds, frame)
@@ -272,12 +274,12 @@ def analyze_body(
     points_span = span or (0, prod(frame.shape))
     for op, flat in reshaped.items():
         check_flat_read(what, describe_access, op, (flat, flat), points_span, prod(frame.shape))
-    written = {a.name: frame.box for a in arrays if _writes(a.op)}
+    written = {a.name: frame.box for a in arrays if _is_write(a.op)}
     halos_of_views = view_halos(what, describe_access, views, frame.shape, points_span, written)
     offsets = {a.op: tuple(a.offsets) for a in arrays if a.flat is None}
     return MapAccesses(
         points, list(dict.fromkeys(reads)), list(dict.fromkeys(writes)), span, neighbour_reads, mask, reshaped,
-        views, halos_of_views, offsets,
+        views, halos_of_views, offsets, frame if accessed else None,
     )
 
 
@@ -289,7 +291,7 @@ def _frame(
 ) -> PointFrame:
     """The frame of the first array the body writes; without one, the parameters in
     order over an array of the first read's shape."""
-    write = next((op for op in accessed if _writes(op)), None)
+    write = next((op for op in accessed if _is_write(op)), None)
     if write is not None:
         frame = point_frame(write, params, bounds, _static_shape(write.container.type, write))  # type: ignore[arg-type]
         if frame is None:
@@ -333,6 +335,15 @@ def _unsupported_access(what: str, op: sd.ReadOp | sd.WriteOp | sd.AccumulateOp)
     )
 
 
+def _check_apply(what: str, op: sd.ApplyOp, params: tuple[SSAValue, ...], ops: list[Operation]) -> None:
+    if not on_ipu(op.result.type):
+        raise error(op, f"sdfg.apply in {what} gives a {op.result.type}, which the IPU does not support")
+    if any(index in params for index in op.indices) and not any(
+        isinstance(o, sd.WriteOp) and o.container.type.rank for o in ops  # type: ignore[union-attr]
+    ):
+        raise error(op, f"a tasklet of {what} computes with a map parameter, but the map writes no array; not supported yet")
+
+
 def _check_tasklet_width(op: sd.TaskletOp) -> None:
     wide = next((r.type for inner in op.body.block.ops for r in inner.results if not on_ipu(r.type)), None)
     if wide is not None:
@@ -355,7 +366,7 @@ def _geometry(
     accesses are offsets from it. A written box that is not contiguous in memory runs
     over its whole span with a mask; the reads of the masked points stay inside the
     arrays, since they lie between those of the box's first and last points."""
-    written = [a for a in arrays if _writes(a.op)]
+    written = [a for a in arrays if _is_write(a.op)]
     if not written:
         return None, frozenset(), ()
     first = written[0]
@@ -378,7 +389,7 @@ def _geometry(
     written_names = {a.name for a in written}
     for access in arrays:
         flat = access.flat if access.flat is not None else sum(o * st for o, st in zip(access.offsets, strides))
-        if flat == 0 or _writes(access.op):
+        if flat == 0 or _is_write(access.op):
             continue
         if access.name in written_names:
             raise error(
@@ -401,12 +412,47 @@ def _is_contiguous(box: list[tuple[int, int]], shape: tuple[int, ...]) -> bool:
 Step = sd.MapOp | sd.CopyOp | list[Operation]
 
 
+def sink_reads(state: sd.StateOp) -> None:
+    """Move each read and `sdfg.apply` outside maps whose value is used only past a map or
+    copy (sdfg-fuse-maps moves reads up as far as they may go) down to its first user, so
+    that every run of memlets and tasklets uses only values it computes. A read of a
+    container that the map or copy in between writes stays, an error."""
+    ops = list(state.body.block.ops)
+    position = {op: k for k, op in enumerate(ops)}
+    for op in reversed(ops):
+        if not isinstance(op, sd.ReadOp | sd.ApplyOp) or not op.results[0].uses:
+            continue
+        users = [position[_top_level(use.operation, state)] for use in op.results[0].uses]
+        first = min(users)
+        between = ops[position[op] + 1 : first]
+        if not any(isinstance(o, sd.MapOp | sd.CopyOp) for o in between):
+            continue
+        if isinstance(op, sd.ReadOp) and any(_writes(o, op.container) for o in between):
+            raise error(op, f"the value of '{describe_access(op)}' is used after a step that writes it; not supported yet")
+        op.detach()
+        state.body.block.insert_op_before(op, ops[first])
+
+
+def _top_level(op: Operation, state: sd.StateOp) -> Operation:
+    while op.parent_op() is not state:
+        op = op.parent_op()  # type: ignore[assignment]
+    return op
+
+
+def _writes(op: Operation, container: SSAValue) -> bool:
+    return any(
+        isinstance(inner, sd.WriteOp) and inner.container is container
+        or isinstance(inner, sd.CopyOp) and inner.destination is container
+        for inner in op.walk()
+    )
+
+
 def state_steps(state: sd.StateOp) -> list[Step]:
     """The state's maps and copies, and runs of memlets and tasklets outside any map
     (scalar computations), each run becoming one single-point step."""
     steps: list[Step] = []
     for op in state.body.block.ops:
-        if isinstance(op, sd.ReadOp | sd.TaskletOp | sd.WriteOp | sd.AccumulateOp):
+        if isinstance(op, sd.ReadOp | sd.TaskletOp | sd.WriteOp | sd.AccumulateOp | sd.ApplyOp):
             if not steps or not isinstance(steps[-1], list):
                 steps.append([])
             steps[-1].append(op)  # type: ignore[union-attr]
@@ -431,10 +477,31 @@ def analyze_step(step: Step) -> MapAccesses | None:
     return None
 
 
+def program_steps(sdfg_op: sd.SdfgOp) -> list[Step]:
+    """The steps of every state, in loops and branches too, and the condition region of
+    every branch and `sdfg.while` loop (a scalar step)."""
+    steps: list[Step] = []
+    for op in sdfg_op.walk():
+        if isinstance(op, sd.StateOp):
+            steps.extend(state_steps(op))
+        elif isinstance(op, sd.IfOp | sd.WhileOp):
+            steps.extend(condition_steps(op))
+    return steps
+
+
+def condition_steps(op: sd.IfOp | sd.WhileOp) -> list[Step]:
+    """The copies that start the condition region of a branch or loop (buffers of
+    elements loop variables pick), then the scalar step computing the condition."""
+    ops = list(op.condition.block.ops)[:-1]
+    copies = [o for o in ops if isinstance(o, sd.CopyOp)]
+    return [*copies, [o for o in ops if not isinstance(o, sd.CopyOp)]]
+
+
 @dataclass(frozen=True)
 class PartitionPlan:
-    """Where every container of one SDFG lives, which arguments go back to the host, and
-    the row-major element ranges of each copy's source and destination."""
+    """Where every container of one SDFG lives, which arguments go back to the host, the
+    row-major element ranges of each static copy's source and destination, what each
+    map touches, and how loops, branches and copies at loop variables run (`control`)."""
 
     arch: Arch
     layouts: dict[str, ipu.TileMapAttr]
@@ -445,6 +512,9 @@ class PartitionPlan:
     dropped: frozenset[Operation] = frozenset()
     """ops whose work a reduction does (the identity written before it)"""
     maps: dict[sd.MapOp, MapAccesses] = field(default_factory=dict)
+    control: ControlPlan = field(default_factory=ControlPlan)
+    names: UniqueNames = field(default_factory=UniqueNames)
+    """names of the variables made while rewriting (counters, predicates, element copies)"""
 
 
 def plan_layouts(sdfg_op: sd.SdfgOp, arch: Arch) -> dict[str, ipu.TileMapAttr]:
@@ -467,18 +537,17 @@ def plan_layouts(sdfg_op: sd.SdfgOp, arch: Arch) -> dict[str, ipu.TileMapAttr]:
             raise error(op, f"container '{name}' has no elements")
 
     groups = _UnionFind()
-    for state in sdfg_op.body.block.ops:
-        if not isinstance(state, sd.StateOp):
-            continue
-        for step in state_steps(state):
-            if (accesses := analyze_step(step)) is not None:
-                arrays = [n for n in accesses.laid_out_together() if shapes[n]]
-                for a in arrays[1:]:
-                    groups.union(arrays[0], a)
-            elif isinstance(step, sd.CopyOp):
-                src, dst = sd.container_name(step.source), sd.container_name(step.destination)
-                if shapes[src] and shapes[src] == shapes[dst] and _is_whole(step):
-                    groups.union(src, dst)
+    for step in program_steps(sdfg_op):
+        if (accesses := analyze_step(step)) is not None:
+            if isinstance(step, list):
+                continue  # a scalar step touches single elements: it ties no layouts
+            arrays = [n for n in accesses.laid_out_together() if shapes[n]]
+            for a in arrays[1:]:
+                groups.union(arrays[0], a)
+        elif isinstance(step, sd.CopyOp):
+            src, dst = sd.container_name(step.source), sd.container_name(step.destination)
+            if shapes[src] and shapes[src] == shapes[dst] and _is_whole(step):
+                groups.union(src, dst)
 
     members: dict[str, list[str]] = {}
     grains: dict[str, int] = {}
@@ -504,13 +573,17 @@ def plan_partition(sdfg_op: sd.SdfgOp, arch: Arch) -> PartitionPlan:
         for op in sdfg_op.walk()
         if isinstance(op, sd.WriteOp | sd.CopyOp | sd.AccumulateOp)
     }
-    copies = {op: plan_copy(op) for op in sdfg_op.walk() if isinstance(op, sd.CopyOp)}
+    all_copies = [op for op in sdfg_op.walk() if isinstance(op, sd.CopyOp)]
+    copies = {op: plan_copy(op) for op in all_copies if not op.indices}
+    dynamic = {op: plan_dynamic_copy(op) for op in all_copies if op.indices}
     containers = {op.container_name.data: op for op in sdfg_op.containers()}
     map_ops = [op for op in sdfg_op.walk() if isinstance(op, sd.MapOp)]
     reductions = {op: plan_reduction(op, layouts, arch, containers) for op in map_ops if is_reduction_map(op)}
     maps = {op: analyze_map(op) for op in map_ops if op not in reductions}
     dropped = frozenset(op for reduction in reductions.values() for op in reduction.init)
-    return PartitionPlan(arch, layouts, frozenset(written), copies, reductions, dropped, maps)
+    names = UniqueNames(tuple(c.container_name.data for c in sdfg_op.containers()))
+    control = plan_control(sdfg_op, names, dynamic)
+    return PartitionPlan(arch, layouts, frozenset(written), copies, reductions, dropped, maps, control, names)
 
 
 CopyEnd = tuple[int, int] | ViewKey
@@ -573,11 +646,6 @@ def check_memory(
         )
 
 
-@cache  # building a MemRefType is slow, and programs repeat few container types
-def memref_of(ctype: sd.ArrayType) -> MemRefType:
-    return MemRefType(ctype.element_type, ctype.static_shape() or [])
-
-
 def _copy_end(value: SSAValue, ranges: list[sd.Range], op: Operation) -> CopyEnd:
     """The row-major element range of a box that is contiguous in memory, else the view
     of the box."""
@@ -603,131 +671,6 @@ def _copy_end(value: SSAValue, ranges: list[sd.Range], op: Operation) -> CopyEnd
     strides = [prod(shape[i + 1 :]) for i in range(len(shape))]
     begin = sum(b * s for (b, _), s in zip(bounds, strides))  # type: ignore[misc]
     return begin, begin + prod(e - b for b, e in bounds)  # type: ignore[operator]
-
-
-def tiled_map(
-    label: str,
-    ops: list[Operation],
-    tile_map: ipu.TileMapAttr,
-    where: dict[Operation, tuple[SSAValue, tuple[int, ...]]] | None = None,
-    neighbour_reads: frozenset[str] = frozenset(),
-    mask: tuple[tuple[int, int, int, int], ...] = (),
-    view_rules: dict[SSAValue, ipu.SliceAttr] | None = None,
-) -> ipu.TiledMapOp:
-    """The memlets and tasklets of one point (`ops`, checked by `analyze_body`) as a
-    tiled map whose points are the elements the map writes: reads become `ipu.access`
-    of the input and at the offset from that element that `where` gives for each array
-    access (the container, or a view of it connected by `view_rules`; the arrays of
-    `neighbour_reads` connected `neighbours`, for ipu-plan-exchange to size their
-    halos), writes the yielded values. With a `mask` (see MapAccesses), points outside
-    it yield the values their outputs already hold."""
-    where = where or {}
-    view_rules = view_rules or {}
-    ins: list[SSAValue] = []
-    outs: list[SSAValue] = []
-    body = Block()
-    arguments: dict[SSAValue, SSAValue] = {}  # container -> its block argument
-    current: dict[tuple[SSAValue, tuple[int, ...]], SSAValue] = {}  # (container, offset) -> value
-    mapping: dict[SSAValue, SSAValue] = {}
-
-    def read(container: SSAValue, offset: tuple[int, ...]) -> SSAValue:
-        key = (container, offset)
-        if key not in current:
-            if container not in arguments:
-                ins.append(container)
-                arg_type = container.type if isinstance(container.type, MemRefType) else memref_of(container.type)  # type: ignore[arg-type]
-                arg = body.insert_arg(arg_type, len(body.args))
-                arg.name_hint = container.name_hint
-                arguments[container] = arg
-            access = ipu.AccessOp(arguments[container], list(offset))
-            body.add_op(access)
-            current[key] = access.result
-        return current[key]
-
-    old_values = {}
-    if mask:
-        for op in ops:
-            if isinstance(op, sd.WriteOp) and op.container not in old_values:
-                old_values[op.container] = read(op.container, (0,) * op.container.type.rank)  # type: ignore[union-attr]
-    for op in ops:
-        if isinstance(op, sd.ReadOp | sd.WriteOp):
-            value, offset = where.get(op, (op.container, (0,) * op.container.type.rank))  # type: ignore[union-attr]
-            key = (value, offset)
-        if isinstance(op, sd.ReadOp):
-            mapping[op.result] = read(value, offset)
-        elif isinstance(op, sd.TaskletOp):
-            _inline_tasklet(op, body, mapping)
-        elif isinstance(op, sd.WriteOp):
-            if op.container not in outs:
-                outs.append(op.container)
-            current[key] = mapping[op.value]
-        elif isinstance(op, sd.AccumulateOp):  # outside maps: read, combine, write
-            key = (op.container, (0,) * op.container.type.rank)  # type: ignore[union-attr]
-            ops = combine_values(op.kind.data, current[key] if key in current else read(*key), mapping[op.value])
-            body.add_ops(ops)
-            if op.container not in outs:
-                outs.append(op.container)
-            current[key] = ops[-1].results[0]
-    results = [current[(c, (0,) * c.type.rank)] for c in outs]  # type: ignore[union-attr]
-    if mask:
-        inside = _inside(body, mask)
-        results = [_add(body, arith.SelectOp(inside, new, old_values[c])) for c, new in zip(outs, results)]
-    body.add_op(ipu.YieldOp(*results))
-    for op in reversed(list(body.ops)):  # casts whose value only fed a folded cast back
-        if is_signedness_cast(op) and not op.results[0].uses:
-            body.erase_op(op)
-
-    def rule(value: SSAValue) -> ipu.SliceAttr:
-        if value in view_rules:
-            return view_rules[value]
-        if value.type.rank == 0:  # type: ignore[union-attr]
-            return ipu.WHOLE
-        return ipu.SliceAttr(UNPLANNED) if sd.container_name(value) in neighbour_reads else ipu.BLOCK
-
-    return ipu.TiledMapOp(label, tile_map, [(v, rule(v)) for v in ins], [(v, rule(v)) for v in outs], Region(body))
-
-
-def _add(block: Block, op: Operation) -> SSAValue:
-    block.add_op(op)
-    return op.results[0]
-
-
-def _inside(body: Block, mask: tuple[tuple[int, int, int, int], ...]) -> SSAValue:
-    """Whether the current point lies in the box `mask` describes (an i1)."""
-    point = _add(body, ipu.PointOp())
-    inside = None
-    for stride, size, lo, hi in mask:
-        coordinate = point
-        if stride != 1:
-            coordinate = _add(body, arith.DivUIOp(coordinate, _add(body, _index_constant(stride))))
-        coordinate = _add(body, arith.RemUIOp(coordinate, _add(body, _index_constant(size))))
-        low = _add(body, arith.CmpiOp(coordinate, _add(body, _index_constant(lo)), "uge"))
-        high = _add(body, arith.CmpiOp(coordinate, _add(body, _index_constant(hi)), "ult"))
-        both = _add(body, arith.AndIOp(low, high))
-        inside = both if inside is None else _add(body, arith.AndIOp(inside, both))
-    assert inside is not None
-    return inside
-
-
-def _index_constant(value: int) -> arith.ConstantOp:
-    return arith.ConstantOp(IntegerAttr(value, IndexType()))
-
-
-def _inline_tasklet(op: sd.TaskletOp, body: Block, mapping: dict[SSAValue, SSAValue]) -> None:
-    """Clones the tasklet's ops into `body`. A value one tasklet casts to an unsigned type
-    and the next casts back (a fused intermediate) is used as it was, without the casts."""
-    values = {arg: mapping[operand] for arg, operand in zip(op.body.block.args, op.inputs)}
-    for inner in op.body.block.ops:
-        if isinstance(inner, sd.YieldOp):
-            for result, value in zip(op.outputs, inner.values):
-                mapping[result] = values[value]
-            continue
-        if is_signedness_cast(inner):
-            source = values.get(inner.operands[0], inner.operands[0]).owner
-            if is_signedness_cast(source) and source.operands[0].type == inner.results[0].type:  # type: ignore[arg-type]
-                values[inner.results[0]] = source.operands[0]  # type: ignore[union-attr]
-                continue
-        body.add_op(inner.clone(value_mapper=values))
 
 
 def _layout_of(plan: PartitionPlan, containers: list[SSAValue]) -> ipu.TileMapAttr:
@@ -784,13 +727,15 @@ class _InlineState(RewritePattern):
 
     plan: PartitionPlan
 
+    context: Rewrite
+
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: sd.StateOp, rewriter: PatternRewriter) -> None:
         for step in state_steps(op):
             if isinstance(step, list):
                 kept = [inner for inner in step if inner not in self.plan.dropped]
                 if kept:
-                    rewriter.insert(tiled_map(free_label(kept), kept, SCALAR_MAP), InsertPoint.before(step[0]))
+                    rewriter.insert(self.context.scalar_step(free_label(kept), kept), InsertPoint.before(step[0]))
                 for inner in reversed(step):
                     rewriter.erase(inner)
         rewriter.inline_block(op.body.block, InsertPoint.before(op))
@@ -800,6 +745,7 @@ class _InlineState(RewritePattern):
 @dataclass
 class _MapToTiledMap(RewritePattern):
     plan: PartitionPlan
+    context: Rewrite
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: sd.MapOp, rewriter: PatternRewriter) -> None:
@@ -807,7 +753,9 @@ class _MapToTiledMap(RewritePattern):
             return  # its state is inlined first
         if op in self.plan.reductions:
             sdfg_op = op.parent_op()
-            assert isinstance(sdfg_op, sd.SdfgOp)
+            while not isinstance(sdfg_op, sd.SdfgOp):  # a reduction inside loops or branches
+                assert sdfg_op is not None
+                sdfg_op = sdfg_op.parent_op()
             taken = {c.container_name.data for c in sdfg_op.containers()}
             taken |= {v.var_name.data for v in sdfg_op.body.block.ops if isinstance(v, ipu.VariableOp)}
             variables, reductions = reduction_ops(op, self.plan.reductions[op], taken)
@@ -829,8 +777,10 @@ class _MapToTiledMap(RewritePattern):
         if (copy := _view_copy(accesses, ops, where)) is not None:
             rewriter.replace(op, copy)
             return
+        points = Points(op.params, where, accesses.frame, view_rules)
         rewriter.replace(
-            op, tiled_map(op.label.data, ops, tile_map, where, accesses.neighbour_reads, accesses.mask, view_rules)
+            op,
+            tiled_map(op.label.data, ops, tile_map, points, accesses.neighbour_reads, accesses.mask, self.context.counters),
         )
 
 
@@ -890,14 +840,16 @@ def _view_of(container: SSAValue, key: ViewKey, created: list[ipu.ViewOp]) -> SS
 
 
 
+
+
 @dataclass
 class _CopyToCopy(RewritePattern):
     plan: PartitionPlan
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: sd.CopyOp, rewriter: PatternRewriter) -> None:
-        if isinstance(op.parent_op(), sd.StateOp):
-            return  # its state is inlined first
+        if isinstance(op.parent_op(), sd.StateOp) or op not in self.plan.copies:
+            return  # its state is inlined first; or a dynamic copy
         ends = []
         for value, end in zip((op.source, op.destination), self.plan.copies[op]):
             if isinstance(end, ViewKey):
@@ -924,14 +876,27 @@ class IpuTilePartitionPass(ModulePass):
             arch = get_arch(self.arch or DEFAULT_ARCH)
         except ValueError as err:
             raise IpuLowerError(f"error: {err}") from err
+        for state in [s for s in op.walk() if isinstance(s, sd.StateOp)]:
+            sink_reads(state)
         plans = {s: plan_partition(s, arch) for s in op.ops if isinstance(s, sd.SdfgOp)}
         for sdfg_op, plan in plans.items():
-            # The dataflow first, while it still refers to containers; then the data.
-            _walk([_InlineState(plan), _MapToTiledMap(plan), _CopyToCopy(plan)]).rewrite_region(sdfg_op.body)
+            # The dataflow first, while it still refers to containers; then control flow,
+            # inner loops and branches before the ones around them; then the data.
+            context = Rewrite(plan.control, plan.names, sdfg_op.body.block)
+            context.make_variables()
+            dataflow = [_InlineState(plan, context), _MapToTiledMap(plan, context), _CopyToCopy(plan), DynamicCopyToSlice(context)]
+            _walk(dataflow).rewrite_region(sdfg_op.body)
+            control = [ForToRepeat(context), IfToIf(context), WhileToRepeatWhile(context)]
+            _walk(control, regions_first=True).rewrite_region(sdfg_op.body)
             _walk([_ContainerToVariable(plan)]).rewrite_region(sdfg_op.body)
         _walk([_SdfgToGraph(plans)]).rewrite_module(op)
 
 
-def _walk(patterns: list[RewritePattern]) -> PatternRewriteWalker:
-    """One walk suffices: a state is visited before the ops it inlines."""
-    return PatternRewriteWalker(GreedyRewritePatternApplier(patterns, dce_enabled=False), apply_recursively=False)
+def _walk(patterns: list[RewritePattern], regions_first: bool = False) -> PatternRewriteWalker:
+    """One walk suffices: a state is visited before the ops it inlines (and, with
+    `regions_first`, a loop or branch after the ones it holds)."""
+    return PatternRewriteWalker(
+        GreedyRewritePatternApplier(patterns, dce_enabled=False),
+        apply_recursively=False,
+        walk_regions_first=regions_first,
+    )

@@ -30,6 +30,7 @@ from ipu_lower.dialects import sdfg as sd
 from ipu_lower.dialects.index_expr import IndexExpr
 from ipu_lower.dialects.reduction import accumulator_type, identity
 from ipu_lower.element_types import element_type, is_unsigned, signless
+from ipu_lower.passes.tile_partition_points import _inline_tasklet, memref_of, point_offsets
 from ipu_lower.passes.reduction_plan import FoldLevel, FoldProblem, ReductionMap, plan_levels
 from ipu_lower.passes.vertex_extraction_reductions import fold_codelet_body, plan_fold_signature
 
@@ -60,7 +61,7 @@ def _static_bounds(map_op: sd.MapOp) -> list[int]:
 
 def analyze_reduction(map_op: sd.MapOp) -> ReductionMap:
     """Check that `map_op` is a reduction the partition supports and measure it."""
-    from ipu_lower.passes.tile_partition import describe_access, point_offsets
+    from ipu_lower.passes.tile_partition import describe_access
 
     label = map_op.label.data
     what = f"map '{label}'"
@@ -185,7 +186,6 @@ class FoldCosts:
         return cost.cycles(sizes, self.arch.workers_per_tile)
 
     def _codelet_cost(self, level: FoldLevel) -> tuple[VertexCost, list[ipu.SliceAttr]]:
-        from ipu_lower.passes.tile_partition import memref_of
 
         def detached(name: str, memref: MemRefType) -> SSAValue:
             return ipu.VariableOp(name, memref, SCALAR_TILE).result
@@ -265,7 +265,6 @@ def identity_init(map_op: sd.MapOp, reduction: ReductionMap) -> tuple[Operation,
 
 def _writes_all_of(init_map: sd.MapOp, write: sd.WriteOp) -> bool:
     """Whether `init_map` writes every element of `write`'s container, at its point."""
-    from ipu_lower.passes.tile_partition import point_offsets
 
     bounds = [(lo.constant_value(), hi.constant_value(), st.constant_value()) for lo, hi, st in init_map.ranges()]
     shape = write.container.type.static_shape()  # type: ignore[union-attr]
@@ -351,7 +350,6 @@ def _point_body(
 ) -> tuple[Region, list[tuple[SSAValue, ipu.SliceAttr]]]:
     """The map's computation at one point: reads become `ipu.access` at the point,
     tasklets are inlined, the accumulated value is yielded."""
-    from ipu_lower.passes.tile_partition import _inline_tasklet, memref_of  # which imports this module
 
     body = Block()
     ins: list[tuple[SSAValue, ipu.SliceAttr]] = []

@@ -393,8 +393,8 @@ class _ExtractVertices(RewritePattern):
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: ipu.TiledMapOp, rewriter: PatternRewriter) -> None:
-        graph = op.parent_op()
-        assert isinstance(graph, ipu.GraphOp)
+        graph = ipu.graph_of(op)
+        assert graph is not None
         signature = plan_signature(op)
         plan = plan_loop(op, signature, self.vector_bytes)
         name = self.names.fresh(f"{graph.sym_name.data}_{op.label.data}", "codelet")

@@ -33,8 +33,10 @@ from ipu_lower.cost_model import (
     Bundles,
     Exchange,
     VertexCost,
+    WhileLoop,
     exchange,
     float_op_cycles,
+    program_estimate,
     vertex_cycles,
 )
 
@@ -857,3 +859,52 @@ def test_exchange_counts_what_each_tile_does_not_hold():
     assert exchange(compute_set) == Exchange(max(tile_1, tile_2), tile_1 + tile_2)
     # at 4 bytes a cycle into each tile (arch.py), as popops' ExchangeEstimator divides
     assert exchange(compute_set).cycles(get_arch("ipu2").exchange_bytes_per_cycle) == ceil(68 / 4)
+
+
+# --------------------------------------------------------------------------------------
+# whole programs: loops and branches
+
+def variables(**mapped: tuple[str, str]) -> str:
+    """Build-region lines declaring each variable (its tensor type, its tile map)."""
+    return "\n".join(
+        f'  %{name} = poplar.add_variable "{name}" : {t}\n  poplar.map_tensor %{name} over {tiles} : {t}'
+        for name, (t, tiles) in mapped.items()
+    )
+
+
+SCALAR_BOOL = ("!poplar.tensor<i1>", "<0 to 1 x 1>")
+LOOPS = f"""
+poplar.host_program @p arch "ipu2" args [] : [] build {{
+{variables(p=SCALAR_BOOL, q=SCALAR_BOOL, x=("!poplar.tensor<8xf32>", "<0 to 1 x 8>"), y=("!poplar.tensor<8xf32>", "<1 to 2 x 8>"))}
+  %cs = poplar.add_compute_set "work"
+  %run = poplar.execute %cs
+  %copy = poplar.copy %x to %y : !poplar.tensor<8xf32>, !poplar.tensor<8xf32>
+  %body = poplar.sequence(%run, %copy)
+  %three = poplar.repeat 3 times %body
+  %empty = poplar.sequence()
+  %inner = poplar.repeat_while_true %p : !poplar.tensor<i1> cond %empty body %run
+  %outer_body = poplar.sequence(%inner)
+  %outer = poplar.repeat_while_true %q : !poplar.tensor<i1> cond %run body %outer_body
+  %branch = poplar.if %p : !poplar.tensor<i1> then %three else %empty
+  %all = poplar.sequence(%branch, %outer)
+  poplar.engine %all
+}} run {{
+  poplar.run 0
+}}
+"""
+
+
+def test_program_estimate_multiplies_repeats_and_keeps_while_loops_apart():
+    sync = get_arch("ipu2").sync_cycles  # 150
+    estimate = program_estimate(the(parse(LOOPS), poplar.HostProgramOp), get_arch("ipu2"))
+    execute = sync  # a compute set without vertices: its sync only
+    copy = 8 * 4 // 4 + sync  # 32 bytes through the exchange, then a sync
+    # If: its predicate's sync and its slower branch (3 times the body); the outer loop's
+    # last evaluation of its condition (the compute set and the predicate's sync)
+    assert estimate.cycles == sync + 3 * (execute + copy) + (execute + sync)
+    outer = WhileLoop("q", (execute + sync) + sync, 1)  # the condition, and the inner loop's exit
+    inner = WhileLoop("p", sync + execute, 1, within="q")  # an empty condition's sync, the body
+    assert sorted(estimate.while_loops, key=lambda w: w.predicate) == [inner, outer]
+    # 4 trips of the outer loop, each running the inner loop twice
+    assert estimate.with_trips({"q": 4, "p": 2}) == estimate.cycles + 4 * outer.iteration_cycles + 4 * 2 * inner.iteration_cycles
+

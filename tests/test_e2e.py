@@ -25,7 +25,7 @@ from ipu_lower.arch import get_arch
 from ipu_lower.cost_model import exchange
 from ipu_lower.dialects import poplar
 from ipu_lower.dialects import sdfg as sd
-from ipu_lower.emit import lower_program
+from ipu_lower.emit import emit_program, lower_program
 from ipu_lower.frontend.importer import import_sdfg
 from ipu_lower.passes.sdfg_specialize import SdfgSpecializePass
 from ipu_lower.passes.tile_partition import plan_partition
@@ -540,6 +540,143 @@ def test_a_large_sum_folds_in_place_with_vectors_and_a_tree():
         assert abs(level.cycles - step["cycles"]) <= 0.01 * step["cycles"], (level, step)
 
 
+# -- structured control flow ------------------------------------------------------------
+# Loops and branches run on the device (Repeat, RepeatWhileTrue, If), their counters and
+# predicates computed there; elements and rows that loop variables pick move through
+# dynamic slices. Each program runs once against DaCe's CPU build; the emulator's report
+# says how often each step ran.
+
+
+@dace.program
+def jacobi_1d_steps(TSTEPS: dace.int32, A: dace.float32[N], B: dace.float32[N]):
+    for t in range(1, TSTEPS):
+        B[1:-1] = dace.float32(0.33333) * (A[:-2] + A[1:-1] + A[2:])
+        A[1:-1] = dace.float32(0.33333) * (B[:-2] + B[1:-1] + B[2:])
+
+
+@dace.program
+def jacobi_2d_steps(TSTEPS: dace.int32, A: dace.float32[M, N], B: dace.float32[M, N]):
+    for t in range(1, TSTEPS):
+        B[1:-1, 1:-1] = dace.float32(0.2) * (A[1:-1, 1:-1] + A[1:-1, :-2] + A[1:-1, 2:] + A[2:, 1:-1] + A[:-2, 1:-1])
+        A[1:-1, 1:-1] = dace.float32(0.2) * (B[1:-1, 1:-1] + B[1:-1, :-2] + B[1:-1, 2:] + B[2:, 1:-1] + B[:-2, 1:-1])
+
+
+@dace.program
+def carried_sum(A: dace.float32[N], out: dace.float32[1]):
+    s = dace.float32(0)
+    for i in range(N):
+        s = s * dace.float32(0.5) + A[i]  # a loop-carried scalar, A[i] a dynamic slice
+    out[0] = s
+
+
+@dace.program
+def triangle(A: dace.float32[N, N]):
+    for i in range(N):
+        for j in range(i):  # the inner bound is the outer counter: RepeatWhileTrue
+            A[i, j] = A[i, j] + A[j, i]
+
+
+@dace.program
+def sign_branch(a: dace.float32[N], b: dace.float32[N]):
+    if a[0] > 0:
+        b[:] = a * dace.float32(2)
+    else:
+        b[:] = a - dace.float32(1)
+
+
+T = dace.symbol("T")
+
+
+@dace.program
+def decay(A: dace.float32[N], B: dace.float32[N]):
+    for t in range(T):  # T is specialized: a Repeat of a static count
+        B[:] = A + B * dace.float32(0.5)
+
+
+@dace.program
+def row_recurrence(A: dace.float32[M, N]):
+    for t in range(1, M):
+        A[t, :] = A[t - 1, :] * dace.float32(0.5) + A[t, :]  # rows that move with the loop
+
+
+@dace.program
+def index_weights(A: dace.float32[N], B: dace.float32[N]):
+    for i in dace.map[0:N]:
+        with dace.tasklet:
+            a << A[i]
+            b >> B[i]
+            b = a * i + 1  # a map parameter in the arithmetic
+
+
+def test_jacobi_1d_with_a_runtime_step_count():
+    arrays = {"TSTEPS": np.int32(6), "A": RNG.random(40, dtype=np.float32), "B": RNG.random(40, dtype=np.float32)}
+    ours, compiled = run_ipu(jacobi_1d_steps, arrays, {"N": 40})
+    assert_same(ours, run_dace(jacobi_1d_steps.to_sdfg(simplify=True), arrays, {"N": 40}), ["A", "B"])
+    (loop,) = compiled.estimate.while_loops
+    (counter_step,) = [s for s in compiled.report["steps"] if s["name"].endswith(loop.predicate.replace("_cond", "_step"))]
+    assert counter_step["executions"] == 5  # the counter steps on the device, TSTEPS - 1 times
+    assert compiled.estimate.with_trips({loop.predicate: 5}) == compiled.cycles
+    ours, _ = run_ipu(jacobi_1d_steps, {**arrays, "TSTEPS": np.int32(1)}, {"N": 40})  # no step at all
+    assert_same(ours, arrays, ["A", "B"])
+
+
+def test_jacobi_2d_with_a_runtime_step_count():
+    shape = (10, 12)
+    arrays = {"TSTEPS": np.int32(4), "A": RNG.random(shape, dtype=np.float32), "B": RNG.random(shape, dtype=np.float32)}
+    symbols = {"M": shape[0], "N": shape[1]}
+    ours, compiled = run_ipu(jacobi_2d_steps, arrays, symbols)
+    assert_same(ours, run_dace(jacobi_2d_steps.to_sdfg(simplify=True), arrays, symbols), ["A", "B"])
+    assert sum(s["executions"] for s in compiled.report["steps"] if s["kind"] == "control") == 4  # 3 trips + the exit
+
+
+def test_loop_carried_scalar():
+    arrays = {"A": RNG.random(24, dtype=np.float32), "out": np.zeros(1, np.float32)}
+    ours, compiled = run_ipu(carried_sum, arrays, {"N": 24})
+    assert_same(ours, run_dace(carried_sum.to_sdfg(simplify=True), arrays, {"N": 24}), ["out"])
+    assert [s["executions"] for s in compiled.report["steps"] if s["kind"] == "dynamic_slice"] == [24]
+
+
+def test_triangular_loop_nest():
+    arrays = {"A": RNG.random((7, 7), dtype=np.float32)}
+    ours, compiled = run_ipu(triangle, arrays, {"N": 7})
+    assert_same(ours, run_dace(triangle.to_sdfg(simplify=True), arrays, {"N": 7}), ["A"])
+    assert [s["executions"] for s in compiled.report["steps"] if s["kind"] == "dynamic_update"] == [21]  # 7 * 6 / 2
+
+
+@pytest.mark.parametrize("first", [1.5, -1.5])
+def test_branch_on_a_data_value(first):
+    a = RNG.random(30, dtype=np.float32)
+    a[0] = first
+    arrays = {"a": a, "b": np.zeros(30, np.float32)}
+    ours, _ = run_ipu(sign_branch, arrays, {"N": 30})
+    assert_same(ours, {"b": a * 2 if first > 0 else a - 1}, ["b"])
+    assert_same(ours, run_dace(sign_branch.to_sdfg(simplify=True), arrays, {"N": 30}), ["b"])
+
+
+def test_counted_loop_of_a_compile_time_count():
+    arrays = {"A": RNG.random(50, dtype=np.float32), "B": RNG.random(50, dtype=np.float32)}
+    ours, compiled = run_ipu(decay, arrays, {"N": 50, "T": 7})
+    assert_same(ours, run_dace(decay.to_sdfg(simplify=True), arrays, {"N": 50, "T": 7}), ["B"])
+    assert compiled.estimate.while_loops == () and compiled.estimate.cycles == compiled.cycles
+    # the graph does not grow with the trip count: only the Repeat count changes
+    small, large = (emit_program(decay, {"N": 50, "T": t}, None)["host.cpp"] for t in (7, 7000))
+    assert small.replace("Repeat loop(7,", "Repeat loop(7000,") == large
+
+
+def test_rows_that_move_with_the_loop():
+    arrays = {"A": RNG.random((6, 20), dtype=np.float32)}
+    ours, compiled = run_ipu(row_recurrence, arrays, {"M": 6, "N": 20})
+    assert_same(ours, run_dace(row_recurrence.to_sdfg(simplify=True), arrays, {"M": 6, "N": 20}), ["A"])
+    assert {s["kind"] for s in compiled.report["steps"]} >= {"dynamic_slice", "dynamic_update"}
+
+
+def test_map_parameter_in_tasklet_arithmetic():
+    arrays = {"A": RNG.random(100, dtype=np.float32), "B": np.zeros(100, np.float32)}
+    ours, _ = run_ipu(index_weights, arrays, {"N": 100})
+    assert_same(ours, {"B": arrays["A"] * np.arange(100, dtype=np.float32) + 1}, ["B"])
+    assert_same(ours, run_dace(index_weights.to_sdfg(simplify=True), arrays, {"N": 100}), ["B"])
+
+
 # -- views, transposes, nested SDFGs, many states and containers --------------------------------
 #
 # DaCe's simplify removes most views (and inlines most nested SDFGs), so these run the
@@ -619,11 +756,16 @@ def test_views_match_dace_and_numpy(case, simplify):
     arrays = {name: RNG.random(shape, dtype=np.float32) for name, shape in shapes.items()}
     sizes = {s.name: n for s in (M, N) for name, shape in shapes.items()
              for dim, n in zip(program.f.__annotations__[name].shape, shape) if dim == s}
-    ours, _ = run_ipu(copy.deepcopy(sdfg), arrays, sizes)
+    ours, compiled = run_ipu(copy.deepcopy(sdfg), arrays, sizes)
     expected = {k: v.copy() for k, v in arrays.items()}
     update(expected)
     assert_same(ours, expected, shapes)
     assert_same(ours, run_dace(sdfg, arrays, sizes), shapes)
+    # the cost model's exchange of vertices connected to views is what the emulator measures
+    module = lower_program(copy.deepcopy(sdfg), sizes, "ipu2")
+    planned = {op.debug_name.data: exchange(op.result) for op in module.walk() if isinstance(op, poplar.AddComputeSetOp)}
+    measured = {s["name"]: s["exchange_bytes"] for s in compiled.report["steps"] if s["kind"] == "execute"}
+    assert {name: e.total_bytes for name, e in planned.items()} == measured
 
 
 @dace.program

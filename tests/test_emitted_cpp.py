@@ -736,7 +736,8 @@ def check_manifest(case, manifest_text: str, host_text: str) -> None:
     values = symbol_values(symbols)
     manifest = json.loads(manifest_text)
     assert manifest_text.endswith("\n")
-    assert set(manifest) == {"sdfg", "prefix", "functions", "arch", "arguments"}
+    assert set(manifest) == {"sdfg", "prefix", "functions", "arch", "arguments", "estimate"}
+    assert manifest["estimate"]["cycles"] > 0 and manifest["estimate"]["while_loops"] == []  # straight-line
     assert manifest["sdfg"] == sdfg.name == name
     assert manifest["prefix"] == name
     assert manifest["functions"] == {f: f"{name}_{f}" for f in ABI_FUNCTIONS}
@@ -787,6 +788,8 @@ def test_manifest_of_saxpy(tmp_path, capsys):
             {"name": "x", "dtype": "float32", "shape": [1000], "output": False},
             {"name": "y", "dtype": "float32", "shape": [1000], "output": True},
         ],
+        # one compute set: its slowest vertex, the exchange of the scalar a, a sync
+        "estimate": {"cycles": 330, "while_loops": []},
     }
 
 

@@ -433,6 +433,21 @@ def test_control_flow(build):
     ]
 
 
+def test_dynamic_slice_and_update(build):
+    lines = drive(build, "dynamic", "1", "3")
+    assert values(lines, "a") == [0, 1, 2, 3, 4, 5, 6, 7, 8, 3, 4, 5]  # row 1 copied into row 3
+    report = report_of(lines)
+    # 3 floats tile 1 -> tile 4: 12 bytes at 4 bytes/cycle, and a sync for the offsets
+    assert step(report, "take") == {
+        "name": "take", "kind": "dynamic_slice", "executions": 1, "compute_cycles": 0,
+        "exchange_cycles": 3, "sync_cycles": 150, "cycles": 153, "exchange_bytes": 12}
+    assert step(report, "put")["kind"] == "dynamic_update"
+    assert error_of(build, "dynamic", "2", "4") == (
+        "popops::dynamicUpdate: offset 4 and size 1 leave dimension 0 of tensor 'a' of shape {4,3}")
+    assert error_of(build, "dynamic", "0", "0", "offset_type") == (
+        "popops::dynamicSliceWithOutput: the offset tensor 'from' must be UNSIGNED_INT of shape {1}, not int {1}")
+
+
 def test_half_tensors_round_trip_as_raw_bits(build):
     bits = [0x3C00, 0xC100, 0x7BFF, 0x0001, 0x03FF, 0x2E66, 0x7C00, 0xFC00, 0x8000, 0x3555]
     lines = drive(build, "half", *(f"{b:04x}" for b in bits))

@@ -30,8 +30,8 @@ from ipu_lower.passes.tile_partition import (
     describe_access,
     plan_layouts,
     plan_partition,
-    point_offsets,
 )
+from ipu_lower.passes.tile_partition_points import point_offsets
 from ipu_lower.registry import DIALECTS
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples"

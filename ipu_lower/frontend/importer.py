@@ -1,8 +1,21 @@
 """Import a DaCe SDFG object into the `sdfg` dialect.
 
-The importer walks states in execution order and, in each state, the dataflow in
-topological order. Maps become `sdfg.map`, tasklets `sdfg.tasklet` with `arith`/`math`
-bodies, memlets `sdfg.read`/`sdfg.write`, AccessNode-to-AccessNode edges `sdfg.copy`.
+Control flow first: each control-flow region (the SDFG, a `LoopRegion`, a branch of a
+`ConditionalBlock`) is structured into loops, branches and sequences
+(`ipu_lower.frontend.control_flow`). A loop that counts a symbol (`t = lb` on entry,
+`t < ub` at its guard, `t = t + c` on its back edge) becomes `sdfg.for`, its variable a
+block argument, its bounds index expressions of symbols, of enclosing loop variables and
+of rank-0 integer containers read at run time; any other loop becomes `sdfg.while`, a
+two-way branch `sdfg.if`, the conditions of both condition regions (reads, a tasklet
+computing the condition, `sdfg.condition`). Symbols assigned on interstate edges that are
+not counted loop variables hold data at run time (`__tmp0 = A[0]`): each becomes a
+transient scalar container, written by a state that computes the assignment.
+
+Then, in each state, the dataflow in topological order. Maps become `sdfg.map`,
+tasklets `sdfg.tasklet` with `arith`/`math` bodies (a symbol the code reads, such as a
+loop variable, is an extra input: `sdfg.apply` for loop variables and sizes, a read for
+symbols that hold data), memlets `sdfg.read`/`sdfg.write`, AccessNode-to-AccessNode
+edges `sdfg.copy` (a read and a write when a loop variable picks the element).
 Transient scalars that only connect tasklets inside one map scope become SSA values.
 Memlets with write-conflict resolution become `sdfg.accumulate`; `Reduce` and `Dot`
 library nodes a map that accumulates (`ipu_lower.frontend.reductions`).
@@ -11,20 +24,33 @@ Anything not supported yet raises `SdfgImportError` naming the SDFG, state and n
 
 from __future__ import annotations
 
+import ast
+from dataclasses import dataclass
+
 import numpy as np
 import sympy
 from dace import data as dt
-from dace import dtypes, nodes
+from dace import dtypes, nodes, symbolic
 from dace.sdfg import SDFG, SDFGState
 from dace.sdfg.infer_types import infer_connector_types
+from dace.sdfg.state import (
+    BreakBlock,
+    ConditionalBlock,
+    ContinueBlock,
+    ControlFlowRegion,
+    LoopRegion,
+    ReturnBlock,
+)
 from dace.sdfg.utils import dfs_topological_sort
-from xdsl.dialects.builtin import ModuleOp
+from xdsl.dialects.builtin import IntegerType, ModuleOp, i1, i32
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 
 from ipu_lower.dialects import sdfg as sd
 from ipu_lower.dialects.index_expr import IndexExpr
 from ipu_lower.element_types import element_type_of_numpy
+from ipu_lower.frontend import control_flow as cf
 from ipu_lower.frontend import nested, views
+from ipu_lower.frontend.safe_expr import UnsafeExpressionError, check_expression
 from ipu_lower.frontend.reductions import (
     ReductionImporter,
     library_kind,
@@ -55,12 +81,17 @@ class _SdfgImporter:
         self.sdfg = sdfg
         self.where = f"SDFG '{sdfg.name}'"
         self.containers: dict[str, SSAValue] = {}
+        self.container_ops: list[sd.ContainerOp] = []
         self.map_params: dict[str, SSAValue] = {}
         """The parameters of the map being imported, by DaCe name."""
+        self.loop_vars: dict[str, SSAValue] = {}
+        """The variables of the `sdfg.for` loops being imported, by DaCe name."""
+        self.data_symbols: dict[str, SSAValue] = {}
+        """Symbols assigned on interstate edges that hold data: their containers."""
+        self.assigned = _assigned_symbols(sdfg)
+        """Every symbol some interstate edge or loop assigns."""
         self.aliases: dict[str, views.Alias] = {}
         """The views of the state being imported, by name (see `views`)."""
-        self.inlined: list[sd.ContainerOp] = []
-        """The transients of inlined nested SDFGs (see `nested`)."""
 
     def fail(self, message: str, state: SDFGState | None = None, node=None) -> SdfgImportError:
         where = self.where
@@ -76,17 +107,12 @@ class _SdfgImporter:
         except Exception as err:  # DaCe raises many kinds; report them as input errors
             raise self.fail(f"DaCe cannot infer connector types: {err}") from err
         write_reductions_through_views(self.sdfg)
-        body = Block()
         args = self.argument_names()
         for name, desc in self.sdfg.arrays.items():
             if not views.is_view(desc):  # views are resolved to what they view
-                body.add_op(self.container(name, desc))
-        for state in self.states_in_order():
-            body.add_ops(self.state(state))
-        if self.inlined:
-            first = next((op for op in body.ops if not isinstance(op, sd.ContainerOp)), None)
-            for op in self.inlined:
-                body.insert_op_before(op, first) if first is not None else body.add_op(op)
+                self.container_ops.append(self.container(name, desc))
+        program = self.program(self.sdfg)
+        body = Block([*self.container_ops, *program])
         symbols = sorted(set().union(*(e.symbols() for _, e in sd.index_exprs(body))))
         return sd.SdfgOp(self.sdfg.name, args, symbols, Region(body))
 
@@ -117,9 +143,17 @@ class _SdfgImporter:
 
     def expr(self, value, what: str, state=None, node=None, dims=None) -> IndexExpr:
         try:
-            return to_index_expr(value, dims)
+            e = to_index_expr(value, dims)
         except SymbolicError as err:
             raise self.fail(f"{what}: {err}", state, node) from err
+        if used := sorted(e.symbols() & self.assigned):
+            raise self.fail(
+                f"{what}: '{value}' uses '{used[0]}', which a loop or an interstate edge assigns, where only "
+                "sizes may appear (a shape, a map range, an array slice); not supported yet",
+                state,
+                node,
+            )
+        return e
 
     def container(self, name: str, desc: dt.Data) -> sd.ContainerOp:
         what = f"container '{name}'"
@@ -140,33 +174,302 @@ class _SdfgImporter:
         self.containers[name] = op.result
         return op
 
-    def states_in_order(self) -> list[SDFGState]:
-        """States of a straight-line SDFG in execution order."""
-        if any(not isinstance(b, SDFGState) for b in self.sdfg.nodes()):
-            block = next(b for b in self.sdfg.nodes() if not isinstance(b, SDFGState))
+    # -- control flow -----------------------------------------------------------------
+
+    def program(self, cfg: ControlFlowRegion) -> list[Operation]:
+        """The ops of a control-flow region, in execution order."""
+        try:
+            items = cf.structure(cfg)
+        except cf.ControlFlowError as err:
+            raise self.fail(err.message) from err
+        return self.items(items)
+
+    def items(self, items: list[cf.Item]) -> list[Operation]:
+        ops: list[Operation] = []
+        for item in items:
+            if isinstance(item, cf.Block):
+                ops.extend(self.block(item.block))
+            elif isinstance(item, cf.Assign):
+                ops.extend(self.assign(item.assignments, item.where))
+            elif isinstance(item, cf.Loop):
+                ops.extend(self.loop(item, item.header))
+            else:
+                condition = self.condition_region(item.condition, item.block)
+                ops.append(sd.IfOp(item.label, condition, Region(Block(self.items(item.then))),
+                                   Region(Block(self.items(item.otherwise)))))
+        return ops
+
+    def block(self, block) -> list[Operation]:
+        if isinstance(block, SDFGState):
+            return self.state(block) if block.nodes() else []
+        if isinstance(block, LoopRegion):
+            return self.loop_region(block)
+        if isinstance(block, ConditionalBlock):
+            return self.conditional(block, 0)
+        if isinstance(block, BreakBlock | ContinueBlock | ReturnBlock):
+            raise self.fail(f"{type(block).__name__} '{block.label}' is not supported yet")
+        if isinstance(block, ControlFlowRegion):
+            return self.program(block)
+        raise self.fail(f"control-flow block '{block.label}' ({type(block).__name__}) is not supported yet")
+
+    def loop_region(self, region: LoopRegion) -> list[Operation]:
+        if region.inverted:
             raise self.fail(
-                f"control-flow region '{block.label}' ({type(block).__name__}) is not supported yet"
+                f"loop '{region.label}' tests its condition after the body (do-while); not supported yet"
             )
-        if not self.sdfg.nodes():
+        entry = self.statements(region.init_statement, region)
+        latch = self.statements(region.update_statement, region)
+        variable = region.loop_variable or None
+        if variable not in dict(entry) or variable not in dict(latch):
+            variable = None
+        try:
+            body = cf.structure(region)
+        except cf.ControlFlowError as err:
+            raise self.fail(err.message) from err
+        item = cf.Loop(region.label, None, region.loop_condition.as_string, body, entry, latch, variable)
+        return self.loop(item, region)
+
+    def statements(self, code, where) -> cf.Assignments:
+        """`name = expression` statements of a LoopRegion's init or update code."""
+        if code is None or not code.as_string.strip():
             return []
-        order = [self.sdfg.start_block]
-        while True:
-            out = self.sdfg.out_edges(order[-1])
-            if not out:
-                break
-            edge = out[0]
-            if len(out) > 1 or not edge.data.is_unconditional() or edge.data.assignments:
-                raise self.fail(
-                    "conditional or looping control flow (interstate edges with conditions "
-                    "or assignments) is not supported yet",
-                    state=order[-1],
-                )
-            if edge.dst in order:
-                raise self.fail("control flow loops back to an earlier state", state=edge.dst)
-            order.append(edge.dst)
-        if len(order) != len(self.sdfg.nodes()):
-            raise self.fail("some states are unreachable from the start state")
-        return order
+        try:
+            tree = ast.parse(code.as_string)
+        except SyntaxError as err:
+            raise self.fail(f"cannot parse '{code.as_string}' of loop '{where.label}': {err.msg}") from err
+        result = []
+        for statement in tree.body:
+            if not (isinstance(statement, ast.Assign) and len(statement.targets) == 1
+                    and isinstance(statement.targets[0], ast.Name)):
+                raise self.fail(f"'{ast.unparse(statement)}' of loop '{where.label}' is not an assignment to a symbol")
+            result.append((statement.targets[0].id, ast.unparse(statement.value)))
+        return result
+
+    def conditional(self, block: ConditionalBlock, index: int) -> list[Operation]:
+        """Branch `index` of a conditional block and those after it, as nested ifs."""
+        if index >= len(block.branches):
+            return []
+        condition, region = block.branches[index]
+        if condition is None:
+            return self.program(region)
+        test = self.condition_region(condition.as_string, block)
+        then = self.program(region)
+        otherwise = self.conditional(block, index + 1)
+        return [sd.IfOp(block.label, test, Region(Block(then)), Region(Block(otherwise)))]
+
+    def loop(self, item: cf.Loop, where) -> list[Operation]:
+        counted = self.counted(item)
+        if counted is None:
+            ops = self.assign(item.entry, where)
+            test = self.condition_region(item.condition, where)
+            body = self.items(item.body) + self.assign(item.latch, where)
+            return [*ops, sd.WhileOp(item.label, test, Region(Block(body)))]
+        variable = item.variable
+        assert variable is not None
+        op = sd.ForOp(item.label, counted.lower, counted.upper, counted.step, counted.operands, variable_name=variable)
+        outer = self.loop_vars.get(variable)
+        self.loop_vars[variable] = op.variable
+        try:
+            op.body.block.add_ops(self.items(item.body) + self.assign(counted.latch, where))
+        finally:
+            if outer is None:
+                del self.loop_vars[variable]
+            else:
+                self.loop_vars[variable] = outer
+        return [*self.assign(counted.entry, where), op]
+
+    def counted(self, item: cf.Loop) -> _Counted | None:
+        """How the loop counts, when it counts its variable by a constant step towards a
+        bound the condition compares it with, and nothing else assigns it; else None
+        (the loop becomes an sdfg.while)."""
+        variable = item.variable
+        if variable is None or variable in self.data_symbols or _assigns(item.body, variable):
+            return None
+        init, update = dict(item.entry)[variable], dict(item.latch)[variable]
+        entry = [(n, v) for n, v in item.entry if n != variable]
+        latch = [(n, v) for n, v in item.latch if n != variable]
+        if any(cf.reads_name(v, variable) for _, v in entry + latch):
+            return None
+        try:
+            step = _symbolic(update) - symbolic.symbol(variable)
+            test = ast.parse(item.condition.strip(), mode="eval").body
+        except (SyntaxError, SymbolicError):
+            return None
+        if not (getattr(step, "is_Integer", False) and int(step) != 0):
+            return None
+        step = int(step)
+        if not (isinstance(test, ast.Compare) and len(test.ops) == 1):
+            return None
+        left, op, right = test.left, test.ops[0], test.comparators[0]
+        flipped = {ast.Lt: ast.Gt, ast.LtE: ast.GtE, ast.Gt: ast.Lt, ast.GtE: ast.LtE}
+        if isinstance(right, ast.Name) and right.id == variable and type(op) in flipped:
+            left, right, op = right, left, flipped[type(op)]()
+        if not (isinstance(left, ast.Name) and left.id == variable) or cf.reads_name(ast.unparse(right), variable):
+            return None
+        offset = {ast.Lt: 0, ast.LtE: 1, ast.Gt: 0, ast.GtE: -1}.get(type(op))
+        if offset is None or (step > 0) != isinstance(op, ast.Lt | ast.LtE):
+            return None
+        names = list(self.loop_vars) + [
+            n for n, d in self.sdfg.arrays.items()
+            if isinstance(d, dt.Scalar) and _integer(d) and n not in self.loop_vars
+        ]
+        dims = {n: k for k, n in enumerate(names)}
+        try:
+            lower = to_index_expr(_symbolic(init), dims)
+            upper = to_index_expr(_symbolic(ast.unparse(right)), dims) + offset
+        except SymbolicError:  # not an index expression of symbols, loop variables and integer scalars
+            return None
+        if (lower.symbols() | upper.symbols()) & self.assigned:
+            return None
+        used = sd.first_use_order([lower, upper])
+        renumber = {d: IndexExpr.dim(k) for k, d in enumerate(used)}
+        operands = [self.loop_vars.get(names[d]) or self.containers[names[d]] for d in used]
+        return _Counted(lower.substitute(dims=renumber), upper.substitute(dims=renumber), step, operands, entry, latch)
+
+    def assign(self, assignments: cf.Assignments, where) -> list[Operation]:
+        """Interstate assignments, each a state computing the value into the symbol's
+        container."""
+        ops: list[Operation] = []
+        for name, text in assignments:
+            container = self.data_symbol(name, where)
+            state = sd.StateOp(f"assign_{name}")
+            block = state.body.block
+            element = container.type.element_type  # type: ignore[union-attr]
+            value = self.expression(text, element, block, where, f"assign_{name}")
+            block.add_op(sd.WriteOp(value, container, [], []))
+            ops.append(state)
+        return ops
+
+    def data_symbol(self, name: str, where) -> SSAValue:
+        """The container of a symbol assigned at run time, made on first use."""
+        if name in self.data_symbols:
+            return self.data_symbols[name]
+        if name in self.loop_vars:
+            raise self.fail(f"loop variable '{name}' is assigned inside its loop; not supported yet")
+        if name in self.sdfg.arrays:
+            raise self.fail(f"interstate edge out of '{where.label}' assigns data container '{name}'")
+        dtype = self.sdfg.symbols.get(name, dtypes.int32)
+        element = self.element_type(dtype, f"symbol '{name}'")
+        if isinstance(element, IntegerType) and element.width.data > 32:
+            element = i32  # symbols are 32-bit integers on the IPU
+        op = sd.ContainerOp(self.fresh_container_name(name), sd.ArrayType([], element), transient=True)
+        if SSAValue.is_valid_name(name):
+            op.result.name_hint = name
+        self.container_ops.append(op)
+        self.data_symbols[name] = op.result
+        return op.result
+
+    def fresh_container_name(self, name: str) -> str:
+        taken = set(self.sdfg.arrays) | {c.container_name.data for c in self.container_ops}
+        candidate, k = name, 0
+        while candidate in taken:
+            k += 1
+            candidate = f"{name}_{k}"
+        return candidate
+
+    def condition_region(self, text: str, where) -> Region:
+        block = Block()
+        value = self.expression(text, i1, block, where, "condition")
+        block.add_op(sd.ConditionOp(value))
+        return Region(block)
+
+    def expression(self, text: str, result_type: Attribute, block: Block, where, label: str) -> SSAValue:
+        """Ops appended to `block` computing the Python expression `text` (an interstate
+        condition or assignment) as a `result_type` value: reads of the containers,
+        symbols and elements it names, then one tasklet."""
+        try:
+            tree = ast.parse(text.strip(), mode="eval")
+        except SyntaxError as err:
+            raise self.fail(f"cannot parse '{text}': {err.msg}", where) from err
+        inputs: dict[str, SSAValue] = {}
+        importer = self
+
+        class Inputs(ast.NodeTransformer):
+            def visit_Subscript(self, node: ast.Subscript):
+                name = node.value.id if isinstance(node.value, ast.Name) else None
+                if name not in importer.sdfg.arrays:
+                    return self.generic_visit(node)
+                indices = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]
+                subset = [importer.subset_index(ast.unparse(i), f"subscript of '{name}' in '{text}'", where)
+                          for i in indices]
+                value = importer.read_element(name, subset, block, where, text)
+                return importer.input_name(inputs, f"__e{len(inputs)}", value)
+
+            def visit_Name(self, node: ast.Name):
+                if not isinstance(node.ctx, ast.Load) or node.id in inputs:
+                    return node
+                value = importer.symbol_value(node.id, block, where)
+                if value is None:
+                    return node
+                inputs[node.id] = value
+                return node
+
+        code = ast.unparse(Inputs().visit(tree))
+        body = Block(arg_types=[v.type for v in inputs.values()])
+        try:
+            results = translate_tasklet(f"__out = {code}", body, list(inputs), [("__out", result_type)])
+        except TaskletError as err:
+            raise self.fail(f"'{text}': {err}", where) from err
+        body.add_op(sd.YieldOp(*results))
+        tasklet = sd.TaskletOp(label, list(inputs.items()), [("__out", result_type)], Region(body))
+        block.add_op(tasklet)
+        return tasklet.outputs[0]
+
+    @staticmethod
+    def input_name(inputs: dict[str, SSAValue], name: str, value: SSAValue) -> ast.Name:
+        inputs[name] = value
+        return ast.Name(name, ast.Load())
+
+    def subset_index(self, text: str, what: str, where):
+        try:
+            return _symbolic(text)
+        except SymbolicError as err:
+            raise self.fail(f"{what}: cannot read '{text}' ({err})", where) from err
+
+    def read_element(self, name: str, subset: list, block: Block, where, text: str) -> SSAValue:
+        desc = self.sdfg.arrays[name]
+        shape = [] if isinstance(desc, dt.Scalar) else list(desc.shape)
+        if len(subset) != max(len(shape), 1):
+            raise self.fail(f"'{text}' indexes '{name}' with {len(subset)} indices", where)
+        names = list(self.loop_vars)
+        exprs = [self.expr(v, f"subscript of '{name}' in '{text}'", where, dims={n: k for k, n in enumerate(names)})
+                 for v in subset]
+        if not shape:
+            exprs = []
+        used = sd.first_use_order(exprs)
+        renumber = {d: IndexExpr.dim(k) for k, d in enumerate(used)}
+        read = sd.ReadOp(self.containers[name], [self.loop_vars[names[d]] for d in used],
+                         [e.substitute(dims=renumber) for e in exprs])
+        block.add_op(read)
+        return read.result
+
+    def symbol_value(self, name: str, block: Block, where) -> SSAValue | None:
+        """The value a symbol or scalar container has, as a tasklet input appended to
+        `block`: loop variables, map parameters and sizes through `sdfg.apply` (i32),
+        symbols that hold data and scalar containers through a read. None when `name` is
+        none of these (a function or a local name)."""
+        if name in self.loop_vars or name in self.map_params:
+            apply = sd.ApplyOp(IndexExpr.dim(0), [self.loop_vars.get(name) or self.map_params[name]], i32)
+        elif name in self.data_symbols or (name in self.assigned and name not in self.sdfg.arrays):
+            if name not in self.data_symbols:
+                raise self.fail(f"symbol '{name}' is read where no value is assigned to it (a loop variable "
+                                "outside its loop?)", where)
+            read = sd.ReadOp(self.data_symbols[name], [], [])
+            block.add_op(read)
+            return read.result
+        elif name in self.sdfg.arrays:
+            desc = self.sdfg.arrays[name]
+            if not isinstance(desc, dt.Scalar):
+                raise self.fail(f"array '{name}' is used as a value without an index", where)
+            read = sd.ReadOp(self.containers[name], [], [])
+            block.add_op(read)
+            return read.result
+        elif name in self.sdfg.symbols or name in map(str, self.sdfg.free_symbols):
+            apply = sd.ApplyOp(IndexExpr.symbol(name), [], i32)
+        else:
+            return None
+        block.add_op(apply)
+        return apply.result
 
     # -- dataflow ---------------------------------------------------------------------
 
@@ -195,16 +498,16 @@ class _SdfgImporter:
                         block.add_op(self.copy(state, edge))
             elif isinstance(node, nodes.Tasklet):
                 self.tasklet_with_memlets(state, node, block, values)
+            elif isinstance(node, nodes.MapExit):
+                continue
+            elif library_kind(node) is not None:
+                block.add_ops(getattr(ReductionImporter(self, state), library_kind(node))(node))
             elif views.is_transpose(node):
                 block.add_op(self.transpose(state, node))
             elif isinstance(node, nodes.NestedSDFG):
                 ops += self.nested(state, node)
                 ops.append(sd.StateOp(f"{state.label}_after_{node.label}"))
                 block = ops[-1].body.block
-            elif isinstance(node, nodes.MapExit):
-                continue
-            elif library_kind(node) is not None:
-                block.add_ops(getattr(ReductionImporter(self, state), library_kind(node))(node))
             else:
                 raise self.fail(
                     f"{type(node).__name__} nodes are not supported yet", state, node
@@ -219,11 +522,13 @@ class _SdfgImporter:
             )
         except nested.NestedError as err:
             raise self.fail(err.message, state, node) from err
-        self.inlined += moved
+        self.container_ops += moved
         self.containers.update((op.container_name.data, op.result) for op in moved)
         return ops
 
     def copy(self, state: SDFGState, edge) -> sd.CopyOp | sd.MapOp:
+        """A copy between containers (either possibly a view); its ranges may use the
+        loop variables in scope (a row `A[t, 0:N]` that moves with the loop)."""
         memlet = edge.data
         self.check_memlet(state, edge)
         src, dst = edge.src.data, edge.dst.data
@@ -231,6 +536,12 @@ class _SdfgImporter:
             src_subset, dst_subset = memlet.subset, memlet.other_subset
         else:
             src_subset, dst_subset = memlet.other_subset, memlet.subset
+        names = list(self.loop_vars)
+        dims = {n: k for k, n in enumerate(names)}
+        src_ranges = self.ranges(state, edge.src, src, src_subset, dims)
+        dst_ranges = self.ranges(state, edge.dst, dst, dst_subset, dims)
+        used = sd.first_use_order([e for r in src_ranges + dst_ranges for e in r])
+        renumber = {d: IndexExpr.dim(k) for k, d in enumerate(used)}
         src_type, dst_type = self.sdfg.arrays[src].dtype, self.sdfg.arrays[dst].dtype
         if src_type != dst_type:
             raise self.fail(
@@ -239,9 +550,14 @@ class _SdfgImporter:
                 state,
                 edge.dst,
             )
+
+        def renumbered(ranges):
+            return [(b.substitute(dims=renumber), e.substitute(dims=renumber)) for b, e in ranges]
+
+        indices = [self.loop_vars[names[d]] for d in used]
         return self.views_copy(
-            state, edge.dst, f"copy_{src}_{dst}",
-            (src, self.ranges(state, edge.src, src, src_subset)), (dst, self.ranges(state, edge.dst, dst, dst_subset)),
+            state, edge.dst, f"copy_{src}_{dst}", (src, renumbered(src_ranges)), (dst, renumbered(dst_ranges)),
+            indices=indices,
         )
 
     def transpose(self, state: SDFGState, node) -> sd.MapOp:
@@ -250,21 +566,24 @@ class _SdfgImporter:
         (inp,), (out,) = state.in_edges(node), state.out_edges(node)
         for edge in (inp, out):
             self.check_memlet(state, edge)
-        ends = [(e.data.data, self.ranges(state, node, e.data.data, e.data.subset)) for e in (inp, out)]
+        ends = [(e.data.data, self.ranges(state, node, e.data.data, e.data.subset, {})) for e in (inp, out)]
         return self.views_copy(state, node, node.label, *ends, permutation=(1, 0))  # type: ignore[return-value]
 
-    def views_copy(self, state, node, label, source, destination, permutation=None) -> sd.CopyOp | sd.MapOp:
-        """Copy (name, box) to (name, box), either side possibly a view."""
+    def views_copy(
+        self, state, node, label, source, destination, permutation=None, indices=()
+    ) -> sd.CopyOp | sd.MapOp:
+        """Copy (name, box) to (name, box), either side possibly a view; the boxes may use
+        `indices` (loop variables) as dimensions."""
         ends = []
         for name, ranges in (source, destination):
             alias = self.aliases.get(name) or views.Alias.identity(name, len(ranges))
             ends.append((self.containers[alias.root], alias, ranges))
         try:
-            return views.copy_op(label, ends[0], ends[1], permutation)
+            return views.copy_op(label, ends[0], ends[1], permutation, indices)
         except views.ViewError as err:
             raise self.fail(err.message, state, node) from err
 
-    def ranges(self, state, node, name: str, subset) -> list[tuple[IndexExpr, IndexExpr]]:
+    def ranges(self, state, node, name: str, subset, dims) -> list[tuple[IndexExpr, IndexExpr]]:
         desc = self.sdfg.arrays[name]
         if isinstance(desc, dt.Scalar):
             return []
@@ -275,7 +594,12 @@ class _SdfgImporter:
         for begin, end, step in subset.ndrange():
             if step != 1:
                 raise self.fail(f"copy with a strided subset of '{name}'", state, node)
-            result.append((self.expr(begin, what, state, node), self.expr(end, what, state, node) + 1))
+            first, last = self.expr(begin, what, state, node, dims), self.expr(end, what, state, node, dims) + 1
+            if (last - first).dims():
+                raise self.fail(
+                    f"{what} '{subset}' has a size that depends on a loop variable; not supported yet", state, node
+                )
+            result.append((first, last))
         return result
 
     def check_memlet(self, state: SDFGState, edge, wcr: bool = False) -> None:
@@ -360,6 +684,12 @@ class _SdfgImporter:
                 read = sd.ReadOp(*self.element_subset(state, tasklet, edge.data))
                 block.add_op(read)
                 inputs.append((conn, read.result))
+        connectors = {c for c, _ in inputs}
+        for name in _free_names(tasklet.code.as_string):
+            if name not in connectors and name not in tasklet.out_connectors:
+                value = self.symbol_value(name, block, state)
+                if value is not None:
+                    inputs.append((name, value))
         outputs = [e for e in state.out_edges(tasklet) if e.src_conn is not None]
         typed_outputs = []
         for edge in outputs:
@@ -404,8 +734,8 @@ class _SdfgImporter:
 
     def element_subset(self, state, tasklet, memlet) -> tuple[SSAValue, list[SSAValue], list[IndexExpr]]:
         """The single element a tasklet connector reads or writes: its container (the root
-        of a view), the map parameters it uses (in order of first use) and one expression
-        of them per dimension."""
+        of a view), the map parameters and loop variables it uses (in order of first use)
+        and one expression of them per dimension."""
         subset = memlet.subset
         if subset.num_elements() != 1:
             raise self.fail(
@@ -414,12 +744,11 @@ class _SdfgImporter:
                 state,
                 tasklet,
             )
-        names = list(self.map_params)
-        exprs = [
-            self.expr(begin, "unsupported memlet subset", state, tasklet, dict(zip(names, range(len(names)))))
-            for begin, _, _ in subset.ndrange()
-        ]
-        return self.resolved(memlet.data, exprs, [self.map_params[n] for n in names])
+        names = list(self.map_params) + [n for n in self.loop_vars if n not in self.map_params]
+        dims = {n: k for k, n in enumerate(names)}
+        exprs = [self.expr(begin, "unsupported memlet subset", state, tasklet, dims) for begin, _, _ in subset.ndrange()]
+        scope = {**self.loop_vars, **self.map_params}
+        return self.resolved(memlet.data, exprs, [scope[n] for n in names])
 
     def resolved(self, name: str, subset: list[IndexExpr], operands) -> tuple[SSAValue, list[SSAValue], list[IndexExpr]]:
         """The container (the root of a view), index operands and subset of an access of
@@ -428,6 +757,87 @@ class _SdfgImporter:
         if isinstance(self.sdfg.arrays[root], dt.Scalar):
             return self.containers[root], [], []
         return self.containers[root], *sd.access_operands(operands, exprs)
+
+
+@dataclass(frozen=True)
+class _Counted:
+    """A loop that counts: its bounds over `operands` (loop variables and integer
+    scalars), its step, and the entry and latch assignments of other symbols."""
+
+    lower: IndexExpr
+    upper: IndexExpr
+    step: int
+    operands: list[SSAValue]
+    entry: cf.Assignments
+    latch: cf.Assignments
+
+
+def _symbolic(text: str):
+    """DaCe's sympy value of an interstate or loop expression, after the safe loader's
+    whitelist check (so that no string reaches sympy's eval unchecked, whatever the
+    SDFG's origin); SymbolicError when it is not an expression DaCe can read."""
+    try:
+        check_expression(text, allow_subscripts=True)
+        return symbolic.pystr_to_symbolic(text)
+    except UnsafeExpressionError as err:
+        raise SymbolicError(str(err)) from err
+    except Exception as err:  # DaCe's parser raises many kinds
+        raise SymbolicError(f"DaCe cannot read it: {err}") from err
+
+
+def _free_names(code: str) -> list[str]:
+    """The names Python code reads and never assigns, in order of first use (symbols a
+    tasklet uses besides its connectors; also function names, which callers skip)."""
+    try:
+        tree = ast.parse(code)
+    except SyntaxError:
+        return []  # the tasklet translator reports it
+    assigned = {n.id for n in ast.walk(tree) if isinstance(n, ast.Name) and not isinstance(n.ctx, ast.Load)}
+    names = [n.id for n in ast.walk(tree) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)]
+    return [n for n in dict.fromkeys(names) if n not in assigned]
+
+
+def _assigned_symbols(sdfg: SDFG) -> frozenset[str]:
+    """The symbols some interstate edge or loop of `sdfg` assigns."""
+    names = {name for e in sdfg.all_interstate_edges(recursive=True) for name in e.data.assignments}
+    for region in sdfg.all_control_flow_regions(recursive=True):
+        if isinstance(region, LoopRegion) and region.loop_variable:
+            names.add(region.loop_variable)
+    return frozenset(names)
+
+
+def _assigns(items: list[cf.Item], name: str) -> bool:
+    """Whether any of `items` (or what they hold) assigns symbol `name`."""
+    for item in items:
+        if isinstance(item, cf.Assign) and name in dict(item.assignments):
+            return True
+        if isinstance(item, cf.Loop) and (
+            name in dict(item.entry) or name in dict(item.latch) or _assigns(item.body, name)
+        ):
+            return True
+        if isinstance(item, cf.Branch) and (_assigns(item.then, name) or _assigns(item.otherwise, name)):
+            return True
+        if isinstance(item, cf.Block) and isinstance(item.block, ControlFlowRegion | ConditionalBlock):
+            if name in _assigned_symbols_of(item.block):
+                return True
+    return False
+
+
+def _assigned_symbols_of(block) -> set[str]:
+    regions = [block] if isinstance(block, ControlFlowRegion) else [r for _, r in block.branches]
+    names: set[str] = set()
+    for region in regions:
+        for inner in region.all_control_flow_regions(recursive=True):
+            if isinstance(inner, LoopRegion) and inner.loop_variable:
+                names.add(inner.loop_variable)
+            if isinstance(inner, ControlFlowRegion):
+                names.update(n for e in inner.edges() for n in e.data.assignments)
+    return names
+
+
+def _integer(desc: dt.Data) -> bool:
+    numpy_type = getattr(desc.dtype, "type", None)
+    return isinstance(numpy_type, type) and np.issubdtype(numpy_type, np.integer)
 
 
 def _memlet_text(memlet) -> str:

@@ -147,6 +147,6 @@ def _copy(op: sd.CopyOp, value: SSAValue, root: SSAValue, alias: views.Alias, la
             own = views.Alias.identity(sd.container_name(container), len(ranges))
             ends.append((container, own, ranges))
     try:
-        return views.copy_op(f"{label}_copy", ends[0], ends[1])
+        return views.copy_op(f"{label}_copy", ends[0], ends[1], indices=op.indices)
     except views.ViewError as err:
         raise NestedError(f"nested SDFG '{label}': {err.message}") from err

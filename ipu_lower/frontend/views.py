@@ -296,17 +296,22 @@ def copy_op(
     source: tuple[SSAValue, Alias, list[Range]],
     destination: tuple[SSAValue, Alias, list[Range]],
     permutation: Sequence[int] | None = None,
+    indices: Sequence[SSAValue] = (),
 ) -> sd.CopyOp | sd.MapOp:
     """Copy the box of a source name (its root container, alias and box) to the box of a
     destination name: an `sdfg.copy` of the root boxes when both keep their elements'
     order, else a map over the destination's box, reading the source element at
     `permutation` of the point (a transpose) and writing the point. Both boxes must have
-    the same extents once dimensions of extent 1 are dropped (in permuted order)."""
+    the same extents once dimensions of extent 1 are dropped (in permuted order). The
+    boxes may use `indices` (loop variables) as dimensions; only an `sdfg.copy` can."""
     (src_value, src_alias, src_ranges), (dst_value, dst_alias, dst_ranges) = source, destination
     if permutation is None:
         src_box, dst_box = src_alias.box(src_ranges), dst_alias.box(dst_ranges)
         if src_box is not None and dst_box is not None:
-            return sd.CopyOp(src_value, src_box, dst_value, dst_box)
+            return sd.CopyOp(src_value, src_box, dst_value, dst_box, indices)
+    if indices:
+        raise ViewError(f"copy '{label}' through a view that reorders elements, of a box that moves with a loop; "
+                        "not supported yet")
     src_walk = [k for k, (b, e) in enumerate(src_ranges) if e - b != ONE]
     dst_walk = [k for k, (b, e) in enumerate(dst_ranges) if e - b != ONE]
     order = list(permutation) if permutation is not None else list(range(len(dst_walk)))

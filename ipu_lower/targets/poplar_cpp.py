@@ -7,13 +7,15 @@ splits them into DIR/host.cpp and DIR/codelets.cpp.
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from typing import IO
 
 from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.utils.target import Target
 
+from ipu_lower.arch import get_arch
+from ipu_lower.cost_model import program_estimate
 from ipu_lower.diagnostics import IpuLowerError, error
 from ipu_lower.dialects import poplar
 from ipu_lower.targets.codelet_printer import print_codelet, print_codelets_header
@@ -86,8 +88,10 @@ class PoplarCppTarget(Target):
 
 
 def manifest(program: poplar.HostProgramOp) -> dict:
-    """What a caller needs to know about the C ABI of host.cpp (read by ipu_lower.runtime)."""
+    """What a caller needs to know about the C ABI of host.cpp (read by ipu_lower.runtime),
+    and the cost model's estimate of a run (`ipu_lower.cost_model.program_estimate`)."""
     prefix = program_prefix(program)
+    estimate = program_estimate(program, get_arch(program.arch.data))
     read_back = {op.argument.data for op in program.run_body.block.ops if isinstance(op, poplar.ReadTensorOp)}
     return {
         "sdfg": program.sym_name.data,
@@ -105,6 +109,10 @@ def manifest(program: poplar.HostProgramOp) -> dict:
             }
             for name, memref in program.argument_list()
         ],
+        "estimate": {
+            "cycles": estimate.cycles,
+            "while_loops": [asdict(loop) for loop in estimate.while_loops],
+        },
     }
 
 

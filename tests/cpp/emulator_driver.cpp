@@ -7,6 +7,8 @@
 #include <poplar/Graph.hpp>
 #include <poplar/IPUModel.hpp>
 #include <poplar/Program.hpp>
+#include <popops/DynamicSlice.hpp>
+#include <popops/codelets.hpp>
 
 #include <chrono>
 #include <cstdint>
@@ -766,6 +768,44 @@ void stream() {
   report();
 }
 
+// popops::dynamicSliceWithOutput then dynamicUpdate: row `from` of a 4x3 matrix (row r
+// on tile r) goes to tile 4, then back into row `to`; `offset_type` INT is an error.
+void dynamic(int argc, char **argv) {
+  Env env;
+  auto &g = env.graph;
+  Tensor a = g.addVariable(poplar::FLOAT, {4, 3}, "a");
+  for (unsigned r = 0; r < 4; ++r)
+    g.setTileMapping(a[r], r);
+  Tensor row = g.addVariable(poplar::FLOAT, {1, 3}, "row");
+  g.setTileMapping(row, 4);
+  const bool badType = argc > 4 && std::string(argv[4]) == "offset_type";
+  Tensor from = g.addVariable(badType ? poplar::INT : poplar::UNSIGNED_INT, {1}, "from");
+  Tensor to = g.addVariable(poplar::UNSIGNED_INT, {1}, "to");
+  g.setTileMapping(from, 0);
+  g.setTileMapping(to, 0);
+  popops::addCodelets(g);
+  pp::Sequence prog;
+  popops::dynamicSliceWithOutput(g, row, a, from, {0}, {1}, prog, {"take"});
+  popops::dynamicUpdate(g, a, row, to, {0}, {1}, prog, {"put"});
+  g.createHostWrite("a", a);
+  g.createHostWrite("from", from);
+  g.createHostWrite("to", to);
+  g.createHostRead("a_out", a);
+  poplar::Engine engine(g, prog);
+  engine.load(env.device);
+  std::vector<float> av(12);
+  for (int i = 0; i < 12; ++i)
+    av[i] = float(i);
+  const unsigned f = unsigned(std::stoul(argv[2])), t = unsigned(std::stoul(argv[3]));
+  engine.writeTensor("a", av.data(), av.data() + 12);
+  engine.writeTensor("from", &f, &f + 1);
+  engine.writeTensor("to", &t, &t + 1);
+  engine.run();
+  engine.readTensor("a_out", av.data(), av.data() + 12);
+  print("a", av);
+  report();
+}
+
 void printTensor() {
   Env env;
   auto &g = env.graph;
@@ -1044,6 +1084,7 @@ const std::map<std::string, std::function<void(int, char **)>> &scenarios() {
       {"write_size", writeSize},
       {"copy", [](int, char **) { copy(); }},
       {"control", [](int, char **) { control(); }},
+      {"dynamic", dynamic},
       {"half", halfScale},
       {"half_conv", [](int, char **) { halfConv(); }},
       {"targets", [](int, char **) { targets(); }},

@@ -291,7 +291,7 @@ ipu.graph "g" arch "ipu2" args [] {
 %x = memref.alloc() : memref<4xf32>
 ipu.copy %x[0:4] to %x[0:4] : memref<4xf32>, memref<4xf32>
 
-// CHECK: ipu-invalid.mlir:[[# @LINE - 2]]:1: error: 'ipu.copy' expects parent op 'ipu.graph'
+// CHECK: ipu-invalid.mlir:[[# @LINE - 2]]:1: error: 'ipu.copy' expects parent op to be one of 'ipu.graph', 'ipu.repeat', 'ipu.repeat_while', 'ipu.if'
 
 // -----
 
@@ -476,7 +476,7 @@ ipu.tiled_map "m" over <0 to 1 x 4> ins() outs() {
   ipu.yield
 }
 
-// CHECK: ipu-invalid.mlir:[[# @LINE - 4]]:1: error: 'ipu.tiled_map' expects parent op 'ipu.graph'
+// CHECK: ipu-invalid.mlir:[[# @LINE - 4]]:1: error: 'ipu.tiled_map' expects parent op to be one of 'ipu.graph', 'ipu.repeat', 'ipu.repeat_while', 'ipu.if'
 
 // -----
 
@@ -756,7 +756,7 @@ ipu.compute_set "cs" {
 ^bb0:
 }
 
-// CHECK: ipu-invalid.mlir:[[# @LINE - 4]]:1: error: 'ipu.compute_set' expects parent op 'ipu.graph'
+// CHECK: ipu-invalid.mlir:[[# @LINE - 4]]:1: error: 'ipu.compute_set' expects parent op to be one of 'ipu.graph', 'ipu.repeat', 'ipu.repeat_while', 'ipu.if'
 
 // -----
 
@@ -988,3 +988,120 @@ ipu.graph "g" arch "ipu2" args [] {
 }
 
 // CHECK: ipu-invalid.mlir:[[# @LINE - 7]]:3: error: tiled map 'm' reads 'x' with a halo and writes it: a vertex would read what its neighbour writes
+
+// -----
+
+// Control programs: a count is not negative; a predicate is a scalar bool or integer
+// variable.
+ipu.graph "g" arch "ipu2" args [] {
+  ipu.repeat -1 {}
+}
+
+// CHECK: ipu-invalid.mlir:[[# @LINE - 3]]:3: error: ipu.repeat count must not be negative, got -1
+
+// -----
+
+ipu.graph "g" arch "ipu2" args [] {
+  %p = ipu.variable "p" mapping <0 to 1 x 4> : memref<4xi1>
+  ipu.if %p : memref<4xi1> {}
+}
+
+// CHECK: ipu-invalid.mlir:[[# @LINE - 3]]:3: error: 'ipu.if' predicate 'p' must be a scalar, not memref<4xi1>
+
+// -----
+
+ipu.graph "g" arch "ipu2" args [] {
+  %p = ipu.variable "p" mapping <0 to 1 x 1> : memref<f32>
+  ipu.repeat_while %p : memref<f32> {} do {}
+}
+
+// CHECK: ipu-invalid.mlir:[[# @LINE - 3]]:3: error: 'ipu.repeat_while' predicate 'p' must be a bool or an integer, not f32
+
+// -----
+
+// Dynamic slices: one size per sliced dimension, distinct dimensions of the tensor, sizes
+// that fit, one scalar i32 offset per dimension, a slice of the tensor's element type
+// holding the box's elements, variables only, in a program.
+ipu.graph "g" arch "ipu2" args [] {
+  %a = ipu.variable "a" mapping <0 to 1 x 12> : memref<4x3xf32>
+  %t = ipu.variable "t" mapping <0 to 1 x 1> : memref<i32>
+  %r = ipu.variable "r" mapping <0 to 1 x 3> : memref<3xf32>
+  ipu.dynamic_slice %a at [%t] dims [0] sizes [1, 1] into %r : memref<4x3xf32>, memref<3xf32>
+}
+
+// CHECK: ipu-invalid.mlir:[[# @LINE - 3]]:3: error: 'ipu.dynamic_slice' needs one size per dimension, and at least one, got [0] and [1, 1]
+
+// -----
+
+ipu.graph "g" arch "ipu2" args [] {
+  %a = ipu.variable "a" mapping <0 to 1 x 12> : memref<4x3xf32>
+  %t = ipu.variable "t" mapping <0 to 1 x 1> : memref<i32>
+  %r = ipu.variable "r" mapping <0 to 1 x 3> : memref<3xf32>
+  ipu.dynamic_slice %a at [%t, %t] dims [0, 0] sizes [1, 1] into %r : memref<4x3xf32>, memref<3xf32>
+}
+
+// CHECK: ipu-invalid.mlir:[[# @LINE - 3]]:3: error: 'ipu.dynamic_slice' dims [0, 0] must be distinct dimensions of a rank-2 tensor
+
+// -----
+
+ipu.graph "g" arch "ipu2" args [] {
+  %a = ipu.variable "a" mapping <0 to 1 x 12> : memref<4x3xf32>
+  %t = ipu.variable "t" mapping <0 to 1 x 1> : memref<i32>
+  %r = ipu.variable "r" mapping <0 to 1 x 3> : memref<3xf32>
+  ipu.dynamic_update %a at [%t] dims [1] sizes [4] from %r : memref<4x3xf32>, memref<3xf32>
+}
+
+// CHECK: ipu-invalid.mlir:[[# @LINE - 3]]:3: error: 'ipu.dynamic_update' size 4 does not fit dimension 1 of memref<4x3xf32>
+
+// -----
+
+ipu.graph "g" arch "ipu2" args [] {
+  %a = ipu.variable "a" mapping <0 to 1 x 12> : memref<4x3xf32>
+  %t = ipu.variable "t" mapping <0 to 1 x 1> : memref<i32>
+  %r = ipu.variable "r" mapping <0 to 1 x 3> : memref<3xf32>
+  ipu.dynamic_slice %a at [%t, %t] dims [0] sizes [1] into %r : memref<4x3xf32>, memref<3xf32>
+}
+
+// CHECK: ipu-invalid.mlir:[[# @LINE - 3]]:3: error: 'ipu.dynamic_slice' needs 1 offsets of type memref<i32>
+
+// -----
+
+ipu.graph "g" arch "ipu2" args [] {
+  %a = ipu.variable "a" mapping <0 to 1 x 12> : memref<4x3xf32>
+  %t = ipu.variable "t" mapping <0 to 1 x 1> : memref<i32>
+  %r = ipu.variable "r" mapping <0 to 1 x 3> : memref<3xi32>
+  ipu.dynamic_slice %a at [%t] dims [0] sizes [1] into %r : memref<4x3xf32>, memref<3xi32>
+}
+
+// CHECK: ipu-invalid.mlir:[[# @LINE - 3]]:3: error: 'ipu.dynamic_slice' slice memref<3xi32> and tensor memref<4x3xf32> have different element types
+
+// -----
+
+ipu.graph "g" arch "ipu2" args [] {
+  %a = ipu.variable "a" mapping <0 to 1 x 12> : memref<4x3xf32>
+  %t = ipu.variable "t" mapping <0 to 1 x 1> : memref<i32>
+  %r = ipu.variable "r" mapping <0 to 1 x 6> : memref<6xf32>
+  ipu.dynamic_slice %a at [%t] dims [0] sizes [1] into %r : memref<4x3xf32>, memref<6xf32>
+}
+
+// CHECK: ipu-invalid.mlir:[[# @LINE - 3]]:3: error: 'ipu.dynamic_slice' slice memref<6xf32> does not hold the 3 elements of the box
+
+// -----
+
+ipu.graph "g" arch "ipu2" args [] {
+  %a = ipu.variable "a" mapping <0 to 1 x 12> : memref<4x3xf32>
+  %t = ipu.variable "t" mapping <0 to 1 x 1> : memref<i32>
+  %r = memref.alloc() : memref<3xf32>
+  ipu.dynamic_slice %a at [%t] dims [0] sizes [1] into %r : memref<4x3xf32>, memref<3xf32>
+}
+
+// CHECK: ipu-invalid.mlir:[[# @LINE - 3]]:3: error: operand must be the result of an ipu.variable
+
+// -----
+
+%a = memref.alloc() : memref<4x3xf32>
+%t = memref.alloc() : memref<i32>
+%r = memref.alloc() : memref<3xf32>
+ipu.dynamic_slice %a at [%t] dims [0] sizes [1] into %r : memref<4x3xf32>, memref<3xf32>
+
+// CHECK: ipu-invalid.mlir:[[# @LINE - 2]]:1: error: 'ipu.dynamic_slice' expects parent op to be one of 'ipu.graph', 'ipu.repeat', 'ipu.repeat_while', 'ipu.if'

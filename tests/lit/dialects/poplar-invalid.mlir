@@ -742,3 +742,73 @@ poplar.codelet @c(%x: memref<?xf32> both "x") {
 // CHECK-NEXT: poplar.codelet @c(%x: memref<?xf32> both "x") {
 // CHECK-NEXT: ^^^^
 // CHECK-NEXT: Expected one of 'inout', 'input', 'output' (a field direction)
+
+// -----
+
+// Control programs: a count is not negative; a predicate is a scalar bool or integer
+// tensor.
+poplar.host_program @p arch "ipu2" args [] : [] build {
+  %b = poplar.sequence()
+  %r = poplar.repeat -2 times %b
+  poplar.engine %r
+} run {
+^bb0:
+}
+
+// CHECK: poplar-invalid.mlir:[[# @LINE - 6]]:3: error: poplar.repeat count must not be negative, got -2
+
+// -----
+
+poplar.host_program @p arch "ipu2" args [] : [] build {
+  %f = poplar.add_variable "f" : !poplar.tensor<f32>
+  %b = poplar.sequence()
+  %w = poplar.repeat_while_true %f : !poplar.tensor<f32> cond %b body %b
+  poplar.engine %w
+} run {
+^bb0:
+}
+
+// CHECK: poplar-invalid.mlir:[[# @LINE - 6]]:3: error: 'poplar.repeat_while_true' needs a scalar bool or integer predicate tensor, got !poplar.tensor<f32>
+
+// -----
+
+poplar.host_program @p arch "ipu2" args [] : [] build {
+  %c = poplar.add_variable "c" : !poplar.tensor<2xi1>
+  %b = poplar.sequence()
+  %i = poplar.if %c : !poplar.tensor<2xi1> then %b else %b
+  poplar.engine %i
+} run {
+^bb0:
+}
+
+// CHECK: poplar-invalid.mlir:[[# @LINE - 6]]:3: error: 'poplar.if' needs a scalar bool or integer predicate tensor, got !poplar.tensor<2xi1>
+
+// -----
+
+// Dynamic slices: the checks shared with the ipu dialect (dynamic_slice.py), here an
+// offset of another type and a slice of the wrong size.
+poplar.host_program @p arch "ipu2" args [] : [] build {
+  %a = poplar.add_variable "a" : !poplar.tensor<4x3xf32>
+  %t = poplar.add_variable "t" : !poplar.tensor<i16>
+  %r = poplar.add_variable "r" : !poplar.tensor<3xf32>
+  %s = "poplar.dynamic_slice"(%a, %t, %r) <{dims = array<i64: 0>, sizes = array<i64: 1>}> : (!poplar.tensor<4x3xf32>, !poplar.tensor<i16>, !poplar.tensor<3xf32>) -> !poplar.program
+  poplar.engine %s
+} run {
+^bb0:
+}
+
+// CHECK: poplar-invalid.mlir:[[# @LINE - 6]]:3: error: 'poplar.dynamic_slice' needs 1 offsets of type !poplar.tensor<i32>
+
+// -----
+
+poplar.host_program @p arch "ipu2" args [] : [] build {
+  %a = poplar.add_variable "a" : !poplar.tensor<4x3xf32>
+  %t = poplar.add_variable "t" : !poplar.tensor<i32>
+  %r = poplar.add_variable "r" : !poplar.tensor<2xf32>
+  %s = poplar.dynamic_update %a at [%t] dims [0] sizes [1] from %r : !poplar.tensor<4x3xf32>, !poplar.tensor<2xf32>
+  poplar.engine %s
+} run {
+^bb0:
+}
+
+// CHECK: poplar-invalid.mlir:[[# @LINE - 6]]:3: error: 'poplar.dynamic_update' slice !poplar.tensor<2xf32> does not hold the 3 elements of the box

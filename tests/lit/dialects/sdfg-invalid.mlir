@@ -69,7 +69,7 @@ sdfg.sdfg @f args [] symbols [] {
   %c = arith.constant 0 : i32
 }
 
-// CHECK: sdfg-invalid.mlir:[[# @LINE - 4]]:1: error: 'arith.constant' is not allowed directly in sdfg.sdfg (expected sdfg.container or sdfg.state)
+// CHECK: sdfg-invalid.mlir:[[# @LINE - 4]]:1: error: 'arith.constant' is not allowed directly in sdfg.sdfg (expected sdfg.container, sdfg.state, sdfg.for, sdfg.while or sdfg.if)
 
 // -----
 
@@ -178,7 +178,7 @@ sdfg.state "s" {
 ^bb0:
 }
 
-// CHECK: sdfg-invalid.mlir:[[# @LINE - 4]]:1: error: 'sdfg.state' expects parent op 'sdfg.sdfg'
+// CHECK: sdfg-invalid.mlir:[[# @LINE - 4]]:1: error: 'sdfg.state' must be in an sdfg.sdfg, the body of an sdfg.for or sdfg.while, or a branch of an sdfg.if
 
 // -----
 
@@ -372,15 +372,57 @@ sdfg.sdfg @f args [] symbols [] {
 
 // -----
 
-// Copy ranges are expressions of symbols, not of dimensions.
+// Copy ranges are expressions of symbols and of index operands: each dimension an
+// operand, the variables of enclosing loops only (not map parameters), the sizes of the
+// boxes independent of them.
 sdfg.sdfg @f args [] symbols [] {
   %x = sdfg.container "x" transient : !sdfg.array<4 x f32>
   sdfg.state "s" {
-    sdfg.copy %x[0:4] to %x[d0:4] : !sdfg.array<4 x f32>, !sdfg.array<4 x f32>
+    "sdfg.copy"(%x, %x) <{source_subset = [#sdfg.expr<0>, #sdfg.expr<4>], destination_subset = [#sdfg.expr<d0>, #sdfg.expr<4>]}> : (!sdfg.array<4 x f32>, !sdfg.array<4 x f32>) -> ()
   }
 }
 
-// CHECK: sdfg-invalid.mlir:[[# @LINE - 4]]:5: error: copy destination range may use symbols only, not dimensions: 'd0'
+// CHECK: sdfg-invalid.mlir:[[# @LINE - 4]]:5: error: copy destination range 'd0' uses a dimension that is not an operand
+
+// -----
+
+sdfg.sdfg @f args [] symbols [] {
+  %x = sdfg.container "x" transient : !sdfg.array<4 x f32>
+  sdfg.state "s" {
+    sdfg.map "m" (%i) = (0) to (4) step (1) {
+      sdfg.copy %x[%i:%i + 1] to %x[0:1] : !sdfg.array<4 x f32>, !sdfg.array<4 x f32>
+    }
+  }
+}
+
+// CHECK: sdfg-invalid.mlir:[[# @LINE - 5]]:7: error: copy ranges may use the variables of enclosing sdfg.for loops only
+
+// -----
+
+sdfg.sdfg @f args [] symbols [] {
+  %x = sdfg.container "x" transient : !sdfg.array<4 x f32>
+  sdfg.for "l" %t = 0 to 4 step 1 {
+    sdfg.state "s" {
+      sdfg.copy %x[%t:4] to %x[0:4] : !sdfg.array<4 x f32>, !sdfg.array<4 x f32>
+    }
+  }
+}
+
+// CHECK: sdfg-invalid.mlir:[[# @LINE - 5]]:7: error: copy source range 't:4' has a size that depends on a loop variable
+
+// -----
+
+sdfg.sdfg @f args [] symbols [] {
+  %x = sdfg.container "x" transient : !sdfg.array<4 x f32>
+  "sdfg.for"() <{label = "l", lower = #sdfg.expr<0>, upper = #sdfg.expr<4>, step = #sdfg.expr<1>}> ({
+  ^bb0(%t: index):
+    sdfg.state "s" {
+      "sdfg.copy"(%x, %x, %t, %t) <{source_subset = [#sdfg.expr<d1>, #sdfg.expr<d1 + 1>], destination_subset = [#sdfg.expr<d0>, #sdfg.expr<d0 + 1>]}> : (!sdfg.array<4 x f32>, !sdfg.array<4 x f32>, index, index) -> ()
+    }
+  }) : () -> ()
+}
+
+// CHECK: sdfg-invalid.mlir:[[# @LINE - 5]]:7: error: copy must use each index operand, in the order its subsets first name them
 
 // -----
 

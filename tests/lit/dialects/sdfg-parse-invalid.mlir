@@ -378,22 +378,6 @@ sdfg.sdfg @f args [] symbols [] {
 
 // -----
 
-// Copy ranges are expressions of symbols: a map parameter is not one.
-sdfg.sdfg @f args [] symbols [] {
-  %x = sdfg.container "x" transient : !sdfg.array<4 x f32>
-  sdfg.state "s" {
-    sdfg.map "m" (%i) = (0) to (4) step (1) {
-      sdfg.copy %x[%i:4] to %x[0:4] : !sdfg.array<4 x f32>, !sdfg.array<4 x f32>
-    }
-  }
-}
-
-// CHECK:      sdfg.copy %x[%i:4] to %x[0:4] : !sdfg.array<4 x f32>, !sdfg.array<4 x f32>
-// CHECK-NEXT: ^^
-// CHECK-NEXT: expected an integer, a symbol or '(' in an index expression
-
-// -----
-
 sdfg.sdfg @f args [] symbols [] {
   sdfg.state "s" {
     %c = arith.constant 1.0 : f32

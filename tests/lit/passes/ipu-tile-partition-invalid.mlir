@@ -225,21 +225,22 @@ sdfg.sdfg @empty args ["x"] symbols [] {
 
 // -----
 
-// Tasklets outside maps run once: they may touch scalars only.
+// Tasklets outside maps run once, on tile 0: they access array elements at constant
+// indices (sdfg-dynamic-copies moves those loop variables pick into scalars first).
 sdfg.sdfg @free args ["x", "y"] symbols [] {
   %x = sdfg.container "x" : !sdfg.array<8 x f32>
   %y = sdfg.container "y" : !sdfg.array<f32>
-  sdfg.state "s" {
-    %v = sdfg.read %x[3] : !sdfg.array<8 x f32>
-    %r = sdfg.tasklet "t" ins(a = %v) outs(b) : (f32) -> (f32) {
-    ^bb0(%a: f32):
-      sdfg.yield %a : f32
+  sdfg.for "loop" %t = 0 to 8 step 1 {
+    sdfg.state "s" {
+      %v = sdfg.read %y[] : !sdfg.array<f32>
+      sdfg.write %v to %x[0] : !sdfg.array<8 x f32>
+      %w = sdfg.read %x[%t] : !sdfg.array<8 x f32>
+      sdfg.write %w to %y[] : !sdfg.array<f32>
     }
-    sdfg.write %r to %y[] : !sdfg.array<f32>
   }
 }
 
-// CHECK: ipu-tile-partition-invalid.mlir:[[# @LINE - 9]]:5: error: tasklet 't' accesses 'x[3]' outside any map; only scalars and one-element arrays are supported there yet
+// CHECK: ipu-tile-partition-invalid.mlir:[[# @LINE - 6]]:7: error: tasklet 'scalar' reads 'x[t]' at a loop variable; run sdfg-dynamic-copies first
 
 // -----
 
@@ -290,3 +291,91 @@ sdfg.sdfg @copy_empty args ["x", "y"] symbols [] {
 }
 
 // CHECK: ipu-tile-partition-invalid.mlir:[[# @LINE - 4]]:5: error: copy of an empty box
+
+// -----
+
+// Loops run on the device over static bounds: the symbols are specialized first.
+sdfg.sdfg @unspecialized args [] symbols ["N"] {
+  sdfg.for "l" %t = 0 to N step 1 {}
+}
+
+// CHECK: ipu-tile-partition-invalid.mlir:[[# @LINE - 3]]:3: error: bound 'N' of loop 'l' is not static; run sdfg-specialize first
+
+// -----
+
+// A copy at loop variables moves a box between an array and a whole container.
+sdfg.sdfg @copies args ["A", "B"] symbols [] {
+  %A = sdfg.container "A" : !sdfg.array<4 x 4 x f32>
+  %B = sdfg.container "B" : !sdfg.array<4 x 4 x f32>
+  sdfg.for "l" %t = 0 to 4 step 1 {
+    sdfg.state "s" {
+      sdfg.copy %A[%t:%t + 1, 0:4] to %B[%t:%t + 1, 0:4] : !sdfg.array<4 x 4 x f32>, !sdfg.array<4 x 4 x f32>
+    }
+  }
+}
+
+// CHECK: ipu-tile-partition-invalid.mlir:[[# @LINE - 5]]:7: error: copy between two boxes that move with loop variables; not supported yet
+
+// -----
+
+sdfg.sdfg @copies args ["A", "B"] symbols [] {
+  %A = sdfg.container "A" : !sdfg.array<4 x 4 x f32>
+  %B = sdfg.container "B" : !sdfg.array<4 x 4 x f32>
+  sdfg.for "l" %t = 0 to 4 step 1 {
+    sdfg.state "s" {
+      sdfg.copy %A[%t:%t + 1, 0:4] to %B[1:2, 0:4] : !sdfg.array<4 x 4 x f32>, !sdfg.array<4 x 4 x f32>
+    }
+  }
+}
+
+// CHECK: ipu-tile-partition-invalid.mlir:[[# @LINE - 5]]:7: error: copy between a box of 'A' that moves with a loop variable and part of 'B'; only whole containers are supported yet
+
+// -----
+
+// A map parameter in a tasklet is the coordinate of the element the map writes.
+sdfg.sdfg @noarray args ["s"] symbols [] {
+  %s = sdfg.container "s" : !sdfg.array<i32>
+  sdfg.state "st" {
+    sdfg.map "m" (%i) = (0) to (1) step (1) {
+      %v = sdfg.apply %i : i32
+      sdfg.write %v to %s[] : !sdfg.array<i32>
+    }
+  }
+}
+
+// CHECK: ipu-tile-partition-invalid.mlir:[[# @LINE - 6]]:7: error: a tasklet of map 'm' computes with a map parameter, but the map writes no array; not supported yet
+
+// -----
+
+sdfg.sdfg @wide args ["x"] symbols [] {
+  %x = sdfg.container "x" : !sdfg.array<4 x i32>
+  sdfg.state "st" {
+    sdfg.map "m" (%i) = (0) to (4) step (1) {
+      %v = sdfg.apply %i : i64
+      %w = sdfg.tasklet "narrow" ins(a = %v) outs(b) : (i64) -> (i32) {
+      ^bb0(%a: i64):
+        %n = arith.trunci %a : i64 to i32
+        sdfg.yield %n : i32
+      }
+      sdfg.write %w to %x[%i] : !sdfg.array<4 x i32>
+    }
+  }
+}
+
+// CHECK: ipu-tile-partition-invalid.mlir:[[# @LINE - 11]]:7: error: sdfg.apply in map 'm' gives a i64, which the IPU does not support
+
+// -----
+
+// A read outside maps whose value is used past a copy that writes what it read.
+sdfg.sdfg @stale args ["x", "y", "z"] symbols [] {
+  %x = sdfg.container "x" : !sdfg.array<f32>
+  %y = sdfg.container "y" : !sdfg.array<f32>
+  %z = sdfg.container "z" : !sdfg.array<f32>
+  sdfg.state "s" {
+    %v = sdfg.read %x[] : !sdfg.array<f32>
+    sdfg.copy %y[] to %x[] : !sdfg.array<f32>, !sdfg.array<f32>
+    sdfg.write %v to %z[] : !sdfg.array<f32>
+  }
+}
+
+// CHECK: ipu-tile-partition-invalid.mlir:[[# @LINE - 6]]:5: error: the value of 'x[]' is used after a step that writes it; not supported yet

@@ -92,3 +92,22 @@ sdfg.sdfg @div3 args ["x"] symbols ["N"] {
 }
 
 // CHECK: sdfg-specialize-invalid.mlir:[[# @LINE - 4]]:5: error: '(8 ceildiv (N - 4))' with the given symbol values: ceildiv by zero
+
+// -----
+
+// Nor a loop bound, nor the value a tasklet computes with.
+sdfg.sdfg @loop_bound args [] symbols ["N", "M"] {
+  sdfg.for "l" %t = 0 to M step 1 {}
+}
+
+// CHECK: sdfg-specialize-invalid.mlir:[[# @LINE - 3]]:3: error: unresolved symbol 'M' in the bounds of loop 'l'; give its value with --symbols M=... or sdfg-specialize{symbols="..."}
+
+// -----
+
+sdfg.sdfg @applied args [] symbols ["N", "M"] {
+  sdfg.state "s" {
+    %v = sdfg.apply M * 2 : i32
+  }
+}
+
+// CHECK: sdfg-specialize-invalid.mlir:[[# @LINE - 4]]:5: error: unresolved symbol 'M' in the value a tasklet computes with; give its value with --symbols M=... or sdfg-specialize{symbols="..."}

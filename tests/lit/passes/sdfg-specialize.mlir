@@ -66,3 +66,23 @@ sdfg.sdfg @other args ["x"] symbols ["N"] {
 // CHECK-NEXT:         sdfg.write %{{.*}} to [[A]][100 * [[I]] - [[J]] + 99] : !sdfg.array<800 x f32>
 // CHECK:      sdfg.sdfg @other args ["x"] symbols [] {
 // CHECK-NEXT:   %{{.*}} = sdfg.container "x" : !sdfg.array<2 x i32>
+
+// -----
+
+// Loop bounds and sdfg.apply take the values too; the loop variable stays.
+
+sdfg.sdfg @loop args ["x"] symbols ["N", "M"] {
+  %x = sdfg.container "x" : !sdfg.array<N x i32>
+  sdfg.for "l" %t = M - 1 to N step 2 {
+    sdfg.state "s" {
+      %v = sdfg.apply %t * M + N : i32
+      sdfg.copy %x[%t:%t + M - 7] to %x[0:1] : !sdfg.array<N x i32>, !sdfg.array<N x i32>
+    }
+  }
+}
+
+// CHECK-LABEL: sdfg.sdfg @loop args ["x"] symbols [] {
+// CHECK:         sdfg.for "l" [[T:%.*]] = 7 to 100 step 2 {
+// CHECK-NEXT:      sdfg.state "s" {
+// CHECK-NEXT:        {{%.*}} = sdfg.apply 8 * [[T]] + 100 : i32
+// CHECK-NEXT:        sdfg.copy {{%.*}}[[[T]]:[[T]] + 1] to {{%.*}}[0:1] : !sdfg.array<100 x i32>, !sdfg.array<100 x i32>

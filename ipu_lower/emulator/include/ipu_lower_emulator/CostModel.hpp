@@ -32,6 +32,9 @@
 //    the tiles holding the tensor: ceil(max bytes per tile /
 //    exchange_bytes_per_cycle) + sync_cycles (assumption: the host link is not
 //    modelled separately).
+//  popops::dynamicSliceWithOutput / dynamicUpdate, per execution: as a Copy
+//    between the box the offsets select and the slice, plus sync_cycles
+//    (assumption: the offsets reach the tiles holding the box in a sync).
 //  Sync: sync_cycles. If / Switch / RepeatWhileTrue / RepeatWhileFalse /
 //    AbortOnCondition: sync_cycles per predicate evaluation (assumption: the
 //    predicate is broadcast to every tile's control flow). Sequence, Repeat,

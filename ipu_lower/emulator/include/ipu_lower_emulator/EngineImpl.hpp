@@ -423,7 +423,37 @@ private:
     case Kind::Sync:
     case Kind::Abort:
       break;
+    case Kind::DynamicSlice:
+    case Kind::DynamicUpdate: {
+      const char *what = p->kind == Kind::DynamicSlice ? "popops::dynamicSliceWithOutput"
+                                                        : "popops::dynamicUpdate";
+      ownView(p->a, what);
+      ownView(p->b, what);
+      ownView(p->offset, what);
+      break;
     }
+    }
+  }
+
+  /// The box of `p->a` that the offsets of a Dynamic* step select now.
+  Tensor dynamicBox(const core::ProgramImpl *p) const {
+    const ViewData &ov = *Access<Tensor>::view(p->offset);
+    std::vector<unsigned char> raw(ov.size() * 4);
+    gather(ov, 4, raw.data());
+    Tensor box = p->a;
+    const ViewData &tv = *Access<Tensor>::view(p->a);
+    for (std::size_t k = 0; k < p->dims.size(); ++k) {
+      const std::size_t begin = loadAs<unsigned>(raw.data() + 4 * k, TypeId::UNSIGNED_INT);
+      const std::size_t d = p->dims[k];
+      if (begin + p->sizes[k] > tv.shape[d])
+        fail(std::string(p->kind == Kind::DynamicSlice ? "popops::dynamicSliceWithOutput"
+                                                       : "popops::dynamicUpdate") +
+             ": offset " + std::to_string(begin) + " and size " + std::to_string(p->sizes[k]) +
+             " leave dimension " + std::to_string(d) + " of tensor " + tv.describe() +
+             " of shape " + shapeString(tv.shape));
+      box = box.slice(begin, begin + p->sizes[k], static_cast<unsigned>(d));
+    }
+    return box;
   }
 
   /// Per element of a view (in order): (flatBegin, flatEnd, tile) pieces.
@@ -959,6 +989,24 @@ private:
       return;
     case Kind::WriteUndef:
       return;
+    case Kind::DynamicSlice:
+    case Kind::DynamicUpdate: {
+      const bool slice = p->kind == Kind::DynamicSlice;
+      const Tensor box = dynamicBox(p);
+      const ViewData &from = *Access<Tensor>::view(slice ? box : p->b);
+      const ViewData &to = *Access<Tensor>::view(slice ? p->b : box);
+      const unsigned es = typeSize(Access<Tensor>::type(p->a));
+      std::vector<unsigned char> tmp(from.size() * es);
+      gather(from, es, tmp.data());
+      scatter(to, es, tmp.data());
+      StepCost c = copyCost(from, to, es);
+      c.sync = target.syncCycles;
+      account(p, p->name.empty() ? (slice ? "dynamicSlice '" : "dynamicUpdate '") +
+                                       Access<Tensor>::view(p->a)->varName() + "'"
+                                 : p->name,
+              slice ? "dynamic_slice" : "dynamic_update", c);
+      return;
+    }
     }
   }
 

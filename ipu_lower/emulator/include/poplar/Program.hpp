@@ -47,7 +47,9 @@ struct ProgramImpl {
     Sync,
     PrintTensor,
     Abort,
-    AbortOnCondition
+    AbortOnCondition,
+    DynamicSlice,  ///< popops::dynamicSliceWithOutput (popops/DynamicSlice.hpp)
+    DynamicUpdate  ///< popops::dynamicUpdate
   };
   using Node = std::shared_ptr<const ProgramImpl>;
 
@@ -59,6 +61,8 @@ struct ProgramImpl {
   unsigned cs = 0;                                   ///< Execute
   unsigned count = 0;                                ///< Repeat
   Tensor a, b; ///< Copy src/dst; predicate or control; printed/undef tensor
+  Tensor offset;                        ///< Dynamic*: the offsets, one per dim
+  std::vector<std::size_t> dims, sizes; ///< Dynamic*: the sliced dims and sizes
   std::shared_ptr<const emulator::StreamInfo> stream;
   SyncType sync = SyncType::INTERNAL;
   std::string message; ///< Abort*, PrintTensor title

@@ -1,0 +1,306 @@
+"""Recover structured control flow from a DaCe control-flow region.
+
+DaCe 1.0.2's Python frontend writes loops and branches as a state machine: guard states
+and interstate edges with conditions and assignments. `structure(cfg)` turns one region
+(an SDFG, a `LoopRegion` body, a branch of a `ConditionalBlock`) into a tree of items in
+execution order, as plain data the importer then emits as `sdfg` ops:
+
+- `Block`: a state or a nested region (`LoopRegion`, `ConditionalBlock`, ...), run once;
+- `Assign`: the assignments of an interstate edge, in order;
+- `Loop`: a natural loop whose header (the guard) is an empty state with two out-edges,
+  one into the loop under a condition and one out of it under its negation; `entry` and
+  `latch` are the assignments of the edge into the guard from before the loop and of the
+  one back edge; `variable` is the symbol both assign when the latch's value depends on
+  it (DaCe's `t = 0` ... `t = t + 1`), else None;
+- `Branch`: a state with two out-edges under complementary conditions, whose arms meet
+  again at the branch's immediate post-dominator.
+
+The analysis is the textbook one: dominators give the back edges (an edge to a block that
+dominates its source); the rest of the graph must be acyclic, or the control flow is
+irreducible (a cycle entered at more than one block); each back edge's header and the
+blocks that reach the back edge without passing the header form a natural loop;
+post-dominators on the graph without back edges give the merge point of a branch. A loop
+left other than through its guard (`break`, `return`), several back edges to one guard
+(`continue`), or a branch whose arms do not meet inside the enclosing loop, is reported
+as `ControlFlowError` naming the states.
+"""
+
+from __future__ import annotations
+
+import ast
+from dataclasses import dataclass, field
+
+import networkx as nx
+from dace.sdfg import SDFGState
+from dace.sdfg.state import ControlFlowBlock, ControlFlowRegion
+
+
+class ControlFlowError(Exception):
+    """Control flow that `structure` cannot express; the message names the states."""
+
+    def __init__(self, message: str):
+        super().__init__(message)
+        self.message = message
+
+
+Assignments = list[tuple[str, str]]
+
+
+@dataclass
+class Block:
+    block: ControlFlowBlock
+
+
+@dataclass
+class Assign:
+    assignments: Assignments
+    where: ControlFlowBlock
+    """the source block of the edge, for diagnostics"""
+
+
+@dataclass
+class Loop:
+    label: str
+    header: SDFGState
+    condition: str
+    body: list
+    entry: Assignments = field(default_factory=list)
+    latch: Assignments = field(default_factory=list)
+    variable: str | None = None
+
+
+@dataclass
+class Branch:
+    label: str
+    block: ControlFlowBlock
+    condition: str
+    then: list
+    otherwise: list
+
+
+Item = Block | Assign | Loop | Branch
+
+_EXIT = "__exit__"
+
+
+def _label(block: ControlFlowBlock) -> str:
+    return block.label
+
+
+def _names(blocks) -> str:
+    return ", ".join(f"'{_label(b)}'" for b in sorted(blocks, key=_label))
+
+
+def assignments_of(edge) -> Assignments:
+    return [(name, str(value)) for name, value in edge.data.assignments.items()]
+
+
+def negation_of(text: str, other: str) -> bool:
+    """Whether condition `other` is `not (text)`, as Python expressions."""
+    try:
+        a = ast.parse(text.strip(), mode="eval").body
+        b = ast.parse(other.strip(), mode="eval").body
+    except SyntaxError:
+        return False
+    return isinstance(b, ast.UnaryOp) and isinstance(b.op, ast.Not) and ast.dump(b.operand) == ast.dump(a)
+
+
+def reads_name(expression: str, name: str) -> bool:
+    try:
+        tree = ast.parse(expression.strip(), mode="eval")
+    except SyntaxError:
+        return True
+    return any(isinstance(n, ast.Name) and n.id == name for n in ast.walk(tree))
+
+
+class _Structurer:
+    def __init__(self, cfg: ControlFlowRegion):
+        self.cfg = cfg
+        self.start = cfg.start_block
+        graph = nx.DiGraph()
+        graph.add_nodes_from(cfg.nodes())
+        graph.add_edges_from((e.src, e.dst) for e in cfg.edges())
+        reachable = nx.descendants(graph, self.start) | {self.start}
+        if unreachable := [b for b in cfg.nodes() if b not in reachable]:
+            what = "state" if len(unreachable) == 1 else "states"
+            verb = "is" if len(unreachable) == 1 else "are"
+            raise ControlFlowError(f"{what} {_names(unreachable)} {verb} unreachable from the start state")
+        idom = nx.immediate_dominators(graph, self.start)
+        self.dominators: dict = {}
+        for block in cfg.nodes():
+            chain, current = {block}, block
+            while idom[current] is not current:
+                current = idom[current]
+                chain.add(current)
+            self.dominators[block] = chain
+        self.back_edges = [e for e in cfg.edges() if e.dst in self.dominators[e.src]]
+        forward = nx.DiGraph()
+        forward.add_nodes_from(cfg.nodes())
+        forward.add_edges_from((e.src, e.dst) for e in cfg.edges() if e not in self.back_edges)
+        try:
+            cycle = nx.find_cycle(forward, self.start)
+        except nx.NetworkXNoCycle:
+            cycle = None
+        if cycle is not None:
+            blocks = {u for u, _ in cycle}
+            raise ControlFlowError(
+                f"irreducible control flow: states {_names(blocks)} form a loop entered at more than one state"
+            )
+        forward.add_node(_EXIT)
+        forward.add_edges_from((b, _EXIT) for b in cfg.nodes() if forward.out_degree(b) == 0)
+        self.post_idom = nx.immediate_dominators(forward.reverse(copy=False), _EXIT)
+        self.loops: dict = {}
+        for e in self.back_edges:
+            self.loops.setdefault(e.dst, []).append(e)
+
+    def loop_blocks(self, header, latch) -> set:
+        blocks = {header, latch}
+        work = [latch]
+        while work:
+            block = work.pop()
+            for e in self.cfg.in_edges(block):
+                if e.src not in blocks:
+                    blocks.add(e.src)
+                    work.append(e.src)
+        return blocks
+
+    def sequence(self, block, stop, latch=None) -> list[Item]:
+        """The items from `block` up to (not including) `stop`; `latch` is the back edge
+        of the loop being structured, whose assignments the loop item keeps."""
+        items: list[Item] = []
+        while block is not stop:
+            if block in self.loops:
+                loop, exit_edge = self.loop(block)
+                items.append(loop)
+                items.extend(self.follow(exit_edge, latch))
+                block = exit_edge.dst
+                continue
+            items.append(Block(block))
+            out = self.cfg.out_edges(block)
+            if not out:
+                if stop is not None:
+                    raise ControlFlowError(
+                        f"control flow ends at state '{_label(block)}' inside a loop or branch "
+                        "(return); not supported yet",
+                    )
+                return items
+            if len(out) == 1:
+                edge = out[0]
+                if not edge.data.is_unconditional():
+                    raise ControlFlowError(
+                        f"the only edge out of state '{_label(block)}' has condition "
+                        f"'{edge.data.condition.as_string}'; not supported yet",
+                    )
+                if edge in self.back_edges and edge is not latch:
+                    raise ControlFlowError(
+                        f"state '{_label(block)}' jumps back to '{_label(edge.dst)}' a second time "
+                        "(continue); loops with several back edges are not supported yet",
+                    )
+                items.extend(self.follow(edge, latch))
+                block = edge.dst
+                continue
+            branch, merge = self.branch(block, out, stop, latch)
+            items.append(branch)
+            block = merge
+        return items
+
+    def follow(self, edge, latch) -> list[Item]:
+        """The assignments of `edge`, unless a loop item owns them (the latch of the
+        loop being structured, or the edge entering a loop's guard)."""
+        if edge is latch or not edge.data.assignments:
+            return []
+        if edge.dst in self.loops and edge not in self.back_edges:
+            return []
+        return [Assign(assignments_of(edge), edge.src)]
+
+    def branch(self, block, out, stop, latch) -> tuple[Branch, object]:
+        if len(out) != 2:
+            raise ControlFlowError(
+                f"state '{_label(block)}' has {len(out)} outgoing edges; only two-way branches are supported",
+            )
+        a, b = out
+        ca, cb = a.data.condition.as_string, b.data.condition.as_string
+        if negation_of(cb, ca):
+            a, b, ca, cb = b, a, cb, ca
+        if not negation_of(ca, cb):
+            raise ControlFlowError(
+                f"the conditions '{ca}' and '{cb}' of the edges out of state '{_label(block)}' are not "
+                "complementary; only if/else branches are supported",
+            )
+        if a in self.back_edges or b in self.back_edges:
+            raise ControlFlowError(
+                f"state '{_label(block)}' branches back to an earlier state; only loops whose guard "
+                "tests the condition before the body are supported (not do-while loops)",
+            )
+        merge = self.post_idom.get(block)
+        if merge is None or merge == _EXIT:
+            raise ControlFlowError(
+                f"the branches out of state '{_label(block)}' never meet again (a return or break in a "
+                "branch); not supported yet",
+            )
+        then = self.follow(a, latch) + self.sequence(a.dst, merge, latch) if a.dst is not merge else self.follow(a, latch)
+        otherwise = self.follow(b, latch) + self.sequence(b.dst, merge, latch) if b.dst is not merge else self.follow(b, latch)
+        label = _label(block)
+        if label.endswith("_guard"):
+            label = label[: -len("_guard")]
+        return Branch(label, block, ca, then, otherwise), merge
+
+    def loop(self, header) -> tuple[Loop, object]:
+        back = self.loops[header]
+        if len(back) > 1:
+            raise ControlFlowError(
+                f"loop at state '{_label(header)}' has {len(back)} back edges (from {_names(e.src for e in back)}; "
+                "continue); not supported yet",
+            )
+        latch = back[0]
+        blocks = self.loop_blocks(header, latch.src)
+        if not isinstance(header, SDFGState) or header.nodes():
+            raise ControlFlowError(
+                f"the guard '{_label(header)}' of a loop is not an empty state; not supported yet"
+            )
+        out = self.cfg.out_edges(header)
+        inside = [e for e in out if e.dst in blocks]
+        outside = [e for e in out if e.dst not in blocks]
+        if len(out) != 2 or len(inside) != 1 or len(outside) != 1:
+            raise ControlFlowError(
+                f"loop at state '{_label(header)}' does not test its condition at its guard (a do-while "
+                "loop or a loop without exit); not supported yet",
+            )
+        body_edge, exit_edge = inside[0], outside[0]
+        condition = body_edge.data.condition.as_string
+        if not negation_of(condition, exit_edge.data.condition.as_string):
+            raise ControlFlowError(
+                f"the conditions '{condition}' and '{exit_edge.data.condition.as_string}' of loop "
+                f"'{_label(header)}' are not complementary",
+            )
+        for block in blocks - {header}:
+            for e in self.cfg.out_edges(block):
+                if e.dst not in blocks:
+                    raise ControlFlowError(
+                        f"state '{_label(block)}' leaves the loop at '{_label(header)}' other than through "
+                        "its guard (break or return); not supported yet",
+                    )
+        entries = [e for e in self.cfg.in_edges(header) if e is not latch]
+        if len(entries) > 1:
+            raise ControlFlowError(
+                f"loop at state '{_label(header)}' is entered from {len(entries)} states; not supported yet"
+            )
+        entry = assignments_of(entries[0]) if entries else []
+        latch_assigns = assignments_of(latch)
+        variable = None
+        for name, value in latch_assigns:
+            if reads_name(value, name) and any(n == name and not reads_name(v, name) for n, v in entry):
+                variable = name
+                break
+        body = self.follow(body_edge, None) + self.sequence(body_edge.dst, header, latch)
+        label = _label(header)
+        if label.endswith("_guard"):
+            label = label[: -len("_guard")]
+        return Loop(label, header, condition, body, entry, latch_assigns, variable), exit_edge
+
+
+def structure(cfg: ControlFlowRegion) -> list[Item]:
+    """The items of `cfg` in execution order (raises ControlFlowError)."""
+    if not cfg.nodes():
+        return []
+    return _Structurer(cfg).sequence(cfg.start_block, None)

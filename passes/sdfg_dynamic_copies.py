@@ -1,0 +1,259 @@
+"""sdfg-dynamic-copies: accesses at loop-variable indices go through buffers and copies.
+
+Poplar plans its exchange when the graph is built, so a vertex can only read data at
+places known then; where a loop counter picks the element (`A[i, j]` in a loop nest) or
+the row (`A[t, :]` in a map over the row), the data must first move to a known place.
+A map or a scalar step (memlets and tasklets outside maps, or the condition of a branch
+or loop) that accesses an array so accesses a transient buffer instead: the box the
+loop variables select (one index wide in each dimension they index, or that a constant
+indexes; whole in the dimensions the map parameters index) is copied into the buffer
+before the step when the step reads it, and back after the step when it writes it.
+These copies are `sdfg.copy` ops whose ranges use the loop variables; ipu-tile-partition
+turns them into dynamic slices and updates (poplibs' `dynamicSlice`), so the graph does
+not grow with the trip count. A box the step writes but does not cover whole is copied
+in first as well, so the copy back keeps the elements the step leaves.
+
+`plan_buffers` decides, per step, as plain data (one buffer per box an array is
+accessed at); one pattern per state and condition region applies it. Index expressions
+that mix a loop variable and a map parameter (`A[t + i]`), and a scalar step reading an
+array it accesses this way after writing it, are errors.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from xdsl.context import Context
+from xdsl.dialects.builtin import ModuleOp
+from xdsl.ir import Operation, SSAValue
+from xdsl.passes import ModulePass
+from xdsl.pattern_rewriter import PatternRewriter, RewritePattern
+from xdsl.rewriter import InsertPoint
+
+from ipu_lower.diagnostics import error
+from ipu_lower.dialects import sdfg as sd
+from ipu_lower.dialects.index_expr import IndexExpr
+from ipu_lower.passes.sdfg_fuse_maps import walk
+
+Access = sd.ReadOp | sd.WriteOp
+
+
+@dataclass
+class Buffer:
+    """A box of `container` one step accesses through a buffer: `offsets[k]` is the
+    index in dimension `dims[k]` (over `indices`), the other dimensions are whole."""
+
+    container: SSAValue
+    dims: tuple[int, ...]
+    offsets: tuple[IndexExpr, ...]
+    indices: tuple[SSAValue, ...]
+    accesses: list[Access] = field(default_factory=list)
+    covered: bool = False
+    """whether the step writes every element of the buffer"""
+
+    def read(self) -> bool:
+        return any(isinstance(a, sd.ReadOp) for a in self.accesses)
+
+    def written(self) -> bool:
+        return any(isinstance(a, sd.WriteOp) for a in self.accesses)
+
+    def kept(self) -> list[int]:
+        rank = self.container.type.rank  # type: ignore[union-attr]
+        return [k for k in range(rank) if k not in self.dims]
+
+
+@dataclass(frozen=True)
+class StepPlan:
+    """The buffers of one step: `ops` are its ops, `params` its map's parameters (none
+    outside maps)."""
+
+    ops: tuple[Operation, ...]
+    buffers: tuple[Buffer, ...]
+
+
+def _describe(op: Access) -> str:
+    names = [v.name_hint or f"d{k}" for k, v in enumerate(op.indices)]
+    subset = ", ".join(e.format(lambda d: names[d]) for e in op.subset_exprs())
+    return f"{sd.container_name(op.container)}[{subset}]"
+
+
+def plan_step(ops: Sequence[Operation], params: Sequence[SSAValue], bounds: list[tuple[IndexExpr, IndexExpr]]) -> StepPlan:
+    """The buffers of a step over the box `bounds` of `params` (a map), or of a scalar
+    step (no `params`)."""
+    buffers: dict[tuple, Buffer] = {}
+    for op in ops:
+        if not isinstance(op, sd.ReadOp | sd.WriteOp) or all(v in params for v in op.indices):
+            continue
+        dims, offsets = [], []
+        for k, e in enumerate(op.subset_exprs()):
+            in_map = [op.indices[d] in params for d in e.dims()]
+            if any(in_map) and not all(in_map):
+                raise error(
+                    op,
+                    f"index '{e.format(lambda d: op.indices[d].name_hint or f'd{d}')}' of '{_describe(op)}' "
+                    "mixes a loop variable and a map parameter; not supported yet",
+                )
+            if not any(in_map):
+                dims.append(k)
+                offsets.append(e)
+        order = sd.first_use_order(offsets)
+        renumber = {d: IndexExpr.dim(n) for n, d in enumerate(order)}
+        offsets = [e.substitute(dims=renumber) for e in offsets]
+        used = tuple(op.indices[d] for d in order)
+        key = (op.container, tuple(dims), tuple(e.key() for e in offsets), used)
+        buffer = buffers.setdefault(key, Buffer(op.container, tuple(dims), tuple(offsets), tuple(used)))
+        buffer.accesses.append(op)
+        if isinstance(op, sd.WriteOp) and _covers(op, buffer, params, bounds):
+            buffer.covered = True
+    if not params:
+        _check_read_before_write(ops, {b.container for b in buffers.values()})
+    return StepPlan(tuple(ops), tuple(buffers.values()))
+
+
+def _covers(write: sd.WriteOp, buffer: Buffer, params: Sequence[SSAValue], bounds) -> bool:
+    """Whether `write` stores every element of the buffer: the kept indices are the
+    map parameters in order, over the whole of their dimensions."""
+    kept = [write.subset_exprs()[k] for k in buffer.kept()]
+    shape = [write.container.type.dims()[k] for k in buffer.kept()]  # type: ignore[union-attr]
+    if len(kept) != len(params):
+        return False
+    zero = IndexExpr.constant(0)
+    for e, param, extent, (lo, hi) in zip(kept, params, shape, bounds):
+        index = e.substitute(dims={d: IndexExpr.dim(list(params).index(write.indices[d])) for d in e.dims()})
+        if index != IndexExpr.dim(list(params).index(param)) or (lo, hi) != (zero, extent):
+            return False
+    return True
+
+
+def _check_read_before_write(ops: Sequence[Operation], buffered: set[SSAValue]) -> None:
+    """In a scalar step, an array accessed through a buffer is read before it is written:
+    reads see the array as it was, writes leave after the step."""
+    written: set[SSAValue] = set()
+    for op in ops:
+        if isinstance(op, sd.WriteOp):
+            written.add(op.container)
+        elif isinstance(op, sd.ReadOp) and op.container in buffered and op.container in written:
+            raise error(
+                op,
+                f"'{_describe(op)}' is read after '{sd.container_name(op.container)}' is written in the same "
+                "step, at an element a loop variable picks; not supported yet",
+            )
+
+
+def state_plans(state: sd.StateOp) -> list[StepPlan]:
+    """The plans of the steps of a state that use buffers: each map, and each run of
+    memlets, tasklets and `sdfg.apply` outside maps."""
+    plans: list[StepPlan] = []
+    run: list[Operation] = []
+    for op in [*state.body.block.ops, None]:
+        if isinstance(op, sd.ReadOp | sd.WriteOp | sd.TaskletOp | sd.ApplyOp):
+            run.append(op)
+            continue
+        if run:
+            plans.append(plan_step(run, (), []))
+            run = []
+        if isinstance(op, sd.MapOp):
+            plans.append(plan_step(list(op.body.block.ops), op.params, [(lo, hi) for lo, hi, _ in op.ranges()]))
+    return [p for p in plans if p.buffers]
+
+
+def plan_buffers(sdfg_op: sd.SdfgOp) -> dict[Operation, list[StepPlan]]:
+    """The step plans of every state and condition region of `sdfg_op` that has any."""
+    plans: dict[Operation, list[StepPlan]] = {}
+    for op in sdfg_op.walk():
+        if isinstance(op, sd.StateOp):
+            found = state_plans(op)
+        elif isinstance(op, sd.IfOp | sd.WhileOp):
+            found = [p for p in [plan_step(list(op.condition.block.ops)[:-1], (), [])] if p.buffers]
+        else:
+            continue
+        if found:
+            plans[op] = found
+    return plans
+
+
+# -- rewriting -----------------------------------------------------------------------------
+
+
+@dataclass
+class _Buffers(RewritePattern):
+    """A state or condition region: each planned step gets its buffers (new transients
+    after the SDFG's containers), its copies and its accesses redirected."""
+
+    plans: dict[Operation, list[StepPlan]]
+    names: set[str]
+
+    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
+        for plan in self.plans.pop(op, []):
+            first, last = plan.ops[0], plan.ops[-1]
+            step = first.parent_op() if isinstance(first.parent_op(), sd.MapOp) else None
+            copies_in: list[Operation] = []
+            copies_out: list[Operation] = []
+            values = [self.buffer(buffer, op, rewriter) for buffer in plan.buffers]
+            for buffer, value in zip(plan.buffers, values):
+                box, whole = self.ranges(buffer, value)
+                if buffer.read() or not buffer.covered:
+                    copies_in.append(sd.CopyOp(buffer.container, box, value, whole, buffer.indices))
+                if buffer.written():
+                    copies_out.append(sd.CopyOp(value, whole, buffer.container, box, buffer.indices))
+            rewriter.insert(copies_in, InsertPoint.before(step or first))
+            if copies_out:
+                rewriter.insert(copies_out, InsertPoint.after(step or last))
+            for buffer, value in zip(plan.buffers, values):
+                for access in buffer.accesses:
+                    self.redirect(access, buffer, value, rewriter)
+
+    def buffer(self, buffer: Buffer, anchor: Operation, rewriter: PatternRewriter) -> SSAValue:
+        ctype = buffer.container.type
+        assert isinstance(ctype, sd.ArrayType)
+        name = sd.container_name(buffer.container)
+        hint, k = f"{name}_at", 0
+        while (candidate := hint if not k else f"{hint}_{k}") in self.names:
+            k += 1
+        self.names.add(candidate)
+        shape = [ctype.dims()[k] for k in buffer.kept()]
+        container = sd.ContainerOp(candidate, sd.ArrayType(shape, ctype.element_type), transient=True)
+        container.result.name_hint = candidate
+        sdfg_op = anchor.parent_op()
+        while not isinstance(sdfg_op, sd.SdfgOp):
+            sdfg_op = sdfg_op.parent_op()  # type: ignore[union-attr]
+        rewriter.insert(container, InsertPoint.after(sdfg_op.containers()[-1]))
+        return container.result
+
+    @staticmethod
+    def ranges(buffer: Buffer, value: SSAValue) -> tuple[list[sd.Range], list[sd.Range]]:
+        """The box in the container and the whole buffer, as copy ranges."""
+        ctype = buffer.container.type
+        assert isinstance(ctype, sd.ArrayType)
+        offsets = dict(zip(buffer.dims, buffer.offsets))
+        zero = IndexExpr.constant(0)
+        box = [(offsets[k], offsets[k] + 1) if k in offsets else (zero, d) for k, d in enumerate(ctype.dims())]
+        whole = [(zero, d) for d in value.type.dims()]  # type: ignore[union-attr]
+        return box, whole
+
+    @staticmethod
+    def redirect(access: Access, buffer: Buffer, value: SSAValue, rewriter: PatternRewriter) -> None:
+        kept = [access.subset_exprs()[k] for k in buffer.kept()]
+        used = sd.first_use_order(kept)
+        renumber = {d: IndexExpr.dim(n) for n, d in enumerate(used)}
+        indices = [access.indices[d] for d in used]
+        subset = [e.substitute(dims=renumber) for e in kept]
+        if isinstance(access, sd.ReadOp):
+            rewriter.replace(access, sd.ReadOp(value, indices, subset))
+        else:
+            rewriter.replace(access, sd.WriteOp(access.value, value, indices, subset))
+
+
+@dataclass(frozen=True)
+class SdfgDynamicCopiesPass(ModulePass):
+    """Accesses at loop-variable indices go through buffers, filled and drained by copies."""
+
+    name = "sdfg-dynamic-copies"
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        for sdfg_op in [s for s in op.ops if isinstance(s, sd.SdfgOp)]:
+            plans = plan_buffers(sdfg_op)
+            if plans:
+                names = {c.container_name.data for c in sdfg_op.containers()}
+                walk([_Buffers(plans, names)]).rewrite_region(sdfg_op.body)
