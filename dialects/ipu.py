@@ -1,8 +1,9 @@
 """The `ipu` dialect: the program at tile level, in SPMD form.
 
 An `ipu.graph` owns tile-mapped tensors (`ipu.variable`, each laid out by one
-`#ipu.tile_map`) and a program run in order: host transfers (`ipu.from_host`,
-`ipu.to_host`), copies (`ipu.copy`), and compute phases. Work placed on many tiles is
+`#ipu.tile_map`; `ipu.view` is a window on one, read or copied like it) and a program
+run in order: host transfers (`ipu.from_host`, `ipu.to_host`), copies (`ipu.copy`),
+and compute phases. Work placed on many tiles is
 one op whatever the tile count:
 
 - before vertex extraction, `ipu.tiled_map` is a point-wise computation over a tile
