@@ -18,7 +18,7 @@ import re
 from collections.abc import Iterator, Sequence
 
 from ipu_lower.dialects.index_expr import IndexExpr, check_symbol_name, parse_index_expr
-from ipu_lower.dialects.syntax import LabelledBodyMixin, parse_body, print_body
+from ipu_lower.dialects.syntax import LabelledBodyMixin, parse_body, parse_regions, print_body, print_regions
 from xdsl.dialects.builtin import ArrayAttr, IndexType, IntegerType, StringAttr, UnitAttr, i1, i32
 from xdsl.ir import (
     Attribute,
@@ -1100,10 +1100,6 @@ def _verify_condition_region(op: IfOp | WhileOp, what: str) -> None:
         raise VerifyException(f"the condition of {what} must end with sdfg.condition")
 
 
-def _print_condition(printer: Printer, region: Region) -> None:
-    printer.print_region(region, print_entry_block_args=False)
-
-
 @irdl_op_definition
 class IfOp(IRDLOperation):
     """A branch: the condition region computes a value (reads, tasklets, `sdfg.apply`)
@@ -1136,26 +1132,14 @@ class IfOp(IRDLOperation):
     def print(self, printer: Printer) -> None:
         printer.print_string(" ")
         printer.print_attribute(self.label)
-        printer.print_op_attributes(self.attributes, print_keyword=True)
-        printer.print_string(" ")
-        _print_condition(printer, self.condition)
-        printer.print_string(" then ")
-        print_body(printer, self.then_region)
-        if self.else_region.block.ops:
-            printer.print_string(" else ")
-            print_body(printer, self.else_region)
+        print_regions(printer, self, [("", self.condition), ("then", self.then_region), ("else", self.else_region)])
 
     @classmethod
     def parse(cls, parser: Parser) -> IfOp:
         label = parser.parse_str_literal()
-        attrs = parser.parse_optional_attr_dict_with_keyword()
-        condition = parser.parse_region()
-        parser.parse_keyword("then")
-        then_region = parse_body(parser)
-        else_region = parse_body(parser) if parser.parse_optional_keyword("else") else None
-        op = cls(label, condition, then_region, else_region)
-        if attrs:
-            op.attributes.update(attrs.data)
+        attrs, (condition, then_region, else_region) = parse_regions(parser, ["then", "else"])
+        op = cls(label, condition, then_region, else_region)  # type: ignore[arg-type]
+        op.attributes.update(attrs)
         return op
 
 
@@ -1185,21 +1169,14 @@ class WhileOp(IRDLOperation):
     def print(self, printer: Printer) -> None:
         printer.print_string(" ")
         printer.print_attribute(self.label)
-        printer.print_op_attributes(self.attributes, print_keyword=True)
-        printer.print_string(" ")
-        _print_condition(printer, self.condition)
-        printer.print_string(" do ")
-        print_body(printer, self.body)
+        print_regions(printer, self, [("", self.condition), ("do", self.body)])
 
     @classmethod
     def parse(cls, parser: Parser) -> WhileOp:
         label = parser.parse_str_literal()
-        attrs = parser.parse_optional_attr_dict_with_keyword()
-        condition = parser.parse_region()
-        parser.parse_keyword("do")
-        op = cls(label, condition, parse_body(parser))
-        if attrs:
-            op.attributes.update(attrs.data)
+        attrs, (condition, body) = parse_regions(parser, ["do"])
+        op = cls(label, condition, body)  # type: ignore[arg-type]
+        op.attributes.update(attrs)
         return op
 
 
