@@ -27,7 +27,7 @@ from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
 
 from ipu_lower import poplibs_estimates as poplibs
-from ipu_lower.arch import get_arch
+from ipu_lower.arch import Arch, get_arch
 from ipu_lower.emit import to_sdfg
 from ipu_lower.frontend.importer import import_sdfg
 from ipu_lower.pipelines import SdfgToPoplarPass
@@ -114,13 +114,18 @@ def print_header(header: str) -> None:
     print("-" * len(header))
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+def arch_and_sizes(doc: str, sizes: str, sizes_help: str | None = None) -> tuple[Arch, list[int]]:
+    """The `--arch` and `--sizes` (comma-separated) options of a benchmark script."""
+    parser = argparse.ArgumentParser(description=doc.splitlines()[0])
     parser.add_argument("--arch", default="ipu2")
-    parser.add_argument("--sizes", default="1,4,16", help="millions of elements (2**20)")
+    parser.add_argument("--sizes", default=sizes, help=sizes_help)
     args = parser.parse_args()
-    arch = get_arch(args.arch)
-    sizes = [int(m) * 2**20 for m in args.sizes.split(",")]
+    return get_arch(args.arch), [int(size) for size in args.sizes.split(",")]
+
+
+def main() -> None:
+    arch, millions = arch_and_sizes(__doc__, "1,4,16", "millions of elements (2**20)")
+    sizes = [m * 2**20 for m in millions]
     peak_per_tile = {t: tf * 1e12 / (arch.tiles * arch.clock_hz) for t, tf in PEAK_TFLOPS.items()}
 
     print(f"Compute cycles on {arch.name} ({arch.tiles} tiles): the model, the bound of the busiest tile")

@@ -15,14 +15,13 @@ Run: python benchmarks/stencil.py [--arch ipu2] [--sizes 1024,4096]
 """
 
 # No `from __future__ import annotations`: DaCe reads the programs' annotations.
-import argparse
 from math import ceil, isqrt
 
 import dace
 from ipu_lower.dialects import poplar
-from roofline import MEMORY_BYTES_PER_CYCLE, compute_cycles, print_header
+from roofline import MEMORY_BYTES_PER_CYCLE, arch_and_sizes, compute_cycles, print_header
 
-from ipu_lower.arch import Arch, get_arch
+from ipu_lower.arch import Arch
 from ipu_lower.cost_model import exchange
 from ipu_lower.emit import lower_program
 
@@ -82,18 +81,14 @@ def step_row(n: int, arch: Arch) -> dict:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--arch", default="ipu2")
-    parser.add_argument("--sizes", default="1024,4096")
-    args = parser.parse_args()
-    arch = get_arch(args.arch)
+    arch, sizes = arch_and_sizes(__doc__, "1024,4096")
     print(f"2-D Jacobi, float32, one time step (two sweeps) on {arch.name} ({arch.tiles} tiles), per busiest tile;")
     print(f"exchange at {arch.exchange_bytes_per_cycle} bytes/cycle, sync {arch.sync_cycles} cycles per superstep.")
     print_header(
         f"{'size':>9} {'points':>6} {'compute':>7} {'mem bound':>9} {'recv B':>7} {'needed B':>8} "
         f"{'exch':>5} {'exch bound':>10} {'sync':>5} {'total':>6} {'bound':>6} {'2-D blocks B':>12}"
     )
-    for n in (int(s) for s in args.sizes.split(",")):
+    for n in sizes:
         r = step_row(n, arch)
         total = r["compute"] + r["exchange"] + r["sync"]
         bound = r["memory_bound"] + r["exchange_bound"] + r["sync"]

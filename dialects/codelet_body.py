@@ -255,3 +255,11 @@ class WorkerOpMixin:
 
     def __init__(self):
         super().__init__(result_types=[IndexType()])  # type: ignore[call-arg]
+
+
+def on_vectors(op: Operation, operands: Sequence[SSAValue], vtype: VectorType) -> Operation:
+    """A new `op` (an elementwise arith/math op) computing on `vtype` vectors of its
+    operands' lanes: how a point-wise body becomes vector code."""
+    return type(op).create(
+        operands=list(operands), result_types=[vtype], properties=dict(op.properties), attributes=dict(op.attributes)
+    )

@@ -47,6 +47,7 @@ from xdsl.dialects.builtin import (
     StringAttr,
     SymbolNameConstraint,
     SymbolRefAttr,
+    UnitAttr,
     i32,
     i64,
 )
@@ -58,6 +59,7 @@ from xdsl.irdl import (
     irdl_op_definition,
     lazy_traits_def,
     operand_def,
+    opt_prop_def,
     prop_def,
     region_def,
     result_def,
@@ -485,8 +487,8 @@ class TiledMapOp(IRDLOperation):
             raise VerifyException(f"tiled map '{label}' needs one slice rule per operand")
         for value, rule in (*zip(self.ins, self.in_rules.data), *zip(self.outs, self.out_rules.data)):
             name = variable_of(value).var_name.data
-            if rule.is_partial:
-                raise VerifyException(f"tiled map '{label}' cannot connect '{name}' partial")
+            if not (rule.is_whole or rule.is_blockwise):
+                raise VerifyException(f"tiled map '{label}' cannot connect '{name}' {rule.rule_text()}")
             if rule.is_whole and value.type.get_num_dims() != 0:  # type: ignore[union-attr]
                 raise VerifyException(f"tiled map '{label}' reads array '{name}' whole; only scalars may be")
         for value, rule in zip(self.outs, self.out_rules.data):
@@ -562,15 +564,16 @@ class TiledMapOp(IRDLOperation):
 
 @irdl_op_definition
 class AccessOp(IRDLOperation):
-    """Read an input of the enclosing `ipu.tiled_map` at a constant offset (one per
-    dimension) from the current point: `%v = ipu.access %x[-1, 0] : memref<8x8xf32>`.
-    A scalar input is read with no offsets: `ipu.access %a[] : memref<f32>`."""
+    """Read an input of the enclosing `ipu.tiled_map` (or `ipu.tiled_reduce`) at a
+    constant offset (one per dimension) from the current point:
+    `%v = ipu.access %x[-1, 0] : memref<8x8xf32>`. A scalar input is read with no
+    offsets: `ipu.access %a[] : memref<f32>`."""
 
     name = "ipu.access"
     tensor = operand_def(MemRefType)
     offset = prop_def(DenseArrayBase[I64])
     result = result_def()
-    traits = traits_def(Pure(), HasParent(TiledMapOp))
+    traits = lazy_traits_def(lambda: (Pure(), HasParent(TiledMapOp, TiledReduceOp)))
 
     def __init__(self, tensor: SSAValue, offset: Sequence[int]):
         super().__init__(
@@ -598,9 +601,11 @@ class AccessOp(IRDLOperation):
                 f"ipu.access of a rank-{memref.get_num_dims()} input needs {memref.get_num_dims()} offsets"
             )
         tiled_map = self.parent_op()
-        assert isinstance(tiled_map, TiledMapOp)
+        assert isinstance(tiled_map, TiledMapOp | TiledReduceOp)
         if self.tensor not in tiled_map.body.block.args:
-            raise VerifyException("ipu.access must read a block argument of its ipu.tiled_map")
+            raise VerifyException(f"ipu.access must read a block argument of its {tiled_map.name}")
+        if len(tiled_map.in_rules.data) != len(tiled_map.ins) or self.tensor.index >= len(tiled_map.ins):  # type: ignore[attr-defined]
+            return  # the parent reports it
         rule = tiled_map.rule_of_argument(self.tensor)
         name = variable_of(tiled_map.ins[self.tensor.index]).var_name.data  # type: ignore[attr-defined]
         lo, hi = rule.halo
@@ -636,11 +641,12 @@ class AccessOp(IRDLOperation):
 
 @irdl_op_definition
 class YieldOp(IRDLOperation):
-    """Ends a tiled map's body with the values of its outputs at the point."""
+    """Ends a tiled map's body with the values of its outputs at the point (a tiled
+    reduction's with the one value the point contributes)."""
 
     name = "ipu.yield"
     values = var_operand_def()
-    traits = traits_def(IsTerminator(), HasParent(TiledMapOp))
+    traits = lazy_traits_def(lambda: (IsTerminator(), HasParent(TiledMapOp, TiledReduceOp)))
     assembly_format = "($values^ `:` type($values))? attr-dict"
 
     def __init__(self, *values: SSAValue):
@@ -921,6 +927,212 @@ class VerticesOp(IRDLOperation):
         return op
 
 
+FOLD_SPLITS = ("outputs", "folded")
+
+
+@irdl_op_definition
+class TiledReduceOp(IRDLOperation):
+    """A reduction placed over `tile_map`: one vertex per block, each combining the
+    values of its points with `kind` (add, mul, min, max) into results.
+
+    `ipu.tiled_reduce "m" add over <0 to 4 x 250> fold <1 x ? x 1> split folded
+       ins(%x block : memref<1000xf32>) outs(%p partials<6> : memref<24xf32>) { ... }`
+
+    Each vertex sees the slices of its streamed inputs (all connected by the same rule:
+    `block`, `rows<n>` or `columns<n>`) as the points of an A x B x C box, row-major, the
+    `fold` sizes, one of them `?` (the slice length over the other two). The body runs
+    at every point like a tiled map's (reading the inputs at the point, scalars
+    `whole`) and yields one value; the values are combined along B into the A x C
+    results of the vertex, in the accumulator type (`ipu_lower.dialects.reduction`).
+    `split outputs`: the workers share the results, and the vertex writes them into its
+    slice of the output (`partials<n>`, `block`, or `whole` for one scalar result),
+    converted to its element type; with `accumulate`, combined with the values there
+    (the destination of a write-conflict resolution). `split folded`: the workers share
+    B, each its own A x C partial results, worker w writing elements [w A C,
+    (w + 1) A C) of the vertex's `partials` slice.
+    """
+
+    name = "ipu.tiled_reduce"
+    label = prop_def(StringAttr)
+    kind = prop_def(StringAttr)
+    tile_map = prop_def(TileMapAttr)
+    fold = prop_def(DenseArrayBase[I64])
+    split = prop_def(StringAttr)
+    accumulate = opt_prop_def(UnitAttr)
+    in_rules = prop_def(ArrayAttr[SliceAttr])
+    out_rule = prop_def(SliceAttr)
+    ins = var_operand_def(MemRefType)
+    out = operand_def(MemRefType)
+    body = region_def("single_block")
+    traits = traits_def(HasParent(GraphOp), IsolatedFromAbove())
+
+    def __init__(
+        self,
+        label: str,
+        kind: str,
+        tile_map: TileMapAttr,
+        fold: Sequence[int | None],
+        split: str,
+        ins: Sequence[tuple[SSAValue, SliceAttr]],
+        out: tuple[SSAValue, SliceAttr],
+        body: Region,
+        accumulate: bool = False,
+    ):
+        properties: dict[str, Attribute] = {
+            "label": StringAttr(label),
+            "kind": StringAttr(kind),
+            "tile_map": tile_map,
+            "fold": DenseArrayBase.from_list(i64, [-1 if f is None else f for f in fold]),
+            "split": StringAttr(split),
+            "in_rules": ArrayAttr([r for _, r in ins]),
+            "out_rule": out[1],
+        }
+        if accumulate:
+            properties["accumulate"] = UnitAttr()
+        super().__init__(operands=[[v for v, _ in ins], out[0]], properties=properties, regions=[body])
+
+    def fold_sizes(self) -> list[int | None]:
+        """(A, B, C), None for the size that follows from the slice length."""
+        return [None if v < 0 else v for v in self.fold.get_values()]  # type: ignore[union-attr]
+
+    def results_per_vertex(self) -> int | None:
+        """A x C, None when one of them follows from the slice length."""
+        a, _, c = self.fold_sizes()
+        return None if a is None or c is None else a * c
+
+    def streamed_rule(self) -> SliceAttr | None:
+        return next((r for r in self.in_rules.data if not r.is_whole), None)
+
+    def rule_of_argument(self, arg: SSAValue) -> SliceAttr:
+        index = self.body.block.args.index(arg)  # type: ignore[arg-type]
+        return self.in_rules.data[index]
+
+    def verify_(self) -> None:
+        from ipu_lower.dialects.reduction import REDUCTION_KINDS, accumulator_type
+
+        label = self.label.data
+        what = f"tiled reduction '{label}'"
+        _check_tiles(self, self.tile_map)
+        if self.kind.data not in REDUCTION_KINDS:
+            raise VerifyException(f"{what}: unknown reduction '{self.kind.data}' (expected {', '.join(REDUCTION_KINDS)})")
+        fold = self.fold_sizes()
+        if len(fold) != 3 or fold.count(None) != 1 or any(f is not None and f < 1 for f in fold):
+            raise VerifyException(f"{what}: fold needs three sizes, exactly one of them '?', the others positive")
+        if self.split.data not in FOLD_SPLITS:
+            raise VerifyException(f"{what}: split '{self.split.data}' is not one of {', '.join(FOLD_SPLITS)}")
+        folded = self.split.data == "folded"
+        if folded and self.accumulate is not None:
+            raise VerifyException(f"{what}: workers that split the folded values write partial results; they cannot accumulate")
+        if len(self.in_rules.data) != len(self.ins):
+            raise VerifyException(f"{what} needs one slice rule per input")
+        streamed = [r for r in self.in_rules.data if not r.is_whole]
+        for value, rule in zip(self.ins, self.in_rules.data):
+            name = variable_of(value).var_name.data
+            if rule.is_whole and value.type.get_num_dims() != 0:  # type: ignore[union-attr]
+                raise VerifyException(f"{what} reads array '{name}' whole; only scalars may be")
+            if not rule.is_whole and rule.kind.data not in ("block", "rows", "columns"):
+                raise VerifyException(f"{what} cannot fold '{name}' connected {rule.rule_text()}")
+        if not streamed:
+            raise VerifyException(f"{what} folds no input: connect one block, rows<n> or columns<n>")
+        if any(r != streamed[0] for r in streamed):
+            raise VerifyException(f"{what} connects its inputs by different rules: {', '.join(r.rule_text() for r in streamed)}")
+        out_name = variable_of(self.out).var_name.data
+        rule = self.out_rule
+        results = self.results_per_vertex()
+        if rule.kind.data not in ("partials", "block", "whole"):
+            raise VerifyException(f"{what} cannot write '{out_name}' {rule.rule_text()}")
+        if rule.is_whole and (self.out.type.get_num_dims() != 0 or self.tile_map.num_blocks() != 1):  # type: ignore[union-attr]
+            raise VerifyException(f"{what} writes '{out_name}' whole: only one vertex may, into a scalar")
+        if folded and (rule.kind.data != "partials" or results is None):
+            raise VerifyException(f"{what}: workers that split the folded values write a fixed number of partial results (partials<n>)")
+        if rule.kind.data == "partials":
+            if results is None:
+                raise VerifyException(f"{what} writes partials<{rule.size}> but its number of results per vertex varies")
+            graph = graph_of(self)
+            workers = ARCHS[graph.arch.data].workers_per_tile if graph and graph.arch.data in ARCHS else None
+            expected = results * (workers or 0) if folded else results
+            if (not folded or workers is not None) and rule.size != expected:
+                per = f"{workers} workers x {results}" if folded else f"{results}"
+                raise VerifyException(f"{what} writes partials<{rule.size}> but each vertex has {per} results")
+        values = [*self.ins, self.out]
+        rules = [*self.in_rules.data, rule]
+        check_slices_inside(
+            rules, self.tile_map, [num_elements(v.type) for v in values], [variable_of(v).var_name.data for v in values]
+        )
+        known = prod(f for f in fold if f is not None)
+        source = next(v for v, r in zip(self.ins, self.in_rules.data) if r == streamed[0])
+        for run in self.tile_map.runs():
+            length = streamed[0].slice_size(run.count, num_elements(source.type))
+            if length % known:
+                raise VerifyException(
+                    f"{what}: the vertices on tiles {run.first} to {run.end} see {length} values of "
+                    f"'{variable_of(source).var_name.data}', which is no whole number of {known} (the fold's known sizes)"
+                )
+        block = self.body.block
+        if [a.type for a in block.args] != [v.type for v in self.ins]:
+            raise VerifyException(f"body of {what} must take its inputs, in order")
+        for op in block.walk():
+            if not (op.dialect_name() in ("arith", "math") or isinstance(op, AccessOp | YieldOp) or is_signedness_cast(op)):
+                raise VerifyException(f"'{op.name}' is not allowed in {what} (only arith, math, ipu.access, signedness casts)")
+            if any(not on_ipu(r.type) for r in op.results):
+                raise VerifyException(f"'{op.name}' in {what} computes a {op.results[0].type}")
+        term = block.last_op
+        assert isinstance(term, YieldOp)
+        if len(term.values) != 1:
+            raise VerifyException(f"body of {what} must yield one value, not {len(term.values)}")
+        element = self.out.type.element_type  # type: ignore[union-attr]
+        if accumulator_type(term.values[0].type) != accumulator_type(element):
+            raise VerifyException(
+                f"{what} yields {term.values[0].type} values, which do not reduce into {element} results"
+            )
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_attribute(self.label)
+        fold = " x ".join("?" if f is None else str(f) for f in self.fold_sizes())
+        printer.print_string(f" {self.kind.data} over {self.tile_map.runs_text()} fold <{fold}> split {self.split.data}")
+        if self.accumulate is not None:
+            printer.print_string(" accumulate")
+        printer.print_string(" ins")
+        print_ruled_operands(printer, self.ins, self.in_rules.data)
+        printer.print_string(" outs")
+        print_ruled_operands(printer, [self.out], [self.out_rule])
+        printer.print_op_attributes(self.attributes, print_keyword=True)
+        printer.print_string(" ")
+        printer.print_region(self.body, print_entry_block_args=True)
+
+    @classmethod
+    def parse(cls, parser: Parser) -> TiledReduceOp:
+        from ipu_lower.dialects.reduction import REDUCTION_KINDS
+
+        label = parser.parse_str_literal()
+        kind = parser.parse_keyword_in(REDUCTION_KINDS, " (a reduction)")
+        parser.parse_keyword("over")
+        tile_map = TileMapAttr.new(TileMapAttr.parse_runs(parser))
+        parser.parse_keyword("fold")
+        parser.parse_punctuation("<")
+        fold: list[int | None] = []
+        for k in range(3):
+            if k:
+                parser.parse_keyword("x")
+            fold.append(None if parser.parse_optional_punctuation("?") else parser.parse_integer(allow_boolean=False))
+        parser.parse_punctuation(">")
+        parser.parse_keyword("split")
+        split = parser.parse_keyword_in(FOLD_SPLITS, " (what the workers split)")
+        accumulate = parser.parse_optional_keyword("accumulate") is not None
+        parser.parse_keyword("ins")
+        ins = parse_ruled_operands(parser, SliceAttr)
+        parser.parse_keyword("outs")
+        outs = parse_ruled_operands(parser, SliceAttr)
+        if len(outs[0]) != 1:
+            parser.raise_error("a tiled reduction writes one output")
+        attrs = parser.parse_optional_attr_dict_with_keyword()
+        op = cls(label, kind, tile_map, fold, split, list(zip(*ins)), (outs[0][0], outs[1][0]), parser.parse_region(), accumulate)
+        if attrs:
+            op.attributes.update(attrs.data)
+        return op
+
+
 IPU = Dialect(
     "ipu",
     [
@@ -944,6 +1156,7 @@ IPU = Dialect(
         BlockStartOp,
         ComputeSetOp,
         VerticesOp,
+        TiledReduceOp,
     ],
     [TileMapAttr, SliceAttr, FieldAttr],
 )

@@ -15,6 +15,11 @@ A slice rule says which part of a tensor one vertex is connected to, given its b
     block       elements [begin, end)
     halo<l, h>  elements [begin - l, end + h): the block and its neighbours (stencils)
     partial     element k: one result per vertex (partial reductions)
+    partials<n> elements [k n, (k + 1) n): n results per vertex (a reduction's partials)
+    rows<n>     elements [begin n, end n): the rows [begin, end) of the tensor seen as
+                rows of n elements (the inputs of a block of a reduction's outputs)
+    columns<n>  the columns [begin, end) of the tensor seen as rows of n elements, all
+                its rows, row by row (not contiguous: Poplar gathers it)
     neighbours  (ipu.tiled_map inputs only) the block and whatever neighbours the body
                 reads; ipu-plan-exchange replaces it with the halo those reads need
 
@@ -227,7 +232,9 @@ class TileMapMixin:
         return "<" + start + ", ".join(f"{r.first} to {r.end} x {r.count}" for r in self.runs()) + ">"
 
 
-SLICE_KINDS = ("whole", "block", "halo", "partial")
+SLICE_KINDS = ("whole", "block", "halo", "partial", "partials", "rows", "columns")
+SIZED_KINDS = ("partials", "rows", "columns")
+"""The rules with one size parameter, `partials<6>` (kept in `lo`)."""
 UNPLANNED = "neighbours"
 
 
@@ -276,19 +283,72 @@ class SliceRuleMixin:
         """block or halo: the vertex sees a run of elements that follows its block."""
         return self.kind.data in ("block", "halo", UNPLANNED)
 
+    @property
+    def size(self) -> int:
+        """The parameter of `partials<n>`, `rows<n>`, `columns<n>` (0 for other rules)."""
+        return self.lo.data if self.kind.data in SIZED_KINDS else 0
+
+    @property
+    def needs_vector_field(self) -> bool:
+        """Whether the vertex sees a run of elements (not one)."""
+        return self.kind.data in ("block", "halo", *SIZED_KINDS)
+
     def slice_of(self, block: Block) -> tuple[int, int] | None:
-        """The elements of the tensor the vertex of `block` connects, None for whole."""
+        """The elements of the tensor the vertex of `block` connects, None for whole;
+        for `columns<n>`, the columns of a row."""
         match self.kind.data:
             case "whole":
                 return None
             case "partial":
                 return block.index, block.index + 1
+            case "partials":
+                return block.index * self.size, (block.index + 1) * self.size
+            case "rows":
+                return block.begin * self.size, block.end * self.size
+            case "columns":
+                return block.begin, block.end
             case _:
                 return block.begin - self.lo.data, block.end + self.hi.data
+
+    def element_ranges(self, block: Block, elements: int) -> list[tuple[int, int]]:
+        """The runs of consecutive elements the vertex of `block` connects, of a tensor
+        of `elements` elements (one but for `columns<n>`: a run per row)."""
+        bounds = self.slice_of(block)
+        if bounds is None:
+            return [(0, elements)]
+        if self.kind.data == "columns":
+            return [(row + bounds[0], row + bounds[1]) for row in range(0, elements, self.size)]
+        return [bounds]
+
+    def extent(self, elements: int) -> int:
+        """What `slice_of` ranges over for a tensor of `elements` elements: its elements,
+        or the length of its rows for `columns<n>`."""
+        return self.size if self.kind.data == "columns" else elements
+
+    def slice_size(self, block_size: int, elements: int) -> int:
+        """How many elements a vertex whose block holds `block_size` elements connects,
+        of a tensor of `elements` elements."""
+        match self.kind.data:
+            case "whole":
+                return elements
+            case "partial":
+                return 1
+            case "partials":
+                return self.size
+            case "rows":
+                return block_size * self.size
+            case "columns":
+                return elements // self.size * block_size
+            case _:
+                return block_size + self.lo.data + self.hi.data
 
     def verify_rule(self) -> None:
         if self.kind.data not in self.KINDS:
             raise VerifyException(f"unknown slice rule '{self.kind.data}' (expected {', '.join(self.KINDS)})")
+        if self.kind.data in SIZED_KINDS:
+            if self.lo.data < 1 or self.hi.data:
+                raise VerifyException(f"a {self.kind.data} rule needs one size of at least 1, got <{self.lo.data}, {self.hi.data}>")
+            return
         if self.lo.data < 0 or self.hi.data < 0:
             raise VerifyException(f"halo widths must not be negative, got <{self.lo.data}, {self.hi.data}>")
         if self.kind.data != "halo" and (self.lo.data or self.hi.data):
@@ -297,6 +357,11 @@ class SliceRuleMixin:
     @classmethod
     def parse_rule(cls, parser: AttrParser) -> tuple[Attribute, ...]:
         kind = parser.parse_keyword_in(cls.KINDS, " (a slice rule)")
+        if kind in SIZED_KINDS:
+            parser.parse_punctuation("<")
+            size = parser.parse_integer(allow_negative=False, allow_boolean=False)
+            parser.parse_punctuation(">")
+            return cls.parameters_of(kind, size)
         if kind != "halo":
             return cls.parameters_of(kind)
         parser.parse_punctuation("<")
@@ -309,6 +374,8 @@ class SliceRuleMixin:
     def rule_text(self) -> str:
         if self.kind.data == "halo":
             return f"halo<{self.lo.data}, {self.hi.data}>"
+        if self.kind.data in SIZED_KINDS:
+            return f"{self.kind.data}<{self.lo.data}>"
         return self.kind.data
 
     def print_parameters(self, printer: Printer) -> None:
@@ -332,12 +399,16 @@ def check_slices_inside(
     if first is None or last is None:
         return
     for rule, size, name in zip(rules, sizes, names):
+        if rule.kind.data == "columns" and size % rule.size:
+            raise VerifyException(f"'{name}' has {size} elements, which are no rows of {rule.size}")
         for block in (first, last):
             bounds = rule.slice_of(block)
-            if bounds is not None and not 0 <= bounds[0] < bounds[1] <= size:
+            limit = rule.extent(size)
+            if bounds is not None and not 0 <= bounds[0] < bounds[1] <= limit:
+                within = f"its rows of {limit}" if limit != size else f"its {size} elements"
                 raise VerifyException(
                     f"the {rule.rule_text()} slice [{bounds[0]}:{bounds[1]}] of '{name}' on tile "
-                    f"{block.tile} is outside its {size} elements"
+                    f"{block.tile} is outside {within}"
                 )
 
 
@@ -359,7 +430,7 @@ def verify_placement(
         if is_vector_field(field_type):
             if rule.is_partial:
                 raise VerifyException(f"{where}: a partial slice is one element, the field is a vector")
-        elif rule.is_blockwise:
+        elif rule.needs_vector_field:
             raise VerifyException(f"{where}: a {rule.rule_text()} slice needs a vector field, the field is a scalar")
         elif rule.is_whole and size != 1:
             raise VerifyException(f"{where}: a whole tensor of {size} elements needs a vector field")

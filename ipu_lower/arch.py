@@ -48,6 +48,12 @@ ARCHS: dict[str, Arch] = {
 
 DEFAULT_ARCH = "ipu2"
 
+ATOMIC_STORE_BYTES = 4
+"""The IPU stores 32-bit words atomically, narrower stores are read-modify-writes of
+their word, so two workers must not write into one word in one compute set
+(Target::getAtomicStoreGranularity; poplibs sizes its grains by it,
+lib/popops/DynamicSlice.cpp:764)."""
+
 
 def get_arch(name: str) -> Arch:
     """The architecture called `name`; ValueError lists the known ones."""

@@ -420,16 +420,24 @@ def exchange(compute_set: SSAValue) -> Exchange:
             per_element = element_type(poplar.tensor_type(tensor).element_type).bytes
             crossings = 2 if directions[name] == "inout" else 1
             for block in placement.tile_map.blocks():
-                begin, end = rule.slice_of(block) or (0, size)
                 own_begin, own_end = held.get(block.tile, (0, 0))
-                own = max(0, min(end, own_end) - max(begin, own_begin))
-                received[block.tile] += (end - begin - own) * per_element * crossings
+                for begin, end in rule.element_ranges(block, size):
+                    own = max(0, min(end, own_end) - max(begin, own_begin))
+                    received[block.tile] += (end - begin - own) * per_element * crossings
     return Exchange(max(received.values(), default=0), sum(received.values()))
 
 
 def _blocks_by_tile(tensor: SSAValue) -> dict[int, tuple[int, int]]:
     mapping = next(u.operation for u in tensor.uses if isinstance(u.operation, poplar.MapTensorOp))
     return {b.tile: (b.begin, b.end) for b in mapping.tile_map.blocks()}
+
+
+def superstep_cycles(compute: int, exchange_bytes: int, arch: Arch) -> int:
+    """Cycles of one compute set run as a BSP superstep, as the emulator counts them
+    (ipu_lower/emulator/include/ipu_lower_emulator/CostModel.hpp): its busiest tile's
+    compute, the bytes the busiest tile receives (`Exchange.cycles`) and one sync
+    (`arch.sync_cycles`)."""
+    return compute + Exchange(exchange_bytes, exchange_bytes).cycles(arch.exchange_bytes_per_cycle) + arch.sync_cycles
 
 
 # -- programs ------------------------------------------------------------------------------
@@ -504,7 +512,7 @@ class _ProgramWalk:
         if isinstance(op, poplar.ExecuteOp):
             placements = [u.operation for u in op.compute_set.uses if isinstance(u.operation, poplar.AddVerticesOp)]
             compute = sum(max(p.run_cycles()) for p in placements)
-            return compute + exchange(op.compute_set).cycles(self.arch.exchange_bytes_per_cycle) + sync
+            return superstep_cycles(compute, exchange(op.compute_set).busiest_tile_bytes, self.arch)
         if isinstance(op, poplar.CopyOp):
             return self.moved(op.source)
         if isinstance(op, poplar.DynamicSliceOp | poplar.DynamicUpdateOp):

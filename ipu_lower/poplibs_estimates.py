@@ -534,3 +534,75 @@ def scaled_add_to_is_constrained(
         and pair != (HALF, FLOAT)  # ScaledAdd.cpp:93-94 (DEFAULT specialisation)
         and bool(optimize_for_speed)  # ScaledAdd.cpp:95
     )
+
+
+# --------------------------------------------------------------------------------------
+# Reductions: popops::reduce's ADD of one contiguous region into one output.
+# Line numbers are lib/popops/reduction/CycleEstimationFunctions.cpp unless another
+# file is named.
+# --------------------------------------------------------------------------------------
+
+DATA_PATH_BITS = 64
+"""Target::getDataPathWidth() on every IPU so far: 64 bits (the same width as
+VECTOR_WIDTH above)."""
+
+ACCUMULATOR_VECTOR_WIDTH = {FLOAT: 4, HALF: 8}
+"""getAccVectorWidth (:362-366): the f32v4acc / f16v8acc accumulators."""
+
+REDUCE_SINGLE_INPUT_ENTRY_EXIT = 1 + 2  # :313, entry, storage and exit
+REDUCE_SINGLE_INPUT_INIT = 6  # :315, other init / checking
+REDUCE_SINGLE_INPUT_REMAINDER_SETUP = 5  # :318, remainder, load from accumulators
+REDUCE_SINGLE_INPUT_SUM_ACCUMULATORS = 3  # :322
+REDUCE_SINGLE_INPUT_NOT_FLOAT_OUT = 5  # :324-325, an output other than float
+
+def reduce_add_single_input(n: int, partials_dtype: str, out_dtype: str = FLOAT) -> int:
+    """Worker cycles of popops' ReduceAdd vertex specialised SCALAR_OUTPUT_SINGLE_INPUT
+    folding `n` contiguous partials into one output: getCyclesEstimateForSingleInput
+    (:292-330), with ADD's accumulators (opVectorWidth = getAccVectorWidth, :298-300),
+    one cycle per op (getOpCyclesPerVector, :387-392) and no interleaving (the default,
+    FORCE_INTERLEAVED_ESTIMATES_DEFAULT).
+
+    Quirk reproduced: ``cyclesPerLoop * partialsSize / elemsPerLoop`` multiplies first
+    (:316), like ``_basic_op_loop_cycles``.
+
+    popops picks this specialisation for an ADD of one region into a scalar only when
+    its partials are not one contiguous tensor (getReductionVertexSpecialisation,
+    lib/popops/reduction/ReductionConnection.cpp:2239-2244 tries ALL_REGIONS_CONTINUOUS
+    first); that one's estimator is passed ``numOutputsM1`` as its number of outputs
+    (CycleEstimationFunctions.cpp:473-477, 335-356), which for one output is 0 and drops
+    its per-partial term, so it says nothing about folding n values. This is poplibs'
+    estimate of the work itself.
+    """
+    func = "reduce_add_single_input"
+    _check_dtype(func, partials_dtype, "partials_dtype")
+    _check_dtype(func, out_dtype, "out_dtype")
+    if n < 1:
+        raise ValueError(f"{func}: n must be positive, got {n}")
+    data_path = DATA_PATH_BITS // (8 * (4 if partials_dtype == FLOAT else 2))  # :453
+    op_vector_width = ACCUMULATOR_VECTOR_WIDTH[partials_dtype]
+    elems_per_cycle = min(op_vector_width, data_path)  # :307-308
+    loads_per_loop = op_vector_width // elems_per_cycle  # :309
+    cycles_per_loop = max(loads_per_loop, 1)  # :310
+    elems_per_loop = elems_per_cycle * loads_per_loop  # :311
+    cycles = REDUCE_SINGLE_INPUT_ENTRY_EXIT + REDUCE_SINGLE_INPUT_INIT
+    cycles += cycles_per_loop * n // elems_per_loop  # :316
+    cycles += REDUCE_SINGLE_INPUT_REMAINDER_SETUP + n % elems_per_loop  # :318-320
+    cycles += REDUCE_SINGLE_INPUT_SUM_ACCUMULATORS
+    if out_dtype != FLOAT:
+        cycles += REDUCE_SINGLE_INPUT_NOT_FLOAT_OUT
+    return cycles
+
+
+def reduce_add_on_tile(n: int, partials_dtype: str, workers: int = DEFAULT_WORKERS) -> int:
+    """Tile cycles of popops' first, on-tile stage of an ADD of `n` contiguous elements
+    on one tile into one float: split between the workers
+    (splitTwoStageReductionsBetweenWorkers, lib/popops/reduction/
+    ReductionConnection.cpp:293-374: up to one piece per worker, at least 2 rows each by
+    getMaxSplit, :278-286),
+    one ReduceAdd vertex per piece (`reduce_add_single_input`), the pieces' vertices
+    each on its own worker context: the busiest context times the number of contexts,
+    as poplibs combines worker cycles (lib/popops/PerformanceEstimation.cpp:627).
+    Not counted: the second on-tile stage that adds the workers' results."""
+    _check_sizes("reduce_add_on_tile", n, workers)
+    pieces = max(1, min(workers, n // 2))
+    return workers * reduce_add_single_input(_ceil_div(n, pieces), partials_dtype)

@@ -47,15 +47,7 @@ def read_handle(name: str) -> str:
 def slice_sizes(placement: ipu.VerticesOp, run: int) -> list[int]:
     """How many elements each operand's slice holds for a vertex of `run`."""
     count = placement.tile_map.runs()[run].count
-    sizes = []
-    for tensor, rule in zip(placement.tensors, placement.rules.data):
-        if rule.is_whole:
-            sizes.append(ipu.num_elements(tensor.type))
-        elif rule.is_partial:
-            sizes.append(1)
-        else:
-            sizes.append(count + sum(rule.halo))
-    return sizes
+    return [rule.slice_size(count, ipu.num_elements(t.type)) for t, rule in zip(placement.tensors, placement.rules.data)]
 
 
 @dataclass(frozen=True)

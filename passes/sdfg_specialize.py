@@ -126,7 +126,7 @@ class _SpecializeMap(_Substitute, RewritePattern):
 
 class _SpecializeAccess(_Substitute, RewritePattern):
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
-        if isinstance(op, sd.ReadOp | sd.WriteOp) and (subset := self.exprs(op.subset)) != op.subset:
+        if isinstance(op, sd.ReadOp | sd.WriteOp | sd.AccumulateOp) and (subset := self.exprs(op.subset)) != op.subset:
             op.subset = subset
             rewriter.notify_op_modified(op)
 

@@ -9,7 +9,8 @@ one op kind each: the SDFG becomes a graph with host transfers, containers becom
 variables laid out by the plan, states are inlined, maps become `ipu.tiled_map`s over
 the layout of the data they touch (so every access is local), copies become
 `ipu.copy`, and tasklets outside maps (scalar computations) run as single-point tiled
-maps on tile 0, where scalars live. The patterns trust the plan: every map and scalar
+maps on tile 0, where scalars live. Maps that accumulate become tiled reductions
+(`ipu_lower.passes.tile_partition_reductions`). The patterns trust the plan: every map and scalar
 computation was checked while planning.
 
 Control flow (`tile_partition_control`) keeps one layout per container: loops and
@@ -54,6 +55,13 @@ from ipu_lower.passes.tile_partition_control import (
     plan_dynamic_copy,
 )
 from ipu_lower.passes.tile_partition_points import SCALAR_MAP, memref_of, point_offsets, tiled_map
+from ipu_lower.passes.tile_partition_reductions import (
+    ReductionPlan,
+    analyze_reduction,
+    is_reduction_map,
+    plan_reduction,
+    reduction_ops,
+)
 
 
 def balanced_tile_map(elements: int, tiles: int, grain: int) -> ipu.TileMapAttr:
@@ -171,16 +179,22 @@ def analyze_body(
         if isinstance(op, sd.ApplyOp):
             _check_apply(what, op, params, ops)
             continue
-        if not isinstance(op, sd.ReadOp | sd.WriteOp):
+        if not isinstance(op, sd.ReadOp | sd.WriteOp | sd.AccumulateOp):
             raise error(op, f"'{op.name}' inside {what} is not supported yet")
         name = sd.container_name(op.container)
         ctype = op.container.type
         assert isinstance(ctype, sd.ArrayType)
-        (writes if isinstance(op, sd.WriteOp) else reads).append(name)
-        verb = "writes" if isinstance(op, sd.WriteOp) else "reads"
+        if isinstance(op, sd.AccumulateOp):  # reads the element it combines with
+            reads.append(name)
+        (writes if isinstance(op, sd.WriteOp | sd.AccumulateOp) else reads).append(name)
+        verb = "reads" if isinstance(op, sd.ReadOp) else "writes"
         if ctype.rank == 0:
-            if isinstance(op, sd.WriteOp) and points > 1:
-                raise error(op, f"every iteration of {what} writes scalar '{name}'; reductions are not supported yet")
+            if isinstance(op, sd.WriteOp | sd.AccumulateOp) and points > 1:
+                raise error(
+                    op,
+                    f"every iteration of {what} writes scalar '{name}', so the order would decide its value; "
+                    "accumulate into it (write-conflict resolution) to reduce",
+                )
             continue
         shape = _static_shape(ctype, op)
         if any(index not in params for index in op.indices):
@@ -326,7 +340,7 @@ def state_steps(state: sd.StateOp) -> list[Step]:
     (scalar computations), each run becoming one single-point step."""
     steps: list[Step] = []
     for op in state.body.block.ops:
-        if isinstance(op, sd.ReadOp | sd.TaskletOp | sd.WriteOp | sd.ApplyOp):
+        if isinstance(op, sd.ReadOp | sd.TaskletOp | sd.WriteOp | sd.ApplyOp | sd.AccumulateOp):
             if not steps or not isinstance(steps[-1], list):
                 steps.append([])
             steps[-1].append(op)  # type: ignore[union-attr]
@@ -340,6 +354,10 @@ def free_label(ops: list[Operation]) -> str:
 
 
 def analyze_step(step: Step) -> MapAccesses | None:
+    if is_reduction_map(step):
+        reduction = analyze_reduction(step)  # type: ignore[arg-type]
+        points = reduction.outer * reduction.reduced * reduction.inner
+        return MapAccesses(points, reduction.inputs, [])  # its inputs share a layout, not its results
     if isinstance(step, sd.MapOp):
         return analyze_map(step)
     if isinstance(step, list):
@@ -377,6 +395,10 @@ class PartitionPlan:
     layouts: dict[str, ipu.TileMapAttr]
     written: frozenset[str] = field(default_factory=frozenset)
     copies: dict[sd.CopyOp, tuple[tuple[int, int], tuple[int, int]]] = field(default_factory=dict)
+    reductions: dict[sd.MapOp, ReductionPlan] = field(default_factory=dict)
+    """the tiled reductions of each map that accumulates"""
+    dropped: frozenset[Operation] = frozenset()
+    """ops whose work a reduction does (the identity written before it)"""
     maps: dict[sd.MapOp, MapAccesses] = field(default_factory=dict)
     control: ControlPlan = field(default_factory=ControlPlan)
     names: UniqueNames = field(default_factory=UniqueNames)
@@ -435,17 +457,21 @@ def plan_layouts(sdfg_op: sd.SdfgOp, arch: Arch) -> dict[str, ipu.TileMapAttr]:
 def plan_partition(sdfg_op: sd.SdfgOp, arch: Arch) -> PartitionPlan:
     layouts = plan_layouts(sdfg_op, arch)
     written = {
-        sd.container_name(op.container if isinstance(op, sd.WriteOp) else op.destination)
+        sd.container_name(op.destination if isinstance(op, sd.CopyOp) else op.container)
         for op in sdfg_op.walk()
-        if isinstance(op, sd.WriteOp | sd.CopyOp)
+        if isinstance(op, sd.WriteOp | sd.CopyOp | sd.AccumulateOp)
     }
     all_copies = [op for op in sdfg_op.walk() if isinstance(op, sd.CopyOp)]
     copies = {op: plan_copy(op) for op in all_copies if not op.indices}
     dynamic = {op: plan_dynamic_copy(op) for op in all_copies if op.indices}
-    maps = {op: analyze_map(op) for op in sdfg_op.walk() if isinstance(op, sd.MapOp)}
-    names = UniqueNames(tuple(c.container_name.data for c in sdfg_op.containers()))
+    containers = {op.container_name.data: op for op in sdfg_op.containers()}
+    map_ops = [op for op in sdfg_op.walk() if isinstance(op, sd.MapOp)]
+    reductions = {op: plan_reduction(op, layouts, arch, containers) for op in map_ops if is_reduction_map(op)}
+    maps = {op: analyze_map(op) for op in map_ops if op not in reductions}
+    dropped = frozenset(op for reduction in reductions.values() for op in reduction.init)
+    names = UniqueNames(tuple(containers))
     control = plan_control(sdfg_op, names, dynamic)
-    return PartitionPlan(arch, layouts, frozenset(written), copies, maps, control, names)
+    return PartitionPlan(arch, layouts, frozenset(written), copies, reductions, dropped, maps, control, names)
 
 
 def plan_copy(op: sd.CopyOp) -> tuple[tuple[int, int], tuple[int, int]]:
@@ -568,15 +594,19 @@ class _ContainerToVariable(RewritePattern):
 @dataclass
 class _InlineState(RewritePattern):
     """Inline a state's steps where it stands; runs of memlets and tasklets outside
-    maps become single-point tiled maps on tile 0 on the way."""
+    maps become single-point tiled maps on tile 0 on the way, but for the writes of an
+    identity a reduction does without (`ReductionPlan.init`)."""
 
+    plan: PartitionPlan
     context: Rewrite
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: sd.StateOp, rewriter: PatternRewriter) -> None:
         for step in state_steps(op):
             if isinstance(step, list):
-                rewriter.insert(self.context.scalar_step(free_label(step), step), InsertPoint.before(step[0]))
+                kept = [inner for inner in step if inner not in self.plan.dropped]
+                if kept:
+                    rewriter.insert(self.context.scalar_step(free_label(kept), kept), InsertPoint.before(step[0]))
                 for inner in reversed(step):
                     rewriter.erase(inner)
         rewriter.inline_block(op.body.block, InsertPoint.before(op))
@@ -592,10 +622,22 @@ class _MapToTiledMap(RewritePattern):
     def match_and_rewrite(self, op: sd.MapOp, rewriter: PatternRewriter) -> None:
         if isinstance(op.parent_op(), sd.StateOp):
             return  # its state is inlined first
+        if op in self.plan.reductions:
+            sdfg_op = op.parent_op()
+            while not isinstance(sdfg_op, sd.SdfgOp):  # a map in a loop or branch
+                sdfg_op = sdfg_op.parent_op()  # type: ignore[union-attr]
+            taken = {c.container_name.data for c in sdfg_op.containers()} | self.context.names.taken
+            taken |= {v.var_name.data for v in sdfg_op.body.block.ops if isinstance(v, ipu.VariableOp)}
+            variables, reductions = reduction_ops(op, self.plan.reductions[op], taken)
+            self.context.names.taken.update(v.var_name.data for v in variables)
+            last_container = sdfg_op.containers()[-1]
+            rewriter.insert(variables, InsertPoint.after(last_container))
+            rewriter.replace(op, reductions)
+            return
         ops = list(op.body.block.ops)
         containers = [o.container for o in ops if isinstance(o, sd.ReadOp | sd.WriteOp)]
         accesses = self.plan.maps[op]
-        if not accesses.iterations:
+        if not accesses.iterations or op in self.plan.dropped:
             rewriter.erase(op)
             return
         tile_map = _layout_of(self.plan, containers)
@@ -639,7 +681,7 @@ class IpuTilePartitionPass(ModulePass):
             # inner loops and branches before the ones around them; then the data.
             context = Rewrite(plan.control, plan.names, sdfg_op.body.block)
             context.make_variables()
-            dataflow = [_InlineState(context), _MapToTiledMap(plan, context), _CopyToCopy(plan), DynamicCopyToSlice(context)]
+            dataflow = [_InlineState(plan, context), _MapToTiledMap(plan, context), _CopyToCopy(plan), DynamicCopyToSlice(context)]
             _walk(dataflow).rewrite_region(sdfg_op.body)
             control = [ForToRepeat(context), IfToIf(context), WhileToRepeatWhile(context)]
             _walk(control, regions_first=True).rewrite_region(sdfg_op.body)

@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from functools import cache
 
 from ipu_lower.dialects import ipu
+from ipu_lower.dialects.codelet_body import on_vectors
 from xdsl.context import Context
 from xdsl.dialects import arith, memref, scf, vector
 from xdsl.dialects.builtin import (
@@ -38,6 +39,7 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import (
+    GreedyRewritePatternApplier,
     PatternRewriter,
     PatternRewriteWalker,
     RewritePattern,
@@ -46,10 +48,11 @@ from xdsl.pattern_rewriter import (
 from xdsl.rewriter import InsertPoint, Rewriter
 from xdsl.traits import Pure
 
-from ipu_lower.arch import get_arch
+from ipu_lower.arch import ATOMIC_STORE_BYTES, get_arch
 from ipu_lower.diagnostics import error
 from ipu_lower.element_types import element_type, is_signedness_cast
 from ipu_lower.names import UniqueNames
+from ipu_lower.passes.vertex_extraction_reductions import ExtractFolds
 
 # Members and parameters of every vertex class; fields must not shadow them.
 RESERVED_FIELD_NAMES = ("compute", "numWorkers", "workerId", "blockStart")
@@ -135,12 +138,6 @@ def invariant_values(op: ipu.TiledMapOp, signature: Signature) -> set[SSAValue]:
         elif (inner.has_trait(Pure) or is_signedness_cast(inner)) and all(o in invariant for o in inner.operands):
             invariant.update(inner.results)
     return invariant
-
-
-ATOMIC_STORE_BYTES = 4
-"""The IPU stores 32-bit words atomically, narrower stores are read-modify-write
-(Target::getAtomicStoreGranularity; poplibs sizes its grains by it,
-lib/popops/DynamicSlice.cpp:764)."""
 
 
 def plan_loop(op: ipu.TiledMapOp, signature: Signature, vector_bytes: int) -> LoopPlan:
@@ -355,13 +352,7 @@ class _BodyBuilder:
                     field = self.fields[self.signature.field_of(tensor)]
                     self.add(vector.StoreOp(lanes(value), field, [first]), block)
             else:
-                lanes_op = type(inner).create(
-                    operands=[lanes(o) for o in inner.operands],
-                    result_types=[vtype],
-                    properties=dict(inner.properties),
-                    attributes=dict(inner.attributes),
-                )
-                values[inner.results[0]] = self.add(lanes_op, block)
+                values[inner.results[0]] = self.add(on_vectors(inner, [lanes(o) for o in inner.operands], vtype), block)
         _contract_scaled_adds(block)
 
 
@@ -424,8 +415,13 @@ class IpuVertexExtractionPass(ModulePass):
                 _check_planned(tiled)
         for graph in [g for g in op.walk() if isinstance(g, ipu.GraphOp)]:
             names = UniqueNames(tuple(o.sym_name.data for o in graph.body.block.ops if isinstance(o, ipu.CodeletOp)))
-            vector_bytes = get_arch(graph.arch.data).data_path_bytes
-            PatternRewriteWalker(_ExtractVertices(names, vector_bytes), apply_recursively=False).rewrite_region(graph.body)
+            arch = get_arch(graph.arch.data)
+            patterns = [
+                _ExtractVertices(names, arch.data_path_bytes),
+                ExtractFolds(names, arch.workers_per_tile, arch.data_path_bytes, RESERVED_FIELD_NAMES),
+            ]
+            walker = PatternRewriteWalker(GreedyRewritePatternApplier(patterns, dce_enabled=False), apply_recursively=False)
+            walker.rewrite_region(graph.body)
 
 
 def _check_planned(op: ipu.TiledMapOp) -> None:

@@ -22,3 +22,16 @@ def test_stencil_benchmark_prints_a_step_against_its_bounds():
     assert received == 2 * (2 * 66 + 1) * 4 and received >= needed > 0
     assert exchange == received / 4 and sync == 3 * 150  # 4 bytes a cycle; the constant's own compute set
     assert 0 < blocks < needed
+
+
+def test_reduction_benchmark_prints_the_tree_and_its_alternatives():
+    out = subprocess.run(
+        [sys.executable, str(BENCHMARKS / "reduction.py"), "--sizes", "100000"], capture_output=True, text=True, check=True
+    ).stdout
+    rows = [line.split() for line in out.splitlines() if line.split() and line.split()[-2:-1] and line.split()[-1].isdigit()]
+    levels = [row for row in rows if row[-2] in ("folded", "float2", "outputs", "final")]
+    assert levels[0][:5] == ["100000", "0", "1472", "68", "folded"]  # x where it lies: 68 floats a tile
+    assert levels[-1][-2] == "final" and levels[-1][-4] == "1" and len(levels) >= 3
+    summary = next(line for line in out.splitlines() if "total" in line)
+    total, two, one = (int(summary.split(word)[1].split()[0].rstrip(";")) for word in ("total", "2 levels", "1 level"))
+    assert total == sum(int(row[-1]) for row in levels) and total < two < one

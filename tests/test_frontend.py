@@ -391,15 +391,27 @@ def test_py_frontend_restores_sys_path(two_programs):
 N = dace.symbol("N")
 
 
-@dace.program
-def wcr_sum(x: dace.float32[N], s: dace.float32[1]):
-    for i in dace.map[0:N]:
-        s[0] += x[i]
+def wcr_difference_sdfg() -> dace.SDFG:
+    """s[0] combined with every x[i] by a lambda that is no known reduction."""
+    sdfg = dace.SDFG("wcr_difference")
+    sdfg.add_array("x", [N], dace.float32)
+    sdfg.add_array("s", [1], dace.float32)
+    sdfg.add_state("MapState").add_mapped_tasklet(
+        "diff", {"i": "0:N"}, {"a": dace.Memlet("x[i]")}, "b = a",
+        {"b": dace.Memlet("s[0]", wcr="lambda a, b: a - b")}, external_edges=True)
+    return sdfg
 
 
-@dace.program
-def np_sum(x: dace.float32[N], s: dace.float32[1]):
-    s[0] = np.sum(x)
+def reduce_difference_sdfg() -> dace.SDFG:
+    """A Reduce node whose lambda is no known reduction."""
+    sdfg = dace.SDFG("reduce_difference")
+    sdfg.add_array("x", [N], dace.float32)
+    sdfg.add_array("s", [1], dace.float32)
+    state = sdfg.add_state("main")
+    reduce = state.add_reduce("lambda a, b: 2 * a + b", None, 0)
+    state.add_edge(state.add_read("x"), None, reduce, None, dace.Memlet("x[0:N]"))
+    state.add_edge(reduce, None, state.add_write("s"), None, dace.Memlet("s[0]"))
+    return sdfg
 
 
 @dace.program
@@ -453,13 +465,14 @@ def program_sdfg(program) -> dace.SDFG:
 # name -> (builder, key phrases of the message: where, then what)
 UNSUPPORTED = {
     "wcr": (
-        lambda: program_sdfg(wcr_sum),
-        ["SDFG 'wcr_sum', state 'MapState', node '", "(Tasklet)", "write-conflict resolution",
-         "reductions are not supported yet"],
+        wcr_difference_sdfg,
+        ["SDFG 'wcr_difference', state 'MapState', node 'diff' (Tasklet)",
+         "write-conflict resolution '", "a - b", "' is not a known reduction"],
     ),
     "np_sum": (
-        lambda: program_sdfg(np_sum),
-        ["SDFG 'np_sum', state '", "node 'Reduce' (Reduce)", "Reduce nodes are not supported yet"],
+        reduce_difference_sdfg,
+        ["SDFG 'reduce_difference', state 'main', node 'Reduce' (Reduce)",
+         "write-conflict resolution '", "2 * a", "' is not a known reduction"],
     ),
     "stream": (
         stream_sdfg,

@@ -12,6 +12,8 @@ import pytest
 from ipu_lower.poplibs_estimates import (
     binary_op_1d,
     binary_op_1d_in_place,
+    reduce_add_on_tile,
+    reduce_add_single_input,
     scaled_add_supervisor,
     scaled_add_to_is_constrained,
     unary_op_1d,
@@ -292,6 +294,36 @@ def test_scaled_add_to_is_constrained():
 
 
 # --------------------------------------------------------------------------------------
+# ReduceAdd SCALAR_OUTPUT_SINGLE_INPUT: 3 + 6 + c * n // e + 5 + n % e + 3 (+ 5 when
+# the output is not float) (CycleEstimationFunctions.cpp:313-325); float: 2 floats a
+# load through 4-wide accumulators, c = 2, e = 4; half: c = 2, e = 8.
+# --------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("n", "partials", "out", "expected"),
+    [
+        (1, "float", "float", 3 + 6 + 0 + 5 + 1 + 3),
+        (7, "float", "float", 3 + 6 + 3 + 5 + 3 + 3),
+        (1000, "float", "float", 3 + 6 + 500 + 5 + 0 + 3),
+        (1000, "half", "float", 3 + 6 + 250 + 5 + 0 + 3),
+        (1000, "float", "half", 3 + 6 + 500 + 5 + 0 + 3 + 5),
+        (11398, "float", "float", 3 + 6 + 5699 + 5 + 2 + 3),
+    ],
+)
+def test_reduce_add_single_input(n, partials, out, expected):
+    assert reduce_add_single_input(n, partials, out) == expected
+
+
+def test_reduce_add_on_tile_splits_between_the_workers():
+    # 1000 floats in 6 pieces of at most 167: 6 * (3 + 6 + 83 + 5 + 3 + 3).
+    assert reduce_add_on_tile(1000, "float") == 6 * 103
+    # 5 floats: at most 5 // 2 = 2 pieces of 3, still 6 contexts' worth of time.
+    assert reduce_add_on_tile(5, "float") == 6 * reduce_add_single_input(3, "float")
+    assert reduce_add_on_tile(1, "float", workers=4) == 4 * reduce_add_single_input(1, "float")
+
+
+# --------------------------------------------------------------------------------------
 # Errors
 # --------------------------------------------------------------------------------------
 
@@ -313,6 +345,15 @@ def test_unary_unsupported():
         unary_op_1d("cos", "float", 10)
     with pytest.raises(ValueError, match=r"unsupported dtype 'bfloat16'"):
         unary_op_1d("sqrt", "bfloat16", 10)
+
+
+def test_reduce_unsupported():
+    with pytest.raises(ValueError, match=r"unsupported partials_dtype 'int'"):
+        reduce_add_single_input(10, "int")
+    with pytest.raises(ValueError, match="n must be positive"):
+        reduce_add_single_input(0, "float")
+    with pytest.raises(ValueError, match="workers must be a positive int"):
+        reduce_add_on_tile(10, "float", 0)
 
 
 def test_scaled_add_unsupported():

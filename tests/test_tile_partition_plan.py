@@ -526,7 +526,8 @@ REJECTED = {
                 copy_body("x", "%i", "s", "", V16).replace(
                     f"%s[] : {V16}", "%s[] : !sdfg.array<f32>"),
                 "\n".join([transient("x", V16), transient("s", "!sdfg.array<f32>")])),
-        "every iteration of map 'm' writes scalar 's'; reductions are not supported yet",
+        "every iteration of map 'm' writes scalar 's', so the order would decide its value; "
+        "accumulate into it (write-conflict resolution) to reduce",
     ),
 }
 

@@ -20,7 +20,7 @@ from ipu_lower.passes.vertex_extraction import (
     plan_loop,
     plan_signature,
 )
-from ir_helpers import graph, make_ctx, parse, the
+from ir_helpers import extracted_fold, graph, make_ctx, parse, the
 from xdsl.dialects import arith, memref, scf, vector
 from xdsl.dialects.builtin import (
     ArrayAttr,
@@ -940,3 +940,30 @@ def test_checks_the_text_syntax_cannot_reach():
         ipu.FieldAttr.new((StringAttr("both"), StringAttr("x")))
     with pytest.raises(VerifyException, match="needs a static, non-negative shape"):
         poplar.TensorType([2, -1], Float32Type())
+
+
+# -- fold codelets (ipu.tiled_reduce) ------------------------------------------------------
+
+
+def test_fold_fields_are_its_inputs_then_its_results():
+    codelet = extracted_fold("f32", "<0 to 1 x 8>", "<1 x ? x 1>", "outputs", "block", 8, 8, accumulate=True)
+    assert [(f.direction.data, f.field_name.data) for f in codelet.fields.data] == [("input", "x"), ("inout", "p")]
+    codelet = extracted_fold("f32", "<0 to 1 x 8>", "<1 x ? x 1>", "folded", "partials<6>", 8, 6)
+    assert [f.direction.data for f in codelet.fields.data] == ["input", "output"]
+
+
+@pytest.mark.parametrize(
+    "element, tile_map, fold, vectorised",
+    [
+        ("f32", "<0 to 1 x 8>", "<1 x ? x 2>", True),  # rows of one float2
+        ("f32", "<0 to 1 x 8>", "<1 x ? x 1>", False),  # rows of one float
+        ("f16", "<0 to 1 x 8>", "<1 x ? x 2>", False),  # widened to float32 one at a time
+        ("i32", "<0 to 1 x 8>", "<1 x ? x 2>", False),
+        ("f32", "<from 2: 0 to 1 x 6>", "<1 x ? x 2>", True),  # a block from a vector boundary
+        ("f32", "<from 1: 0 to 1 x 6>", "<1 x ? x 2>", False),  # not: float2 loads would be misaligned
+    ],
+)
+def test_folds_of_float2_rows_use_vector_code(element, tile_map, fold, vectorised):
+    lanes = int(fold.split("x")[-1].strip(" >"))
+    codelet = extracted_fold(element, tile_map, fold, "folded", f"partials<{6 * lanes}>", 8, 6 * lanes)
+    assert any(isinstance(op, vector.LoadOp) for op in codelet.body.walk()) == vectorised

@@ -17,6 +17,8 @@ loop variable, is an extra input: `sdfg.apply` for loop variables and sizes, a r
 symbols that hold data), memlets `sdfg.read`/`sdfg.write`, AccessNode-to-AccessNode
 edges `sdfg.copy` (a read and a write when a loop variable picks the element).
 Transient scalars that only connect tasklets inside one map scope become SSA values.
+Memlets with write-conflict resolution become `sdfg.accumulate`; `Reduce` and `Dot`
+library nodes a map that accumulates (`ipu_lower.frontend.reductions`).
 Anything not supported yet raises `SdfgImportError` naming the SDFG, state and node.
 """
 
@@ -47,6 +49,13 @@ from ipu_lower.dialects import sdfg as sd
 from ipu_lower.dialects.index_expr import IndexExpr
 from ipu_lower.element_types import element_type_of_numpy
 from ipu_lower.frontend import control_flow as cf
+from ipu_lower.frontend.reductions import (
+    ReductionImporter,
+    library_kind,
+    reduction_kind,
+    unknown_reduction,
+    write_reductions_through_views,
+)
 from ipu_lower.frontend.safe_expr import UnsafeExpressionError, check_expression
 from ipu_lower.frontend.symbolic import SymbolicError, to_index_expr
 from ipu_lower.frontend.tasklet import TaskletError, translate_tasklet
@@ -94,6 +103,7 @@ class _SdfgImporter:
             infer_connector_types(self.sdfg)
         except Exception as err:  # DaCe raises many kinds; report them as input errors
             raise self.fail(f"DaCe cannot infer connector types: {err}") from err
+        write_reductions_through_views(self.sdfg)
         args = self.argument_names()
         for name, desc in self.sdfg.arrays.items():
             self.container_ops.append(self.container(name, desc))
@@ -479,6 +489,8 @@ class _SdfgImporter:
                 self.tasklet_with_memlets(state, node, block, values)
             elif isinstance(node, nodes.MapExit):
                 continue
+            elif library_kind(node) is not None:
+                block.add_ops(getattr(ReductionImporter(self, state), library_kind(node))(node))
             else:
                 raise self.fail(
                     f"{type(node).__name__} nodes are not supported yet", state, node
@@ -546,17 +558,24 @@ class _SdfgImporter:
         scope = {**self.loop_vars, **self.map_params}
         return [scope[names[d]] for d in used], [e.substitute(dims=renumber) for e in exprs]
 
-    def check_memlet(self, state: SDFGState, edge) -> None:
+    def check_memlet(self, state: SDFGState, edge, wcr: bool = False) -> None:
+        """`wcr`: whether the memlet may have write-conflict resolution (a tasklet's
+        output written into a container)."""
         memlet = edge.data
         node = edge.dst if isinstance(edge.dst, nodes.Tasklet | nodes.AccessNode) else edge.src
         if memlet.wcr is not None:
-            raise self.fail(
-                f"memlet '{memlet}' has write-conflict resolution; reductions are not supported yet",
-                state,
-                node,
-            )
+            if not wcr:  # the text of the memlet would evaluate the lambda: name its parts
+                raise self.fail(
+                    f"memlet of '{memlet.data}' has write-conflict resolution '{memlet.wcr}' on a "
+                    f"{'copy' if isinstance(edge.src, nodes.AccessNode) else 'value passed between tasklets'}, "
+                    "which is not supported yet",
+                    state,
+                    node,
+                )
+            if reduction_kind(memlet.wcr) is None:
+                raise self.fail(unknown_reduction(memlet.wcr), state, node)
         if memlet.dynamic:
-            raise self.fail(f"dynamic memlet '{memlet}' is not supported yet", state, node)
+            raise self.fail(f"dynamic memlet '{_memlet_text(memlet)}' is not supported yet", state, node)
 
     def map(self, state: SDFGState, entry: nodes.MapEntry, scope_children) -> sd.MapOp:
         m = entry.map
@@ -630,7 +649,7 @@ class _SdfgImporter:
         outputs = [e for e in state.out_edges(tasklet) if e.src_conn is not None]
         typed_outputs = []
         for edge in outputs:
-            self.check_memlet(state, edge)
+            self.check_memlet(state, edge, wcr=self.writes_container(state, edge))
             dtype = (
                 tasklet.out_connectors[edge.src_conn]
                 if edge.data.data is None
@@ -655,7 +674,20 @@ class _SdfgImporter:
                 values[dst] = result
             else:
                 indices, subset = self.element_subset(state, tasklet, edge.data)
-                block.add_op(sd.WriteOp(result, self.containers[edge.data.data], indices, subset))
+                container = self.containers[edge.data.data]
+                if edge.data.wcr is not None:
+                    kind = reduction_kind(edge.data.wcr)
+                    block.add_op(sd.AccumulateOp(kind, result, container, indices, subset))  # type: ignore[arg-type]
+                else:
+                    block.add_op(sd.WriteOp(result, container, indices, subset))
+
+    def writes_container(self, state: SDFGState, edge) -> bool:
+        """Whether a tasklet's output edge becomes a memlet into a container (not an SSA
+        value passed to another tasklet or through a map-local transient)."""
+        dst = edge.dst
+        if isinstance(dst, nodes.Tasklet):
+            return False
+        return not (isinstance(dst, nodes.AccessNode) and state.entry_node(dst) is not None)
 
     def element_subset(self, state, tasklet, memlet) -> tuple[list[SSAValue], list[IndexExpr]]:
         """The single element a tasklet connector reads or writes: the map parameters it
@@ -664,7 +696,7 @@ class _SdfgImporter:
         subset = memlet.subset
         if subset.num_elements() != 1:
             raise self.fail(
-                f"memlet '{memlet}' moves more than one element into a tasklet; "
+                f"memlet '{_memlet_text(memlet)}' moves more than one element into a tasklet; "
                 "only element-wise tasklets are supported yet",
                 state,
                 tasklet,
@@ -753,6 +785,14 @@ def _assigned_symbols_of(block) -> set[str]:
 def _integer(desc: dt.Data) -> bool:
     numpy_type = getattr(desc.dtype, "type", None)
     return isinstance(numpy_type, type) and np.issubdtype(numpy_type, np.integer)
+
+
+def _memlet_text(memlet) -> str:
+    """`x[i]`, also for a memlet with write-conflict resolution (whose own text, through
+    DaCe's detect_reduction_type, would evaluate the lambda)."""
+    if memlet.wcr is None:
+        return str(memlet)
+    return f"{memlet.data}[{memlet.subset}] (write-conflict resolution '{memlet.wcr}')"
 
 
 def _is_row_major(desc: dt.Array) -> bool:

@@ -147,6 +147,15 @@ def _connected(ctx: PrintContext, tensor: SSAValue, rule: poplar.SliceAttr) -> s
         return _flat(ctx, tensor)
     if rule.is_partial:
         return f"{_flat(ctx, tensor)}[block.index]"
+    if rule.kind.data == "partials":
+        n = rule.size
+        return f"{_flat(ctx, tensor)}.slice(block.index * {n}, block.index * {n} + {n})"
+    if rule.kind.data == "rows":
+        return f"{_flat(ctx, tensor)}.slice(block.begin * {rule.size}, block.end * {rule.size})"
+    if rule.kind.data == "columns":
+        rows = poplar.tensor_type(tensor).num_elements() // rule.size
+        matrix = f"{_flat(ctx, tensor)}.reshape({{{rows}, {rule.size}}})"
+        return f"{matrix}.slice({{0, block.begin}}, {{{rows}, block.end}}).flatten()"
     lo, hi = rule.halo
     begin = f"block.begin - {lo}" if lo else "block.begin"
     end = f"block.end + {hi}" if hi else "block.end"

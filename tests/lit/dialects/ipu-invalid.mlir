@@ -575,7 +575,7 @@ ipu.graph "g" arch "ipu2" args [] {
   %e = ipu.access %x[0] : memref<4xf32>
 }
 
-// CHECK: ipu-invalid.mlir:[[# @LINE - 3]]:3: error: 'ipu.access' expects parent op 'ipu.tiled_map'
+// CHECK: ipu-invalid.mlir:[[# @LINE - 3]]:3: error: 'ipu.access' expects parent op to be one of 'ipu.tiled_map', 'ipu.tiled_reduce'
 
 // -----
 
@@ -583,7 +583,7 @@ ipu.graph "g" arch "ipu2" args [] {
   ipu.yield
 }
 
-// CHECK: ipu-invalid.mlir:[[# @LINE - 3]]:3: error: 'ipu.yield' expects parent op 'ipu.tiled_map'
+// CHECK: ipu-invalid.mlir:[[# @LINE - 3]]:3: error: 'ipu.yield' expects parent op to be one of 'ipu.tiled_map', 'ipu.tiled_reduce'
 
 // -----
 

@@ -76,7 +76,7 @@ ipu.graph "g" arch "ipu2" args [] {
 // CHECK:      ipu-parse-invalid.mlir:[[# @LINE - 6]]:46
 // CHECK-NEXT: ipu.tiled_map "m" over <0 to 1 x 4> ins(%x diagonal : memref<4xf32>) outs() {
 // CHECK-NEXT: ^^^^^^^^
-// CHECK-NEXT: Expected one of 'block', 'halo', 'neighbours', 'partial', 'whole' (a slice rule)
+// CHECK-NEXT: Expected one of 'block', 'columns', 'halo', 'neighbours', 'partial', 'partials', 'rows', 'whole' (a slice rule)
 
 // -----
 
@@ -115,7 +115,7 @@ ipu.graph "g" arch "ipu2" args [] {
 // CHECK:      ipu-parse-invalid.mlir:[[# @LINE - 6]]:46
 // CHECK-NEXT: ipu.tiled_map "m" over <0 to 1 x 4> ins(%x : memref<4xf32>) outs() {
 // CHECK-NEXT: ^
-// CHECK-NEXT: Expected one of 'block', 'halo', 'neighbours', 'partial', 'whole' (a slice rule)
+// CHECK-NEXT: Expected one of 'block', 'columns', 'halo', 'neighbours', 'partial', 'partials', 'rows', 'whole' (a slice rule)
 
 // -----
 

@@ -679,7 +679,7 @@ poplar.host_program @p arch "ipu2" args [] : [] build {
 // CHECK:      poplar-invalid.mlir:[[# @LINE - 7]]:57
 // CHECK-NEXT: poplar.add_vertices %cs @c over <0 to 2 x 2> ["x" = %t] cycles [1] : !poplar.tensor<4xf32>
 // CHECK-NEXT: ^
-// CHECK-NEXT: Expected one of 'block', 'halo', 'partial', 'whole' (a slice rule)
+// CHECK-NEXT: Expected one of 'block', 'columns', 'halo', 'partial', 'partials', 'rows', 'whole' (a slice rule)
 
 // -----
 
@@ -697,7 +697,7 @@ poplar.host_program @p arch "ipu2" args [] : [] build {
 // CHECK:      poplar-invalid.mlir:[[# @LINE - 7]]:58
 // CHECK-NEXT: poplar.add_vertices %cs @c over <0 to 2 x 2> ["x" = %t neighbours] cycles [1] : !poplar.tensor<4xf32>
 // CHECK-NEXT: ^^^^^^^^^^
-// CHECK-NEXT: Expected one of 'block', 'halo', 'partial', 'whole' (a slice rule)
+// CHECK-NEXT: Expected one of 'block', 'columns', 'halo', 'partial', 'partials', 'rows', 'whole' (a slice rule)
 
 // -----
 

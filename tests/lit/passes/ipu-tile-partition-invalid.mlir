@@ -176,7 +176,7 @@ sdfg.sdfg @sum args ["x", "s"] symbols [] {
   }
 }
 
-// CHECK: ipu-tile-partition-invalid.mlir:[[# @LINE - 5]]:7: error: every iteration of map 'm' writes scalar 's'; reductions are not supported yet
+// CHECK: ipu-tile-partition-invalid.mlir:[[# @LINE - 5]]:7: error: every iteration of map 'm' writes scalar 's', so the order would decide its value; accumulate into it (write-conflict resolution) to reduce
 
 // -----
 

@@ -1,0 +1,385 @@
+"""Reductions in DaCe SDFGs, as `sdfg.accumulate` in the `sdfg` dialect.
+
+DaCe reduces in two ways: memlets with write-conflict resolution (WCR: a lambda such as
+`lambda x, y: x + y` that combines a written value with the element it lands on), and
+`Reduce` library nodes (whole array or some axes, with an optional identity). Both become
+the same IR: a map whose iterations `sdfg.accumulate` into the destination, preceded,
+when the reduction starts from an identity (a `Reduce` with one, `Dot`), by a write of
+that identity. `Dot` (`np.dot` of two vectors) is the sum of their products.
+
+The lambda is recognised from its syntax tree, never evaluated: DaCe's own
+`dace.frontend.operations.detect_reduction_type` calls `eval` on it. We accept the forms
+DaCe's frontends write for the reductions it names Sum, Product, Min and Max
+(`a + b`, `a * b`, `min(a, b)`, `max(a, b)`, operands in either order) and report
+anything else.
+"""
+
+from __future__ import annotations
+
+import ast
+import math
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+import numpy as np
+from dace import data as dt
+from dace import dtypes, nodes
+from dace.sdfg import SDFG, SDFGState
+from xdsl.dialects import arith
+from xdsl.dialects.builtin import FloatAttr, IntegerAttr, IntegerType, Signedness
+from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
+
+from ipu_lower.dialects import sdfg as sd
+from ipu_lower.dialects.index_expr import IndexExpr
+from ipu_lower.dialects.reduction import signless_value, typed_value
+from ipu_lower.element_types import signless
+
+if TYPE_CHECKING:
+    from ipu_lower.frontend.importer import _SdfgImporter
+
+KIND_OF_REDUCTION_TYPE = {
+    dtypes.ReductionType.Sum: "add",
+    dtypes.ReductionType.Product: "mul",
+    dtypes.ReductionType.Min: "min",
+    dtypes.ReductionType.Max: "max",
+}
+"""DaCe's reduction types that `sdfg.accumulate` supports, and its name for each."""
+
+_BINARY = {ast.Add: dtypes.ReductionType.Sum, ast.Mult: dtypes.ReductionType.Product}
+_CALLS = {"min": dtypes.ReductionType.Min, "max": dtypes.ReductionType.Max}
+
+
+def reduction_type(wcr: str | None) -> dtypes.ReductionType | None:
+    """DaCe's name for the reduction a WCR lambda performs, read from its syntax tree:
+    Sum, Product, Min or Max for `lambda a, b: a + b` (`b + a`), `a * b`, `min(a, b)`,
+    `max(a, b)`; Custom for any other lambda; None without one."""
+    if wcr is None or not str(wcr).strip():
+        return None
+    try:
+        tree = ast.parse(str(wcr).strip(), mode="eval").body
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return dtypes.ReductionType.Custom
+    if not isinstance(tree, ast.Lambda):
+        return dtypes.ReductionType.Custom
+    args = tree.args
+    if args.posonlyargs or args.vararg or args.kwonlyargs or args.kwarg or args.defaults or len(args.args) != 2:
+        return dtypes.ReductionType.Custom
+    params = {a.arg for a in args.args}
+    body = tree.body
+
+    def both(operands: Sequence[ast.expr]) -> bool:
+        return (
+            len(operands) == 2
+            and all(isinstance(o, ast.Name) for o in operands)
+            and {o.id for o in operands} == params  # type: ignore[attr-defined]
+            and len(params) == 2
+        )
+
+    if isinstance(body, ast.BinOp) and type(body.op) in _BINARY and both([body.left, body.right]):
+        return _BINARY[type(body.op)]
+    if (
+        isinstance(body, ast.Call)
+        and isinstance(body.func, ast.Name)
+        and body.func.id in _CALLS
+        and not body.keywords
+        and both(body.args)
+    ):
+        return _CALLS[body.func.id]
+    return dtypes.ReductionType.Custom
+
+
+def reduction_kind(wcr: str) -> str | None:
+    """The `sdfg.accumulate` kind of a WCR lambda, None when it is not one we support."""
+    return KIND_OF_REDUCTION_TYPE.get(reduction_type(wcr))  # type: ignore[arg-type]
+
+
+def unknown_reduction(wcr: str) -> str:
+    return (
+        f"write-conflict resolution '{wcr}' is not a known reduction "
+        "(only sum, product, min and max, as 'lambda a, b: a + b', 'a * b', 'min(a, b)', 'max(a, b)')"
+    )
+
+
+# -- building IR ---------------------------------------------------------------------------
+
+
+def access(params: Sequence[SSAValue], subset: Sequence[IndexExpr]) -> tuple[list[SSAValue], list[IndexExpr]]:
+    """Index operands and subset of an access whose expressions use `params` as d0, d1,
+    ...: only the parameters used, numbered in order of first use."""
+    used = sd.first_use_order(subset)
+    renumber = {d: IndexExpr.dim(k) for k, d in enumerate(used)}
+    return [params[d] for d in used], [e.substitute(dims=renumber) for e in subset]
+
+
+def constant_tasklet(label: str, value, element: Attribute) -> sd.TaskletOp:
+    """A tasklet without inputs yielding `value` as an `element` constant (an unsigned
+    one is a signless constant cast to its type: arith has no unsigned constants)."""
+    if isinstance(element, IntegerType):
+        attr: Attribute = IntegerAttr(int(value), signless(element), truncate_bits=True)
+    else:
+        attr = FloatAttr(float(value), element)  # type: ignore[arg-type]
+    ops: list[Operation] = [arith.ConstantOp(attr)]
+    if (typed := typed_value(ops[0].results[0], element)) is not None:
+        ops.append(typed)
+    return sd.TaskletOp(label, [], [("out", element)], Region(Block([*ops, sd.YieldOp(ops[-1].results[0])])))
+
+
+def parse_number(value) -> int | float | None:
+    """A number given as a Python or numpy number, or as the text of a literal (never
+    evaluated); None for anything else."""
+    if isinstance(value, bool | np.bool_):
+        return int(value)
+    if isinstance(value, int | np.integer):
+        return int(value)
+    if isinstance(value, float | np.floating):
+        return float(value)
+    if isinstance(value, str):
+        text = value.strip()
+        for convert in (int, float):
+            try:
+                return convert(text)
+            except ValueError:
+                continue
+    return None
+
+
+def fits(value: int | float, element: Attribute) -> bool:
+    """Whether `value` is an `element` value: an integer in range of an integer type, any
+    number but NaN for a float type (rounded to it)."""
+    if isinstance(element, IntegerType):
+        if not math.isfinite(value) or not float(value).is_integer():
+            return False
+        width = element.width.data
+        if element.signedness.data == Signedness.UNSIGNED:
+            return 0 <= int(value) < 2**width
+        return -(2 ** (width - 1)) <= int(value) < 2 ** (width - 1)
+    return not math.isnan(float(value))
+
+
+class ReductionImporter:
+    """Imports the reduction library nodes of one state, for the SDFG importer."""
+
+    def __init__(self, importer: _SdfgImporter, state: SDFGState):
+        self.importer = importer
+        self.state = state
+
+    def fail(self, node, message: str):
+        return self.importer.fail(message, self.state, node)
+
+    def expr(self, value, node) -> IndexExpr:
+        return self.importer.expr(value, "unsupported subset", self.state, node)
+
+    def element(self, name: str, node) -> Attribute:
+        desc = self.importer.sdfg.arrays[name]
+        return self.importer.element_type(desc.dtype, f"container '{name}'")
+
+    def box(self, memlet, node) -> list[tuple[IndexExpr, IndexExpr]]:
+        """(begin, size) of each dimension of a memlet's subset (step 1)."""
+        desc = self.importer.sdfg.arrays[memlet.data]
+        if isinstance(desc, dt.Scalar):
+            return []
+        box = []
+        for begin, end, step in memlet.subset.ndrange():
+            if self.expr(step, node) != IndexExpr.constant(1):
+                raise self.fail(node, f"strided subset '{memlet.data}[{memlet.subset}]' is not supported yet")
+            first = self.expr(begin, node)
+            box.append((first, self.expr(end, node) + 1 - first))
+        return box
+
+    def single_edge(self, node, edges, what: str):
+        real = [e for e in edges if not e.data.is_empty()]
+        if len(real) != 1 or not isinstance(real[0].src if what == "input" else real[0].dst, nodes.AccessNode):
+            raise self.fail(node, f"needs exactly one {what} connected to a container")
+        if real[0].data.wcr is not None:
+            raise self.fail(node, f"{what} memlet with write-conflict resolution is not supported")
+        return real[0]
+
+    def init(self, node, label: str, value, out, out_box, element: Attribute) -> list[Operation]:
+        """Ops writing `value` into every element of `out_box` of container `out`."""
+        number = parse_number(value)
+        if number is None or not fits(number, element):
+            raise self.fail(node, f"identity '{value}' is not a constant of the output type {element}")
+        sizes = [size for _, size in out_box]
+        varying = [d for d, size in enumerate(sizes) if size != IndexExpr.constant(1)]
+        tasklet = constant_tasklet(f"{label}_init", number, element)
+        if not varying:
+            return [tasklet, sd.WriteOp(tasklet.outputs[0], out, [], [b for b, _ in out_box])]
+        zero, one = IndexExpr.constant(0), IndexExpr.constant(1)
+        init_map = sd.MapOp(
+            f"{label}_init", [zero] * len(varying), [sizes[d] for d in varying], [one] * len(varying),
+            param_names=[f"_o{k}" for k in range(len(varying))],
+        )
+        subset = [b + IndexExpr.dim(varying.index(d)) if d in varying else b for d, (b, _) in enumerate(out_box)]
+        indices, subset = access(init_map.params, subset)
+        init_map.body.block.add_ops([tasklet, sd.WriteOp(tasklet.outputs[0], out, indices, subset)])
+        return [init_map]
+
+    def reduce(self, node: nodes.LibraryNode) -> list[Operation]:
+        """A `Reduce` node: (the identity written into the output, then) a map over the
+        input box accumulating each element into the output element of its kept indices."""
+        kind = reduction_kind(node.wcr)
+        if kind is None:
+            raise self.fail(node, unknown_reduction(node.wcr))
+        inedge = self.single_edge(node, self.state.in_edges(node), "input")
+        outedge = self.single_edge(node, self.state.out_edges(node), "output")
+        source, out = inedge.data.data, outedge.data.data
+        element = self.element(out, node)
+        if self.element(source, node) != element:
+            raise self.fail(node, f"reduces {self.element(source, node)} elements into {element}; a type change is not supported yet")
+        in_box, out_box = self.box(inedge.data, node), self.box(outedge.data, node)
+        rank = len(in_box)
+        axes = list(range(rank)) if node.axes is None else sorted({a % rank if rank else a for a in node.axes})
+        if any(not 0 <= a < max(rank, 1) for a in axes):
+            raise self.fail(node, f"axes {node.axes} do not fit the rank-{rank} input")
+        one = IndexExpr.constant(1)
+        kept = [d for d in range(rank) if d not in axes and in_box[d][1] != one]
+        out_varying = [d for d, (_, size) in enumerate(out_box) if size != one]
+        if [in_box[d][1] for d in kept] != [out_box[d][1] for d in out_varying]:
+            raise self.fail(
+                node,
+                f"the kept input dimensions ({', '.join(str(in_box[d][1]) for d in kept) or 'none'}) do not match the "
+                f"output '{out}' ({', '.join(str(out_box[d][1]) for d in out_varying) or 'one element'})",
+            )
+        ops: list[Operation] = []
+        label = node.label
+        containers = self.importer.containers
+        if node.identity is not None:
+            ops += self.init(node, label, node.identity, containers[out], out_box, element)
+        zero = IndexExpr.constant(0)
+        if rank == 0:
+            raise self.fail(node, "reduces a scalar")
+        map_op = sd.MapOp(label, [zero] * rank, [size for _, size in in_box], [one] * rank,
+                          param_names=[f"_i{d}" for d in range(rank)])
+        read = sd.ReadOp(containers[source], *access(map_op.params, [b + IndexExpr.dim(d) for d, (b, _) in enumerate(in_box)]))
+        position = dict(zip(out_varying, kept))
+        out_subset = [b + IndexExpr.dim(position[d]) if d in position else b for d, (b, _) in enumerate(out_box)]
+        accumulate = sd.AccumulateOp(kind, read.result, containers[out], *access(map_op.params, out_subset))
+        map_op.body.block.add_ops([read, accumulate])
+        return ops + [map_op]
+
+    def matmul(self, node: nodes.LibraryNode) -> list[Operation]:
+        """`x @ y` of two vectors is a dot product; other products are not supported."""
+        ins = [e for e in self.state.in_edges(node) if not e.data.is_empty()]
+        if not ins or any(_vector_length(e.data) is None for e in ins):
+            raise self.fail(node, "MatMul nodes are not supported yet (only the product of two vectors, a dot product)")
+        return self.dot(node)
+
+    def dot(self, node: nodes.LibraryNode) -> list[Operation]:
+        """A `Dot` node (or a `MatMul` of two vectors, `x @ y`): result = sum of
+        x[i] * y[i] (the result starts from 0)."""
+        x, y, out = ("_a", "_b", "_c") if library_kind(node) == "matmul" else ("_x", "_y", "_result")
+        edges = {e.dst_conn: e for e in self.state.in_edges(node) if not e.data.is_empty()}
+        outs = [e for e in self.state.out_edges(node) if not e.data.is_empty()]
+        if set(edges) != {x, y} or len(outs) != 1 or outs[0].src_conn != out:
+            raise self.fail(node, f"needs inputs {x}, {y} and output {out}")
+        for edge in (*edges.values(), outs[0]):
+            if edge.data.wcr is not None:
+                raise self.fail(node, "memlet with write-conflict resolution is not supported")
+        result = outs[0].data.data
+        element = self.element(result, node)
+        vectors = []
+        for conn in (x, y):
+            memlet = edges[conn].data
+            if self.element(memlet.data, node) != element:
+                raise self.fail(node, f"multiplies {self.element(memlet.data, node)} elements into {element}; a type change is not supported yet")
+            box = self.box(memlet, node)
+            varying = [d for d, (_, size) in enumerate(box) if size != IndexExpr.constant(1)]
+            if len(varying) > 1:
+                raise self.fail(node, f"'{memlet.data}[{memlet.subset}]' is not a vector")
+            vectors.append((memlet.data, box, varying))
+        sizes = {str(box[v[0]][1]) if v else "1" for _, box, v in vectors}
+        if len(sizes) != 1:
+            raise self.fail(node, f"multiplies vectors of different lengths ({', '.join(sorted(sizes))})")
+        (_, box, varying) = vectors[0]
+        length = box[varying[0]][1] if varying else IndexExpr.constant(1)
+        out_box = self.box(outs[0].data, node)
+        if any(size != IndexExpr.constant(1) for _, size in out_box):
+            raise self.fail(node, f"result '{result}[{outs[0].data.subset}]' is not one element")
+        label = node.label
+        containers = self.importer.containers
+        ops = self.init(node, label, 0, containers[result], out_box, element)
+        zero, one = IndexExpr.constant(0), IndexExpr.constant(1)
+        map_op = sd.MapOp(label, [zero], [length], [one], param_names=["_i"])
+        reads = []
+        for name, vbox, vvarying in vectors:
+            subset = [b + IndexExpr.dim(0) if d in vvarying else b for d, (b, _) in enumerate(vbox)]
+            reads.append(sd.ReadOp(containers[name], *access(map_op.params, subset)))
+        body = Block(arg_types=[element, element])
+        casts = [signless_value(arg) for arg in body.args]
+        x, y = (cast.results[0] if cast is not None else arg for cast, arg in zip(casts, body.args))
+        product = arith.MuliOp(x, y) if isinstance(element, IntegerType) else arith.MulfOp(x, y)
+        typed = typed_value(product.result, element)
+        body.add_ops([op for op in (*casts, product, typed) if op is not None])
+        body.add_op(sd.YieldOp(body.last_op.results[0]))  # type: ignore[union-attr]
+        tasklet = sd.TaskletOp(f"{label}_mult", [("x", reads[0].result), ("y", reads[1].result)], [("out", element)], Region(body))
+        accumulate = sd.AccumulateOp("add", tasklet.outputs[0], containers[result], [], [b for b, _ in out_box])
+        map_op.body.block.add_ops([*reads, tasklet, accumulate])
+        return ops + [map_op]
+
+
+def _vector_length(memlet) -> int | None:
+    """The length of a memlet's subset when at most one of its dimensions has more than
+    one element, else None."""
+    sizes = [s for s in memlet.subset.size() if s != 1]
+    return None if len(sizes) > 1 else 1 if not sizes else sizes[0]
+
+
+def library_kind(node) -> str | None:
+    """'reduce', 'dot' or 'matmul' for the library nodes imported here (a `MatMul`
+    only of two vectors: a dot product)."""
+    from dace.libraries.blas.nodes.dot import Dot
+    from dace.libraries.blas.nodes.matmul import MatMul
+    from dace.libraries.standard.nodes.reduce import Reduce
+
+    if isinstance(node, Reduce):
+        return "reduce"
+    if isinstance(node, Dot):
+        return "dot"
+    if isinstance(node, MatMul):
+        return "matmul"
+    return None
+
+
+def write_reductions_through_views(sdfg: SDFG) -> None:
+    """A `Reduce` whose output is a view of a box of another container (the numpy
+    frontend's `s[:] = np.sum(A, axis=0)`) writes that box directly; the view goes."""
+    from dace.libraries.standard.nodes.reduce import Reduce
+
+    for state in sdfg.states():
+        for node in list(state.nodes()):
+            if not isinstance(node, Reduce) or len(state.out_edges(node)) != 1:
+                continue
+            outedge = state.out_edges(node)[0]
+            view = outedge.dst
+            if not isinstance(view, nodes.AccessNode) or not isinstance(view.desc(sdfg), dt.View):
+                continue
+            if len(state.in_edges(view)) != 1 or len(state.out_edges(view)) != 1:
+                continue
+            viewed = state.out_edges(view)[0]
+            target = viewed.dst
+            memlet = viewed.data
+            if viewed.src_conn != "views" or not isinstance(target, nodes.AccessNode):
+                continue
+            if isinstance(target.desc(sdfg), dt.View) or memlet.data != target.data or memlet.wcr is not None:
+                continue
+            desc = view.desc(sdfg)
+            box = [s for s in memlet.subset.size() if s != 1]
+            if [s for s in desc.shape if s != 1] != box or _covers(outedge.data.subset, desc) is False:
+                continue
+            new = type(outedge.data)(data=target.data, subset=memlet.subset)
+            state.remove_edge(outedge)
+            state.remove_edge(viewed)
+            state.remove_node(view)
+            state.add_edge(node, outedge.src_conn, target, None, new)
+            if not any(
+                isinstance(n, nodes.AccessNode) and n.data == view.data for s in sdfg.states() for n in s.nodes()
+            ):
+                del sdfg.arrays[view.data]
+
+
+def _covers(subset, desc) -> bool:
+    """Whether a subset is the whole of a data descriptor."""
+    sizes = subset.size()
+    return len(sizes) == len(desc.shape) and all(
+        b == 0 and s == d for (b, _, _), s, d in zip(subset.ndrange(), sizes, desc.shape)
+    )

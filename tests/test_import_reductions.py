@@ -1,0 +1,324 @@
+"""The importer on reductions: WCR memlets and `Reduce`/`Dot` library nodes become maps
+that `sdfg.accumulate` (ipu_lower.frontend.reductions), and what it cannot import is
+one line naming the SDFG, state and node."""
+
+import importlib.util
+from pathlib import Path
+
+import dace
+import numpy as np
+import pytest
+from dace import dtypes
+from dace.frontend.operations import detect_reduction_type
+
+from ipu_lower.dialects import sdfg as sd
+from ipu_lower.frontend.importer import SdfgImportError, import_sdfg
+from ipu_lower.frontend.reductions import reduction_kind, reduction_type
+
+N = dace.symbol("N")
+M = dace.symbol("M")
+
+
+# -- recognising the lambda ----------------------------------------------------------------
+
+LAMBDAS = {
+    "lambda a, b: a + b": "add",
+    "(lambda x, y: (x + y))": "add",  # as DaCe saves it
+    "lambda a, b: b + a": "add",
+    "lambda a, b: a * b": "mul",
+    "lambda x, y: max(x, y)": "max",
+    "lambda a, b: max(b, a)": "max",
+    "lambda a, b: min(a, b)": "min",
+    "lambda a, b: a - b": None,
+    "lambda a, b: a + a": None,
+    "lambda a, b: a / b": None,
+    "lambda a, b: b": None,
+    "lambda a, b: a & b": None,
+    "lambda a, b: 2 * a + b": None,
+    "lambda a, b, c: a + b": None,
+    "lambda a, b=1: a + b": None,
+    "lambda a, b: max(a, b, 0)": None,
+    "lambda a, b: abs(a) + b": None,
+}
+
+
+@pytest.mark.parametrize("wcr", sorted(LAMBDAS))
+def test_reduction_is_recognised_from_the_syntax_tree(wcr):
+    assert reduction_kind(wcr) == LAMBDAS[wcr]
+
+
+@pytest.mark.parametrize("wcr", sorted(LAMBDAS))
+def test_known_reductions_agree_with_dace(wcr):
+    """What we call Sum, Product, Min, Max, DaCe's detect_reduction_type (which
+    evaluates the lambda: fine on these strings of ours) calls so too."""
+    ours = reduction_type(wcr)
+    if ours in (dtypes.ReductionType.Sum, dtypes.ReductionType.Product, dtypes.ReductionType.Min,
+                dtypes.ReductionType.Max):
+        assert detect_reduction_type(wcr) == ours
+    else:
+        assert ours == dtypes.ReductionType.Custom
+
+
+def test_hostile_lambda_is_not_evaluated():
+    assert reduction_kind("lambda a, b: __import__('os').system('false')") is None
+    assert reduction_kind("not python (") is None
+    assert reduction_type(None) is None
+
+
+# -- programs --------------------------------------------------------------------------------
+
+
+@dace.program
+def wcr_sum(A: dace.float32[N], s: dace.float32[1]):
+    for i in dace.map[0:N]:
+        s[0] += A[i]
+
+
+@dace.program
+def wcr_product(A: dace.float32[N], s: dace.float32[1]):
+    for i in dace.map[0:N]:
+        s[0] *= A[i]
+
+
+@dace.program
+def row_sums(A: dace.float32[M, N], s: dace.float32[M]):
+    for i, j in dace.map[0:M, 0:N]:
+        s[i] += A[i, j]
+
+
+@dace.program
+def wcr_dot(x: dace.float32[N], y: dace.float32[N], s: dace.float32[1]):
+    for i in dace.map[0:N]:
+        s[0] += x[i] * y[i]
+
+
+@dace.program
+def np_sum(A: dace.float32[N], s: dace.float32[1]):
+    s[0] = np.sum(A)
+
+
+@dace.program
+def np_max(A: dace.int32[N], s: dace.int32[1]):
+    s[0] = np.max(A)
+
+
+@dace.program
+def column_sums(A: dace.float32[M, N], s: dace.float32[N]):
+    s[:] = np.sum(A, axis=0)
+
+
+@dace.program
+def row_minima(A: dace.float32[M, N]):
+    return np.min(A, axis=1)
+
+
+@dace.program
+def np_dot(x: dace.float32[N], y: dace.float32[N], s: dace.float32[1]):
+    s[0] = np.dot(x, y)
+
+
+@dace.program
+def matmul_of_vectors(x: dace.float32[N], y: dace.float32[N], s: dace.float32[1]):
+    s[0] = x @ y
+
+
+@dace.program
+def matrix_times_vector(A: dace.float32[M, N], x: dace.float32[N]):
+    return A @ x
+
+
+def unknown_wcr_program():
+    """`weighted`, whose WCR lambda is `p + 2 * q` (the input of ipu-opt's lit test)."""
+    path = Path(__file__).parent / "lit" / "Inputs" / "unknown_wcr.py"
+    spec = importlib.util.spec_from_file_location("unknown_wcr", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module.weighted
+
+
+def imported(program):
+    module = import_sdfg(program.to_sdfg(simplify=True))
+    module.verify()
+    return module
+
+
+def ops_of(module, kind):
+    return [op for op in module.walk() if isinstance(op, kind)]
+
+
+def access_text(op) -> str:
+    names = [v.name_hint for v in op.indices]
+    subset = ", ".join(e.format(lambda d: names[d]) for e in op.subset_exprs())
+    return f"{sd.container_name(op.container)}[{subset}]"
+
+
+def accumulates(module) -> list[tuple[str, str]]:
+    return [(op.kind.data, access_text(op)) for op in ops_of(module, sd.AccumulateOp)]
+
+
+@pytest.mark.parametrize(
+    "program, expected",
+    [
+        (wcr_sum, [("add", "s[0]")]),
+        (wcr_product, [("mul", "s[0]")]),
+        (row_sums, [("add", "s[i]")]),
+        (wcr_dot, [("add", "s[0]")]),
+    ],
+)
+def test_wcr_memlet_becomes_accumulate_in_its_map(program, expected):
+    module = imported(program)
+    assert accumulates(module) == expected
+    (accumulate,) = ops_of(module, sd.AccumulateOp)
+    assert isinstance(accumulate.parent_op(), sd.MapOp)
+    assert not ops_of(module, sd.WriteOp)  # WCR adds to s: no initial write
+
+
+def test_dot_of_wcr_map_multiplies_then_accumulates():
+    module = imported(wcr_dot)
+    (accumulate,) = ops_of(module, sd.AccumulateOp)
+    tasklets = ops_of(module, sd.TaskletOp)
+    assert [op.name for t in tasklets for op in t.body.block.ops if op.name.startswith("arith")] == ["arith.mulf"]
+    assert accumulate.value.owner is tasklets[-1]
+
+
+@pytest.mark.parametrize(
+    "program, identity, expected",
+    [
+        (np_sum, 0.0, [("add", "__tmp0[]")]),
+        (np_max, -(2**31), [("max", "__tmp0[]")]),
+        (column_sums, 0.0, [("add", "s[_i1]")]),
+        (row_minima, float(np.finfo(np.float32).max), [("min", "__return[_i0]")]),
+    ],
+)
+def test_reduce_node_writes_its_identity_then_accumulates(program, identity, expected):
+    module = imported(program)
+    assert accumulates(module) == expected
+    state = ops_of(module, sd.StateOp)[0]
+    ops = list(state.body.block.ops)
+    (reduce_map,) = [op for op in ops if isinstance(op, sd.MapOp) and op.label.data == "Reduce"]
+    init = ops[: ops.index(reduce_map)]
+    constants = [op for t in init for op in t.walk() if op.name == "arith.constant"]
+    assert [c.value.value.data for c in constants] == [identity]
+    writes = [op for t in init for op in t.walk() if isinstance(op, sd.WriteOp)]
+    assert [sd.container_name(w.container) for w in writes] == [expected[0][1].split("[")[0]]
+    reads = [access_text(op) for op in reduce_map.walk() if isinstance(op, sd.ReadOp)]
+    assert len(reads) == 1 and reads[0].startswith("A[")
+
+
+def test_axis_reduction_into_a_view_writes_the_viewed_array():
+    """numpy's `s[:] = np.sum(A, axis=0)` reduces into a view of s: the view goes."""
+    module = imported(column_sums)
+    names = [op.container_name.data for op in ops_of(module, sd.ContainerOp)]
+    assert names == ["A", "s"]
+    (reduce_map,) = [op for op in ops_of(module, sd.MapOp) if op.label.data == "Reduce"]
+    assert [str(e) for e in sd.exprs(reduce_map.upper)] == ["M", "N"]
+
+
+def test_np_dot_is_the_sum_of_products_from_zero():
+    module = imported(np_dot)
+    assert accumulates(module) == [("add", "__tmp0[]")]
+    dot_map = ops_of(module, sd.AccumulateOp)[0].parent_op()
+    assert sorted(access_text(op) for op in dot_map.walk() if isinstance(op, sd.ReadOp)) == ["x[_i]", "y[_i]"]
+    init = [op for op in ops_of(module, sd.TaskletOp) if op.label.data.endswith("_init")]
+    assert len(init) == 1
+
+
+@dace.program
+def unsigned_minimum(x: dace.uint8[N], s: dace.uint8[1]):
+    s[0] = np.min(x)
+
+
+def test_unsigned_identity_is_a_signless_constant_cast_to_its_type():
+    """arith has no unsigned constants: uint8's largest value, 255, is the i8 -1 cast."""
+    module = imported(unsigned_minimum)
+    (init,) = [op for op in ops_of(module, sd.TaskletOp) if op.label.data.endswith("_init")]
+    constant, cast, _ = init.body.block.ops
+    assert (constant.value.value.data, str(constant.result.type)) == (-1, "i8")
+    assert str(cast.results[0].type) == "ui8"
+
+
+def test_matmul_of_two_vectors_is_a_dot_product():
+    module = imported(matmul_of_vectors)
+    assert accumulates(module) == [("add", "__tmp0[0]")]
+    dot_map = ops_of(module, sd.AccumulateOp)[0].parent_op()
+    assert sorted(access_text(op) for op in dot_map.walk() if isinstance(op, sd.ReadOp)) == ["x[_i]", "y[_i]"]
+    products = [op.name for op in dot_map.walk() if op.name.startswith("arith.")]
+    assert products == ["arith.mulf"]
+
+
+# -- what is diagnosed -----------------------------------------------------------------------
+
+
+def wcr_copy_sdfg() -> dace.SDFG:
+    sdfg = dace.SDFG("wcr_copy")
+    sdfg.add_array("x", [N], dace.float32)
+    sdfg.add_array("y", [N], dace.float32)
+    state = sdfg.add_state("main")
+    state.add_edge(state.add_read("x"), None, state.add_write("y"), None,
+                   dace.Memlet("x[0:N]", wcr="lambda a, b: a + b"))
+    return sdfg
+
+
+def reduce_with_identity_sdfg(identity) -> dace.SDFG:
+    sdfg = dace.SDFG("odd_identity")
+    sdfg.add_array("x", [N], dace.int32)
+    sdfg.add_array("s", [1], dace.int32)
+    state = sdfg.add_state("main")
+    reduce = state.add_reduce("lambda a, b: a + b", None, identity)
+    state.add_edge(state.add_read("x"), None, reduce, None, dace.Memlet("x[0:N]"))
+    state.add_edge(reduce, None, state.add_write("s"), None, dace.Memlet("s[0]"))
+    return sdfg
+
+
+def reduce_with_lambda_sdfg(wcr) -> dace.SDFG:
+    sdfg = dace.SDFG("odd_lambda")
+    sdfg.add_array("x", [N], dace.float32)
+    sdfg.add_array("s", [1], dace.float32)
+    state = sdfg.add_state("main")
+    reduce = state.add_reduce(wcr, None, 0)
+    state.add_edge(state.add_read("x"), None, reduce, None, dace.Memlet("x[0:N]"))
+    state.add_edge(reduce, None, state.add_write("s"), None, dace.Memlet("s[0]"))
+    return sdfg
+
+
+DIAGNOSED = {
+    "unknown WCR lambda": (
+        lambda: unknown_wcr_program().to_sdfg(simplify=True),
+        "SDFG 'unknown_wcr_weighted', state 'MapState', node 'unknown_wcr_weighted_",
+    ),
+    "unknown Reduce lambda": (
+        lambda: reduce_with_lambda_sdfg("lambda a, b: a - b"),
+        "SDFG 'odd_lambda', state 'main', node 'Reduce' (Reduce): write-conflict resolution 'lambda a, b: a - b' "
+        "is not a known reduction",
+    ),
+    "matrix times vector": (
+        lambda: matrix_times_vector.to_sdfg(simplify=True),
+        "SDFG 'test_import_reductions_matrix_times_vector', state '",
+    ),
+    "WCR on a copy": (
+        wcr_copy_sdfg,
+        "SDFG 'wcr_copy', state 'main', node 'y' (AccessNode): memlet of 'x' has write-conflict resolution",
+    ),
+    "identity out of range": (
+        lambda: reduce_with_identity_sdfg(2**40),
+        "SDFG 'odd_identity', state 'main', node 'Reduce' (Reduce): identity '1099511627776' is not a constant",
+    ),
+    "identity not a number": (
+        lambda: reduce_with_identity_sdfg("N"),
+        "SDFG 'odd_identity', state 'main', node 'Reduce' (Reduce): identity 'N' is not a constant",
+    ),
+}
+
+
+@pytest.mark.parametrize("case", sorted(DIAGNOSED))
+def test_unsupported_reductions_are_one_line_errors(case):
+    build, prefix = DIAGNOSED[case]
+    with pytest.raises(SdfgImportError) as info:
+        import_sdfg(build())
+    message = str(info.value)
+    assert "\n" not in message
+    assert message.startswith(prefix), message
+    assert {
+        "unknown WCR lambda": "(Tasklet): write-conflict resolution '(lambda p, q: (p + (2 * q)))' is not a known reduction",
+        "matrix times vector": "(MatMul): MatMul nodes are not supported yet (only the product of two vectors",
+    }.get(case, "") in message
