@@ -49,7 +49,6 @@ from ipu_lower.dialects import sdfg as sd
 from ipu_lower.dialects.index_expr import IndexExpr
 from ipu_lower.element_types import element_type_of_numpy
 from ipu_lower.frontend import control_flow as cf
-from ipu_lower.frontend.safe_expr import UnsafeExpressionError, check_expression
 from ipu_lower.frontend.reductions import (
     ReductionImporter,
     library_kind,
@@ -57,6 +56,7 @@ from ipu_lower.frontend.reductions import (
     unknown_reduction,
     write_reductions_through_views,
 )
+from ipu_lower.frontend.safe_expr import UnsafeExpressionError, check_expression
 from ipu_lower.frontend.symbolic import SymbolicError, to_index_expr
 from ipu_lower.frontend.tasklet import TaskletError, translate_tasklet
 
