@@ -28,8 +28,10 @@ from ipu_lower.dialects.dynamic_slice import DynamicSliceMixin, int_list
 from ipu_lower.dialects.syntax import (
     LabelledBodyMixin,
     parse_body,
+    parse_regions,
     parse_view_tail,
     print_body,
+    print_regions,
     print_view_tail,
 )
 from ipu_lower.dialects.tiling import (
@@ -889,21 +891,14 @@ class RepeatWhileOp(IRDLOperation):
 
     def print(self, printer: Printer) -> None:
         _print_predicate(printer, self.predicate)
-        printer.print_op_attributes(self.attributes, print_keyword=True)
-        printer.print_string(" ")
-        print_body(printer, self.condition)
-        printer.print_string(" do ")
-        print_body(printer, self.body)
+        print_regions(printer, self, [("", self.condition), ("do", self.body)])
 
     @classmethod
     def parse(cls, parser: Parser) -> RepeatWhileOp:
         predicate = _parse_predicate(parser)
-        attrs = parser.parse_optional_attr_dict_with_keyword()
-        condition = parse_body(parser)
-        parser.parse_keyword("do")
-        op = cls(predicate, condition, parse_body(parser))
-        if attrs:
-            op.attributes.update(attrs.data)
+        attrs, (condition, body) = parse_regions(parser, ["do"])
+        op = cls(predicate, condition, body)
+        op.attributes.update(attrs)
         return op
 
 
@@ -926,22 +921,14 @@ class IfOp(IRDLOperation):
 
     def print(self, printer: Printer) -> None:
         _print_predicate(printer, self.predicate)
-        printer.print_op_attributes(self.attributes, print_keyword=True)
-        printer.print_string(" ")
-        print_body(printer, self.then_region)
-        if self.else_region.block.ops:
-            printer.print_string(" else ")
-            print_body(printer, self.else_region)
+        print_regions(printer, self, [("", self.then_region), ("else", self.else_region)])
 
     @classmethod
     def parse(cls, parser: Parser) -> IfOp:
         predicate = _parse_predicate(parser)
-        attrs = parser.parse_optional_attr_dict_with_keyword()
-        then_region = parse_body(parser)
-        else_region = parse_body(parser) if parser.parse_optional_keyword("else") else None
+        attrs, (then_region, else_region) = parse_regions(parser, ["else"])
         op = cls(predicate, then_region, else_region)
-        if attrs:
-            op.attributes.update(attrs.data)
+        op.attributes.update(attrs)
         return op
 
 
@@ -1140,7 +1127,7 @@ class TiledReduceOp(IRDLOperation):
     ins = var_operand_def(MemRefType)
     out = operand_def(MemRefType)
     body = region_def("single_block")
-    traits = traits_def(HasParent(GraphOp), IsolatedFromAbove())
+    traits = lazy_traits_def(lambda: (_IN_PROGRAM, IsolatedFromAbove()))
 
     def __init__(
         self,

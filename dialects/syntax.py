@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from xdsl.dialects.builtin import StringAttr
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.parser import Parser
@@ -19,6 +21,32 @@ def parse_body(parser: Parser) -> Region:
     if not body.blocks:
         body.add_block(Block())
     return body
+
+
+def print_regions(printer: Printer, op: Operation, regions: Sequence[tuple[str, Region]]) -> None:
+    """`attributes {...}` of `op`, then its regions, each after its keyword (none for the
+    first); a region after `else` is left out when empty (sdfg.if, sdfg.while, ipu.if,
+    ipu.repeat_while)."""
+    printer.print_op_attributes(op.attributes, print_keyword=True)
+    for keyword, region in regions:
+        if keyword == "else" and not region.block.ops:
+            continue
+        printer.print_string(f" {keyword} " if keyword else " ")
+        print_body(printer, region)
+
+
+def parse_regions(parser: Parser, keywords: Sequence[str]) -> tuple[dict[str, Attribute], list[Region | None]]:
+    """What `print_regions` printed: the attributes, and the first region then one per
+    keyword (None for an `else` that is not there)."""
+    attrs = parser.parse_optional_attr_dict_with_keyword()
+    regions: list[Region | None] = [parse_body(parser)]
+    for keyword in keywords:
+        if keyword == "else":
+            regions.append(parse_body(parser) if parser.parse_optional_keyword("else") else None)
+        else:
+            parser.parse_keyword(keyword)
+            regions.append(parse_body(parser))
+    return (dict(attrs.data) if attrs else {}), regions
 
 
 class LabelledBodyMixin:

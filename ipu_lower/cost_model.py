@@ -547,7 +547,7 @@ class _ProgramWalk:
         if isinstance(op, poplar.ExecuteOp):
             placements = [u.operation for u in op.compute_set.uses if isinstance(u.operation, poplar.AddVerticesOp)]
             compute = sum(max(p.run_cycles()) for p in placements)
-            return compute + exchange(op.compute_set).cycles(self.arch.exchange_bytes_per_cycle) + sync
+            return superstep_cycles(compute, exchange(op.compute_set).busiest_tile_bytes, self.arch)
         if isinstance(op, poplar.CopyOp):
             return self.moved(op.source)
         if isinstance(op, poplar.DynamicSliceOp | poplar.DynamicUpdateOp):

@@ -36,7 +36,8 @@ from ipu_lower.dialects import sdfg as sd
 from ipu_lower.dialects.index_expr import IndexExpr
 from ipu_lower.passes.sdfg_fuse_maps import walk
 
-Access = sd.ReadOp | sd.WriteOp
+Access = sd.ReadOp | sd.WriteOp | sd.AccumulateOp
+"""A memlet; an accumulation reads the element it combines with and writes it."""
 
 
 @dataclass
@@ -53,10 +54,10 @@ class Buffer:
     """whether the step writes every element of the buffer"""
 
     def read(self) -> bool:
-        return any(isinstance(a, sd.ReadOp) for a in self.accesses)
+        return any(not isinstance(a, sd.WriteOp) for a in self.accesses)
 
     def written(self) -> bool:
-        return any(isinstance(a, sd.WriteOp) for a in self.accesses)
+        return any(not isinstance(a, sd.ReadOp) for a in self.accesses)
 
     def kept(self) -> list[int]:
         rank = self.container.type.rank  # type: ignore[union-attr]
@@ -83,7 +84,7 @@ def plan_step(ops: Sequence[Operation], params: Sequence[SSAValue], bounds: list
     step (no `params`)."""
     buffers: dict[tuple, Buffer] = {}
     for op in ops:
-        if not isinstance(op, sd.ReadOp | sd.WriteOp) or all(v in params for v in op.indices):
+        if not isinstance(op, Access) or all(v in params for v in op.indices):
             continue
         dims, offsets = [], []
         for k, e in enumerate(op.subset_exprs()):
@@ -131,14 +132,14 @@ def _check_read_before_write(ops: Sequence[Operation], buffered: set[SSAValue]) 
     reads see the array as it was, writes leave after the step."""
     written: set[SSAValue] = set()
     for op in ops:
-        if isinstance(op, sd.WriteOp):
-            written.add(op.container)
-        elif isinstance(op, sd.ReadOp) and op.container in buffered and op.container in written:
+        if isinstance(op, sd.ReadOp | sd.AccumulateOp) and op.container in buffered and op.container in written:
             raise error(
                 op,
                 f"'{_describe(op)}' is read after '{sd.container_name(op.container)}' is written in the same "
                 "step, at an element a loop variable picks; not supported yet",
             )
+        if isinstance(op, sd.WriteOp | sd.AccumulateOp):
+            written.add(op.container)
 
 
 def state_plans(state: sd.StateOp) -> list[StepPlan]:
@@ -147,7 +148,7 @@ def state_plans(state: sd.StateOp) -> list[StepPlan]:
     plans: list[StepPlan] = []
     run: list[Operation] = []
     for op in [*state.body.block.ops, None]:
-        if isinstance(op, sd.ReadOp | sd.WriteOp | sd.TaskletOp | sd.ApplyOp):
+        if isinstance(op, Access | sd.TaskletOp | sd.ApplyOp):
             run.append(op)
             continue
         if run:
@@ -241,8 +242,10 @@ class _Buffers(RewritePattern):
         subset = [e.substitute(dims=renumber) for e in kept]
         if isinstance(access, sd.ReadOp):
             rewriter.replace(access, sd.ReadOp(value, indices, subset))
-        else:
+        elif isinstance(access, sd.WriteOp):
             rewriter.replace(access, sd.WriteOp(access.value, value, indices, subset))
+        else:
+            rewriter.replace(access, sd.AccumulateOp(access.kind.data, access.value, value, indices, subset))
 
 
 @dataclass(frozen=True)

@@ -452,7 +452,7 @@ def state_steps(state: sd.StateOp) -> list[Step]:
     (scalar computations), each run becoming one single-point step."""
     steps: list[Step] = []
     for op in state.body.block.ops:
-        if isinstance(op, sd.ReadOp | sd.TaskletOp | sd.WriteOp | sd.AccumulateOp | sd.ApplyOp):
+        if isinstance(op, sd.ReadOp | sd.TaskletOp | sd.WriteOp | sd.ApplyOp | sd.AccumulateOp):
             if not steps or not isinstance(steps[-1], list):
                 steps.append([])
             steps[-1].append(op)  # type: ignore[union-attr]
@@ -581,7 +581,7 @@ def plan_partition(sdfg_op: sd.SdfgOp, arch: Arch) -> PartitionPlan:
     reductions = {op: plan_reduction(op, layouts, arch, containers) for op in map_ops if is_reduction_map(op)}
     maps = {op: analyze_map(op) for op in map_ops if op not in reductions}
     dropped = frozenset(op for reduction in reductions.values() for op in reduction.init)
-    names = UniqueNames(tuple(c.container_name.data for c in sdfg_op.containers()))
+    names = UniqueNames(tuple(containers))
     control = plan_control(sdfg_op, names, dynamic)
     return PartitionPlan(arch, layouts, frozenset(written), copies, reductions, dropped, maps, control, names)
 
@@ -726,7 +726,6 @@ class _InlineState(RewritePattern):
     identity a reduction does without (`ReductionPlan.init`)."""
 
     plan: PartitionPlan
-
     context: Rewrite
 
     @op_type_rewrite_pattern
@@ -753,12 +752,12 @@ class _MapToTiledMap(RewritePattern):
             return  # its state is inlined first
         if op in self.plan.reductions:
             sdfg_op = op.parent_op()
-            while not isinstance(sdfg_op, sd.SdfgOp):  # a reduction inside loops or branches
-                assert sdfg_op is not None
-                sdfg_op = sdfg_op.parent_op()
-            taken = {c.container_name.data for c in sdfg_op.containers()}
+            while not isinstance(sdfg_op, sd.SdfgOp):  # a map in a loop or branch
+                sdfg_op = sdfg_op.parent_op()  # type: ignore[union-attr]
+            taken = {c.container_name.data for c in sdfg_op.containers()} | self.context.names.taken
             taken |= {v.var_name.data for v in sdfg_op.body.block.ops if isinstance(v, ipu.VariableOp)}
             variables, reductions = reduction_ops(op, self.plan.reductions[op], taken)
+            self.context.names.taken.update(v.var_name.data for v in variables)
             last_container = sdfg_op.containers()[-1]
             rewriter.insert(variables, InsertPoint.after(last_container))
             rewriter.replace(op, reductions)

@@ -26,7 +26,7 @@ from functools import cache
 from math import prod
 
 from xdsl.dialects import arith
-from xdsl.dialects.builtin import IndexType, IntegerAttr, MemRefType, i32
+from xdsl.dialects.builtin import IndexType, IntegerAttr, IntegerType, MemRefType, i32
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 
 from ipu_lower.dialects import ipu
@@ -80,7 +80,7 @@ def _index_constant(value: int) -> arith.ConstantOp:
     return arith.ConstantOp(IntegerAttr(value, IndexType()))
 
 
-def _inline_tasklet(op: sd.TaskletOp, body: Block, mapping: dict[SSAValue, SSAValue]) -> None:
+def inline_tasklet(op: sd.TaskletOp, body: Block, mapping: dict[SSAValue, SSAValue]) -> None:
     """Clones the tasklet's ops into `body`. A value one tasklet casts to an unsigned type
     and the next casts back (a fused intermediate) is used as it was, without the casts."""
     values = {arg: mapping[operand] for arg, operand in zip(op.body.block.args, op.inputs)}
@@ -209,7 +209,7 @@ class PointBody:
                 value = materialize(op.expr.data, [self.index_value(i) for i in op.indices], self.body)
                 self.mapping[op.result] = self.integer(value, op.result.type)
             elif isinstance(op, sd.TaskletOp):
-                _inline_tasklet(op, self.body, self.mapping)
+                inline_tasklet(op, self.body, self.mapping)
             elif isinstance(op, sd.WriteOp):
                 if op in self.elements:
                     self.write(self.elements[op], self.mapping[op.value])
@@ -218,9 +218,11 @@ class PointBody:
                     self.write(target, self.mapping[op.value], offset)
             elif isinstance(op, sd.AccumulateOp):  # outside maps: read, combine, write
                 target = self.elements.get(op, op.container)
-                combined = combine_values(op.kind.data, self.read(target), self.mapping[op.value])
+                point = (0,) * memref_of_value(target).get_num_dims()
+                current = self.current[(target, point)] if (target, point) in self.current else self.read(target, point)
+                combined = combine_values(op.kind.data, current, self.mapping[op.value])
                 self.body.add_ops(combined)
-                self.write(target, combined[-1].results[0])
+                self.write(target, combined[-1].results[0], point)
 
     def finish(
         self, label: str, tile_map: ipu.TileMapAttr, neighbour_reads: frozenset[str] = frozenset(), mask: Mask = ()
@@ -284,7 +286,10 @@ def tiled_map(
     return builder.finish(label, tile_map, neighbour_reads, mask)
 
 
-def _flat_element(op: sd.ReadOp | sd.WriteOp) -> int:
+Memlet = sd.ReadOp | sd.WriteOp | sd.AccumulateOp
+
+
+def _flat_element(op: Memlet) -> int:
     """The row-major position of the element a memlet at constant indices accesses."""
     shape = memref_of_value(op.container).get_shape()
     return sum(e.constant_value() * prod(shape[k + 1 :]) for k, e in enumerate(op.subset_exprs()))  # type: ignore[operator]
@@ -301,7 +306,8 @@ def scalar_step(
     `result[1]`) as a single-point tiled map on tile 0: (new variables, program ops).
 
     Array elements are copied into scalar variables before the map when it reads them,
-    and out after it when it writes them, in the order of the step's last writes."""
+    and out after it when it writes them, in the order of the step's last writes; an
+    array of one element lies on tile 0 and is read and written in place."""
     variables: list[ipu.VariableOp] = []
     elements: dict[Operation, SSAValue] = {}
     by_element: dict[tuple[SSAValue, int], SSAValue] = {}
@@ -309,8 +315,8 @@ def scalar_step(
     after: list[ipu.CopyOp] = []
 
     for op in ops:
-        if not isinstance(op, sd.ReadOp | sd.WriteOp | sd.AccumulateOp) or memref_of_value(op.container).get_num_dims() == 0:
-            continue
+        if not isinstance(op, Memlet) or prod(memref_of_value(op.container).get_shape()) == 1:
+            continue  # a scalar, or an array of one element (on tile 0, at the step's point)
         flat = _flat_element(op)
         key = (op.container, flat)
         if key not in by_element:

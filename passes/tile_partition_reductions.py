@@ -30,8 +30,8 @@ from ipu_lower.dialects import sdfg as sd
 from ipu_lower.dialects.index_expr import IndexExpr
 from ipu_lower.dialects.reduction import accumulator_type, identity
 from ipu_lower.element_types import element_type, is_unsigned, signless
-from ipu_lower.passes.tile_partition_points import _inline_tasklet, memref_of, point_offsets
 from ipu_lower.passes.reduction_plan import FoldLevel, FoldProblem, ReductionMap, plan_levels
+from ipu_lower.passes.tile_partition_points import inline_tasklet, memref_of, point_offsets
 from ipu_lower.passes.vertex_extraction_reductions import fold_codelet_body, plan_fold_signature
 
 
@@ -186,7 +186,6 @@ class FoldCosts:
         return cost.cycles(sizes, self.arch.workers_per_tile)
 
     def _codelet_cost(self, level: FoldLevel) -> tuple[VertexCost, list[ipu.SliceAttr]]:
-
         def detached(name: str, memref: MemRefType) -> SSAValue:
             return ipu.VariableOp(name, memref, SCALAR_TILE).result
 
@@ -265,7 +264,6 @@ def identity_init(map_op: sd.MapOp, reduction: ReductionMap) -> tuple[Operation,
 
 def _writes_all_of(init_map: sd.MapOp, write: sd.WriteOp) -> bool:
     """Whether `init_map` writes every element of `write`'s container, at its point."""
-
     bounds = [(lo.constant_value(), hi.constant_value(), st.constant_value()) for lo, hi, st in init_map.ranges()]
     shape = write.container.type.static_shape()  # type: ignore[union-attr]
     return bounds == [(0, n, 1) for n in shape] and point_offsets(write, init_map.params) == [0] * len(shape)
@@ -367,7 +365,7 @@ def _point_body(
                 current[op.container] = access.result
             mapping[op.result] = current[op.container]
         elif isinstance(op, sd.TaskletOp):
-            _inline_tasklet(op, body, mapping)
+            inline_tasklet(op, body, mapping)
     body.add_op(ipu.YieldOp(mapping[accumulate.value]))
     return Region(body), ins
 

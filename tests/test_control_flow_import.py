@@ -131,6 +131,19 @@ def test_elif_is_a_branch_in_the_else_region():
 
 
 @dace.program
+def last_branch(c: dace.int32, A: dace.float32[N]):
+    if c > 0:
+        for i in range(3):
+            A[:] = A + 1
+
+
+def test_a_branch_whose_arms_end_the_program():
+    # DaCe ends each arm in its own last state: they never meet, and need not
+    ((kind, then, otherwise),) = [item for item in control_tree(imported(last_branch).body.block) if isinstance(item, tuple)]
+    assert kind == "if" and [item[0] for item in then if isinstance(item, tuple)] == ["for"]
+
+
+@dace.program
 def doubling(out: dace.float32[1]):
     s = dace.float32(1)
     while s < 100.0:

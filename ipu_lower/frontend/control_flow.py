@@ -13,7 +13,8 @@ execution order, as plain data the importer then emits as `sdfg` ops:
   one back edge; `variable` is the symbol both assign when the latch's value depends on
   it (DaCe's `t = 0` ... `t = t + 1`), else None;
 - `Branch`: a state with two out-edges under complementary conditions, whose arms meet
-  again at the branch's immediate post-dominator.
+  again at the branch's immediate post-dominator (or, outside loops and branches, both
+  end the program).
 
 The analysis is the textbook one: dominators give the back edges (an edge to a block that
 dominates its source); the rest of the graph must be acyclic, or the control flow is
@@ -214,6 +215,8 @@ class _Structurer:
         return [Assign(assignments_of(edge), edge.src)]
 
     def branch(self, block, out, stop, latch) -> tuple[Branch, object]:
+        """The branch at `block` and the block where its arms meet again (None when
+        both end the program)."""
         if len(out) != 2:
             raise ControlFlowError(
                 f"state '{_label(block)}' has {len(out)} outgoing edges; only two-way branches are supported",
@@ -233,7 +236,9 @@ class _Structurer:
                 "tests the condition before the body are supported (not do-while loops)",
             )
         merge = self.post_idom.get(block)
-        if merge is None or merge == _EXIT:
+        if merge == _EXIT and stop is None:
+            merge = None  # at the top level, both arms run to the end of the program
+        elif merge is None or merge == _EXIT:
             raise ControlFlowError(
                 f"the branches out of state '{_label(block)}' never meet again (a return or break in a "
                 "branch); not supported yet",

@@ -50,7 +50,6 @@ from ipu_lower.dialects.index_expr import IndexExpr
 from ipu_lower.element_types import element_type_of_numpy
 from ipu_lower.frontend import control_flow as cf
 from ipu_lower.frontend import nested, views
-from ipu_lower.frontend.safe_expr import UnsafeExpressionError, check_expression
 from ipu_lower.frontend.reductions import (
     ReductionImporter,
     library_kind,
@@ -58,6 +57,7 @@ from ipu_lower.frontend.reductions import (
     unknown_reduction,
     write_reductions_through_views,
 )
+from ipu_lower.frontend.safe_expr import UnsafeExpressionError, check_expression
 from ipu_lower.frontend.symbolic import SymbolicError, to_index_expr
 from ipu_lower.frontend.tasklet import TaskletError, translate_tasklet
 

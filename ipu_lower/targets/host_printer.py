@@ -202,14 +202,18 @@ def _create_host_read(ctx: PrintContext, op: poplar.CreateHostReadOp) -> None:
     ctx.line(f"graph.createHostRead({cpp_string(op.handle.data)}, {ctx[op.tensor]});")
 
 
+def _program(ctx: PrintContext, result: SSAValue, cpp_class: str, hint: str, *args: str) -> None:
+    """`poplar::program::<cpp_class> <name>(args...);`, the name bound to `result`."""
+    name = ctx.bind(result, hint)
+    ctx.line(f"poplar::program::{cpp_class} {name}({', '.join(args)});")
+
+
 def _execute(ctx: PrintContext, op: poplar.ExecuteOp) -> None:
-    name = ctx.bind(op.result, f"run_{ctx[op.compute_set]}")
-    ctx.line(f"poplar::program::Execute {name}({ctx[op.compute_set]});")
+    _program(ctx, op.result, "Execute", f"run_{ctx[op.compute_set]}", ctx[op.compute_set])
 
 
 def _copy(ctx: PrintContext, op: poplar.CopyOp) -> None:
-    name = ctx.bind(op.result, "copy")
-    ctx.line(f"poplar::program::Copy {name}({ctx[op.source]}, {ctx[op.destination]});")
+    _program(ctx, op.result, "Copy", "copy", ctx[op.source], ctx[op.destination])
 
 
 def _sequence(ctx: PrintContext, op: poplar.SequenceOp) -> None:
@@ -220,18 +224,15 @@ def _sequence(ctx: PrintContext, op: poplar.SequenceOp) -> None:
 
 
 def _repeat(ctx: PrintContext, op: poplar.RepeatOp) -> None:
-    name = ctx.bind(op.result, "loop")
-    ctx.line(f"poplar::program::Repeat {name}({op.count.value.data}, {ctx[op.body]});")
+    _program(ctx, op.result, "Repeat", "loop", str(op.count.value.data), ctx[op.body])
 
 
 def _repeat_while_true(ctx: PrintContext, op: poplar.RepeatWhileTrueOp) -> None:
-    name = ctx.bind(op.result, "loop")
-    ctx.line(f"poplar::program::RepeatWhileTrue {name}({ctx[op.cond]}, {ctx[op.predicate]}, {ctx[op.body]});")
+    _program(ctx, op.result, "RepeatWhileTrue", "loop", ctx[op.cond], ctx[op.predicate], ctx[op.body])
 
 
 def _if(ctx: PrintContext, op: poplar.IfOp) -> None:
-    name = ctx.bind(op.result, "branch")
-    ctx.line(f"poplar::program::If {name}({ctx[op.predicate]}, {ctx[op.then_body]}, {ctx[op.else_body]});")
+    _program(ctx, op.result, "If", "branch", ctx[op.predicate], ctx[op.then_body], ctx[op.else_body])
 
 
 def _dynamic(ctx: PrintContext, op: poplar.DynamicSliceOp | poplar.DynamicUpdateOp) -> None:
