@@ -964,7 +964,7 @@ class TiledReduceOp(IRDLOperation):
     ins = var_operand_def(MemRefType)
     out = operand_def(MemRefType)
     body = region_def("single_block")
-    traits = traits_def(HasParent(GraphOp), IsolatedFromAbove())
+    traits = lazy_traits_def(lambda: (_IN_PROGRAM, IsolatedFromAbove()))
 
     def __init__(
         self,

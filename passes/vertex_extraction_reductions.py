@@ -376,8 +376,8 @@ class ExtractFolds(RewritePattern):
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: ipu.TiledReduceOp, rewriter: PatternRewriter) -> None:
-        graph = op.parent_op()
-        assert isinstance(graph, ipu.GraphOp)
+        graph = ipu.graph_of(op)  # its parent, or a loop or branch in it
+        assert graph is not None
         signature = plan_fold_signature(op, self.reserved)
         name = self.names.fresh(f"{graph.sym_name.data}_{op.label.data}", "codelet")
         codelet = ipu.CodeletOp(name, signature.fields, fold_codelet_body(op, signature, self.workers, self.vector_bytes))

@@ -218,3 +218,25 @@ sdfg.sdfg @reduce args ["A", "s", "t"] symbols [] {
 // CHECK:         ipu.tiled_reduce "columns" add over <0 to 3 x 2> fold <1 x 4 x ?> split outputs ins(%A columns<6> : memref<4x6xf32>) outs(%s block : memref<6xf32>) {
 // CHECK:         ipu.tiled_map "one" over <0 to 1 x 1> ins() outs(%t whole : memref<f32>) {
 // CHECK:         ipu.tiled_reduce "all" add over <0 to 1 x 1> fold <1 x 24 x ?> split outputs accumulate ins(%A columns<1> : memref<4x6xf32>) outs(%t whole : memref<f32>) {
+
+// -----
+
+// A reduction in a loop: its levels stand in the loop's body (ipu-vertex-extraction
+// places their fold codelets there too).
+
+sdfg.sdfg @looped args ["x", "s"] symbols [] {
+  %x = sdfg.container "x" : !sdfg.array<64 x f32>
+  %s = sdfg.container "s" : !sdfg.array<f32>
+  sdfg.for "steps" %t = 0 to 3 step 1 {
+    sdfg.state "s0" {
+      sdfg.map "m" (%i) = (0) to (64) step (1) {
+        %v = sdfg.read %x[%i] : !sdfg.array<64 x f32>
+        sdfg.accumulate add %v to %s[] : !sdfg.array<f32>
+      }
+    }
+  }
+}
+
+// CHECK-LABEL: ipu.graph "looped"
+// CHECK:         ipu.repeat 3 {
+// CHECK-NEXT:      ipu.tiled_reduce "m"
