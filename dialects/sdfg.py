@@ -891,93 +891,6 @@ class YieldOp(IRDLOperation):
         super().__init__(operands=[values])
 
 
-@irdl_op_definition
-class AccumulateOp(IRDLOperation):
-    """A memlet with write-conflict resolution out of a tasklet: combine the value with
-    the element it lands on, `element = element <kind> value`.
-
-    `sdfg.accumulate add %v to %s[0] : !sdfg.array<1 x f32>`
-
-    Inside a map, every iteration accumulates into its element and the iterations that
-    land on the same element are combined in any order (DaCe's WCR memlet; `kind` is one
-    of REDUCTION_KINDS, all associative and commutative): a map over (i, j) that
-    accumulates into `s[%i]` reduces axis j. The element's value before the map takes
-    part; a reduction that starts from an identity writes it first.
-    """
-
-    name = "sdfg.accumulate"
-    kind = prop_def(StringAttr)
-    value = operand_def()
-    container = operand_def(ArrayType)
-    indices = var_operand_def(IndexType)
-    subset = prop_def(ArrayAttr[IndexExprAttr])
-
-    def subset_exprs(self) -> list[IndexExpr]:
-        return exprs(self.subset)
-
-    def __init__(
-        self,
-        kind: str,
-        value: SSAValue,
-        container: SSAValue,
-        indices: Sequence[SSAValue],
-        subset: Sequence[IndexExpr | int],
-    ):
-        super().__init__(
-            operands=[value, container, indices],
-            properties={"kind": StringAttr(kind), "subset": ArrayAttr([expr_attr(e) for e in subset])},
-        )
-
-    def verify_(self) -> None:
-        if self.kind.data not in REDUCTION_KINDS:
-            raise VerifyException(
-                f"unknown reduction '{self.kind.data}' (expected {', '.join(REDUCTION_KINDS)})"
-            )
-        ctype = _verify_access(self, "accumulate")  # type: ignore[arg-type]
-        if self.value.type != ctype.element_type:
-            raise VerifyException(
-                f"accumulated value type {self.value.type} is not the element type "
-                f"{ctype.element_type} of the container"
-            )
-        row = element_type(ctype.element_type)
-        if row is None or row.name == "i1":
-            raise VerifyException(f"cannot accumulate '{self.kind.data}' into {ctype.element_type} elements")
-
-    def print(self, printer: Printer) -> None:
-        printer.print_string(f" {self.kind.data} ")
-        printer.print_ssa_value(self.value)
-        printer.print_string(" to ")
-        _print_access(printer, self.container, self.subset_exprs(), self.indices)
-        printer.print_op_attributes(self.attributes)
-        printer.print_string(" : ")
-        printer.print_attribute(self.container.type)
-
-    @classmethod
-    def parse(cls, parser: Parser) -> AccumulateOp:
-        kind = parser.parse_keyword_in(REDUCTION_KINDS, " (a reduction)")
-        value = parser.parse_unresolved_operand()
-        parser.parse_keyword("to")
-        container = parser.parse_unresolved_operand()
-        dims = _OperandDims(parser)
-        subset = parser.parse_comma_separated_list(
-            parser.Delimiter.SQUARE, lambda: parse_index_expr(parser, dims)
-        )
-        attrs = parser.parse_optional_attr_dict()
-        parser.parse_punctuation(":")
-        ctype = parser.parse_type()
-        if not isinstance(ctype, ArrayType):
-            parser.raise_error("sdfg.accumulate expects an !sdfg.array container")
-        op = cls(
-            kind,
-            parser.resolve_operand(value, ctype.element_type),
-            parser.resolve_operand(container, ctype),
-            dims.resolve(),
-            subset,
-        )
-        op.attributes.update(attrs)
-        return op
-
-
 # -- structured control flow ------------------------------------------------------------
 
 
@@ -1327,6 +1240,93 @@ class ApplyOp(IRDLOperation):
         return op
 
 
+@irdl_op_definition
+class AccumulateOp(IRDLOperation):
+    """A memlet with write-conflict resolution out of a tasklet: combine the value with
+    the element it lands on, `element = element <kind> value`.
+
+    `sdfg.accumulate add %v to %s[0] : !sdfg.array<1 x f32>`
+
+    Inside a map, every iteration accumulates into its element and the iterations that
+    land on the same element are combined in any order (DaCe's WCR memlet; `kind` is one
+    of REDUCTION_KINDS, all associative and commutative): a map over (i, j) that
+    accumulates into `s[%i]` reduces axis j. The element's value before the map takes
+    part; a reduction that starts from an identity writes it first.
+    """
+
+    name = "sdfg.accumulate"
+    kind = prop_def(StringAttr)
+    value = operand_def()
+    container = operand_def(ArrayType)
+    indices = var_operand_def(IndexType)
+    subset = prop_def(ArrayAttr[IndexExprAttr])
+
+    def subset_exprs(self) -> list[IndexExpr]:
+        return exprs(self.subset)
+
+    def __init__(
+        self,
+        kind: str,
+        value: SSAValue,
+        container: SSAValue,
+        indices: Sequence[SSAValue],
+        subset: Sequence[IndexExpr | int],
+    ):
+        super().__init__(
+            operands=[value, container, indices],
+            properties={"kind": StringAttr(kind), "subset": ArrayAttr([expr_attr(e) for e in subset])},
+        )
+
+    def verify_(self) -> None:
+        if self.kind.data not in REDUCTION_KINDS:
+            raise VerifyException(
+                f"unknown reduction '{self.kind.data}' (expected {', '.join(REDUCTION_KINDS)})"
+            )
+        ctype = _verify_access(self, "accumulate")  # type: ignore[arg-type]
+        if self.value.type != ctype.element_type:
+            raise VerifyException(
+                f"accumulated value type {self.value.type} is not the element type "
+                f"{ctype.element_type} of the container"
+            )
+        row = element_type(ctype.element_type)
+        if row is None or row.name == "i1":
+            raise VerifyException(f"cannot accumulate '{self.kind.data}' into {ctype.element_type} elements")
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(f" {self.kind.data} ")
+        printer.print_ssa_value(self.value)
+        printer.print_string(" to ")
+        _print_access(printer, self.container, self.subset_exprs(), self.indices)
+        printer.print_op_attributes(self.attributes)
+        printer.print_string(" : ")
+        printer.print_attribute(self.container.type)
+
+    @classmethod
+    def parse(cls, parser: Parser) -> AccumulateOp:
+        kind = parser.parse_keyword_in(REDUCTION_KINDS, " (a reduction)")
+        value = parser.parse_unresolved_operand()
+        parser.parse_keyword("to")
+        container = parser.parse_unresolved_operand()
+        dims = _OperandDims(parser)
+        subset = parser.parse_comma_separated_list(
+            parser.Delimiter.SQUARE, lambda: parse_index_expr(parser, dims)
+        )
+        attrs = parser.parse_optional_attr_dict()
+        parser.parse_punctuation(":")
+        ctype = parser.parse_type()
+        if not isinstance(ctype, ArrayType):
+            parser.raise_error("sdfg.accumulate expects an !sdfg.array container")
+        op = cls(
+            kind,
+            parser.resolve_operand(value, ctype.element_type),
+            parser.resolve_operand(container, ctype),
+            dims.resolve(),
+            subset,
+        )
+        op.attributes.update(attrs)
+        return op
+
+
 SDFG = Dialect(
     "sdfg",
     [
@@ -1339,12 +1339,12 @@ SDFG = Dialect(
         CopyOp,
         TaskletOp,
         YieldOp,
-        AccumulateOp,
         ForOp,
         IfOp,
         WhileOp,
         ConditionOp,
         ApplyOp,
+        AccumulateOp,
     ],
     [IndexExprAttr, ArrayType],
 )

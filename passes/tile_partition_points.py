@@ -24,7 +24,7 @@ from functools import cache
 from math import prod
 
 from xdsl.dialects import arith
-from xdsl.dialects.builtin import IndexType, IntegerAttr, MemRefType, i32
+from xdsl.dialects.builtin import IndexType, IntegerAttr, IntegerType, MemRefType, i32
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 
 from ipu_lower.dialects import ipu
@@ -207,9 +207,11 @@ class PointBody:
                     self.write(op.container, self.mapping[op.value], self.offset_of(op))
             elif isinstance(op, sd.AccumulateOp):  # outside maps: read, combine, write
                 target = self.elements.get(op, op.container)
-                combined = combine_values(op.kind.data, self.read(target), self.mapping[op.value])
+                point = (0,) * memref_of_value(target).get_num_dims()
+                current = self.current[(target, point)] if (target, point) in self.current else self.read(target, point)
+                combined = combine_values(op.kind.data, current, self.mapping[op.value])
                 self.body.add_ops(combined)
-                self.write(target, combined[-1].results[0])
+                self.write(target, combined[-1].results[0], point)
 
     def finish(
         self, label: str, tile_map: ipu.TileMapAttr, neighbour_reads: frozenset[str] = frozenset(), mask: Mask = ()
@@ -292,7 +294,8 @@ def scalar_step(
     `result[1]`) as a single-point tiled map on tile 0: (new variables, program ops).
 
     Array elements are copied into scalar variables before the map when it reads them,
-    and out after it when it writes them, in the order of the step's last writes."""
+    and out after it when it writes them, in the order of the step's last writes; an
+    array of one element lies on tile 0 and is read and written in place."""
     variables: list[ipu.VariableOp] = []
     elements: dict[Operation, SSAValue] = {}
     by_element: dict[tuple[SSAValue, int], SSAValue] = {}
@@ -300,8 +303,8 @@ def scalar_step(
     after: list[ipu.CopyOp] = []
 
     for op in ops:
-        if not isinstance(op, Memlet) or memref_of_value(op.container).get_num_dims() == 0:
-            continue
+        if not isinstance(op, Memlet) or prod(memref_of_value(op.container).get_shape()) == 1:
+            continue  # a scalar, or an array of one element (on tile 0, at the step's point)
         flat = _flat_element(op)
         key = (op.container, flat)
         if key not in by_element:

@@ -31,7 +31,7 @@ from ipu_lower.dialects.index_expr import IndexExpr
 from ipu_lower.dialects.reduction import accumulator_type, identity
 from ipu_lower.element_types import element_type, is_unsigned, signless
 from ipu_lower.passes.reduction_plan import FoldLevel, FoldProblem, ReductionMap, plan_levels
-from ipu_lower.passes.tile_partition_points import inline_tasklet, memref_of, point_offsets
+from ipu_lower.passes.tile_partition_points import inline_tasklet, memref_of
 from ipu_lower.passes.vertex_extraction_reductions import fold_codelet_body, plan_fold_signature
 
 
@@ -61,7 +61,7 @@ def _static_bounds(map_op: sd.MapOp) -> list[int]:
 
 def analyze_reduction(map_op: sd.MapOp) -> ReductionMap:
     """Check that `map_op` is a reduction the partition supports and measure it."""
-    from ipu_lower.passes.tile_partition import describe_access
+    from ipu_lower.passes.tile_partition import describe_access, point_offsets
 
     label = map_op.label.data
     what = f"map '{label}'"
@@ -264,6 +264,8 @@ def identity_init(map_op: sd.MapOp, reduction: ReductionMap) -> tuple[Operation,
 
 def _writes_all_of(init_map: sd.MapOp, write: sd.WriteOp) -> bool:
     """Whether `init_map` writes every element of `write`'s container, at its point."""
+    from ipu_lower.passes.tile_partition import point_offsets
+
     bounds = [(lo.constant_value(), hi.constant_value(), st.constant_value()) for lo, hi, st in init_map.ranges()]
     shape = write.container.type.static_shape()  # type: ignore[union-attr]
     return bounds == [(0, n, 1) for n in shape] and point_offsets(write, init_map.params) == [0] * len(shape)

@@ -431,115 +431,6 @@ def test_stencil_without_interior_points_leaves_the_arrays():
     assert_same(ours, run_dace(jacobi_1d.to_sdfg(simplify=True), arrays, {"N": n}), ["A", "B"])
 
 
-# -- reductions ----------------------------------------------------------------------------
-#
-# WCR memlets (sum, product, DaCe's lambda forms), Reduce nodes (whole array, each axis of
-# a matrix; float32, int32, uint8, uint32), Dot and a MatMul of two vectors, and += into a
-# scalar inside a map, all in
-# one program (one build here and one with DaCe per size): each lowers to per-tile,
-# per-worker partial results and a tree of combines. Sizes: 1, below the tile count, and
-# above it without dividing it (nor the vector width).
-
-L = dace.symbol("L")
-
-
-@dace.program
-def reductions(x: dace.float32[N], y: dace.float32[N], k: dace.int32[N], u: dace.uint8[N], w: dace.uint32[N],
-               A: dace.float32[M, L], B: dace.int16[M, L], C: dace.int16[M], total: dace.float32[1],
-               dot: dace.float32[1], matmul: dace.float32[1], squares: dace.float32[1], largest: dace.int32[1],
-               product: dace.int32[1], bytes_total: dace.uint8[1], unsigned_largest: dace.uint32[1],
-               cols: dace.float32[L], rows: dace.float32[M]):
-    total[0] = np.sum(x)
-    dot[0] = np.dot(x, y)
-    matmul[0] = x @ y
-    t = dace.define_local_scalar(dace.float32)
-    t = 0
-    for i in dace.map[0:N]:
-        t += x[i] * x[i]  # into a scalar transient
-    squares[0] = t
-    largest[0] = np.max(k)
-    bytes_total[0] = np.sum(u)  # wraps, as numpy's uint8 sum does
-    unsigned_largest[0] = np.max(w)  # compared unsigned
-    for i in dace.map[0:N]:
-        with dace.tasklet:
-            a << k[i]
-            b >> product(1, lambda p, q: p * q)[0]
-            b = a
-    cols[:] = np.sum(A, axis=0)
-    rows[:] = np.sum(A, axis=1)
-    for i, j in dace.map[0:M, 0:L]:
-        C[i] += B[i, j]  # onto C's values, in int16
-
-
-@pytest.mark.parametrize("n, m, l", [(1, 1, 1), (3001, 300, 5), (1501, 3, 1001)])
-def test_reductions_match_dace_and_numpy(n, m, l):
-    x, y = RNG.random(n, dtype=np.float32), RNG.random(n, dtype=np.float32)
-    k = RNG.choice(np.array([-1, 1], np.int32), n)
-    k[RNG.choice(n, min(n, 10), replace=False)] = 3  # a product that stays inside int32
-    u = RNG.integers(0, 256, n, dtype=np.uint8)
-    w = RNG.integers(0, 2**32, n, dtype=np.uint32)
-    A = RNG.random((m, l), dtype=np.float32)
-    B = RNG.integers(-100, 100, (m, l), dtype=np.int16)
-    arrays = {"x": x, "y": y, "k": k, "u": u, "w": w, "A": A, "B": B, "C": RNG.integers(-100, 100, m, dtype=np.int16),
-              **{name: np.zeros(1, np.float32) for name in ("total", "dot", "matmul", "squares")},
-              "largest": np.zeros(1, np.int32), "product": np.full(1, 2, np.int32),
-              "bytes_total": np.zeros(1, np.uint8), "unsigned_largest": np.zeros(1, np.uint32),
-              "cols": np.zeros(l, np.float32), "rows": np.zeros(m, np.float32)}
-    symbols = {"N": n, "M": m, "L": l}
-    ours, compiled = run_ipu(reductions, arrays, symbols)
-    x64 = x.astype(np.float64)
-    expected = {
-        "total": [x64.sum()], "dot": [x64 @ y], "matmul": [x64 @ y], "squares": [x64 @ x], "largest": [k.max()],
-        "product": [2 * np.prod(k, dtype=np.int64)], "bytes_total": [u.sum(dtype=np.uint8)],
-        "unsigned_largest": [w.max()], "cols": A.sum(axis=0, dtype=np.float64),
-        "rows": A.sum(axis=1, dtype=np.float64), "C": arrays["C"] + B.sum(axis=1, dtype=np.int16),
-    }
-    assert_same(ours, {name: np.asarray(v).astype(arrays[name].dtype) for name, v in expected.items()}, expected)
-    assert_same(ours, run_dace(reductions.to_sdfg(simplify=True), arrays, symbols), expected)
-    assert compiled.report["vertices_without_estimate"] == 0
-
-
-@dace.program
-def half_reductions(x: dace.float16[N], total: dace.float16[1], smallest: dace.float16[1]):
-    total[0] = np.sum(x)
-    smallest[0] = np.min(x)
-
-
-def test_float16_reductions_accumulate_in_float32():
-    # DaCe 1.0.2 cannot build float16 reductions for the CPU (dace::half has no default
-    # constructor), so numpy is the reference: the sum of 3001 halves near 0.5 is about
-    # 1500, where a float16 accumulator would lose the last bits of every addition.
-    x = RNG.random(3001).astype(np.float16)
-    arrays = {"x": x, "total": np.zeros(1, np.float16), "smallest": np.zeros(1, np.float16)}
-    ours, _ = run_ipu(half_reductions, arrays, {"N": 3001})
-    assert abs(float(ours["total"][0]) - x.astype(np.float64).sum()) <= 1.0  # 1500 in float16 is +-0.5
-    assert ours["smallest"][0] == x.min()
-
-
-@dace.program
-def whole_sum(x: dace.float32[N], s: dace.float32[1]):
-    s[0] = np.sum(x)
-
-
-def test_a_large_sum_folds_in_place_with_vectors_and_a_tree():
-    n = 1_000_000
-    x = RNG.random(n, dtype=np.float32)
-    ours, compiled = run_ipu(whole_sum, {"x": x, "s": np.zeros(1, np.float32)}, {"N": n})
-    np.testing.assert_allclose(ours["s"][0], x.sum(dtype=np.float64), rtol=1e-6)
-    computes = [step for step in compiled.report["steps"] if step["kind"] == "execute"]
-    assert len(computes) >= 4  # three levels or more (the last one writes the identity's place), the copy into s
-    assert computes[0]["vertices"] == 1472 and computes[0]["exchange_bytes"] == 0  # x where it lies
-    # the planner's estimate of each level is what the emulator counts for its compute set
-    module = import_sdfg(whole_sum.to_sdfg(simplify=True))
-    SdfgSpecializePass(symbols="N=1000000").apply(Context(), module)
-    plan = plan_partition(next(op for op in module.ops if isinstance(op, sd.SdfgOp)), get_arch("ipu2"))
-    (reduction,) = plan.reductions.values()
-    assert reduction.init  # the Reduce node's identity is not written first
-    levels = computes[: len(reduction.levels)]
-    for level, step in zip(reduction.levels, levels):
-        assert abs(level.cycles - step["cycles"]) <= 0.01 * step["cycles"], (level, step)
-
-
 # -- structured control flow ------------------------------------------------------------
 # Loops and branches run on the device (Repeat, RepeatWhileTrue, If), their counters and
 # predicates computed there; elements and rows that loop variables pick move through
@@ -675,3 +566,112 @@ def test_map_parameter_in_tasklet_arithmetic():
     ours, _ = run_ipu(index_weights, arrays, {"N": 100})
     assert_same(ours, {"B": arrays["A"] * np.arange(100, dtype=np.float32) + 1}, ["B"])
     assert_same(ours, run_dace(index_weights.to_sdfg(simplify=True), arrays, {"N": 100}), ["B"])
+
+
+# -- reductions ----------------------------------------------------------------------------
+#
+# WCR memlets (sum, product, DaCe's lambda forms), Reduce nodes (whole array, each axis of
+# a matrix; float32, int32, uint8, uint32), Dot and a MatMul of two vectors, and += into a
+# scalar inside a map, all in
+# one program (one build here and one with DaCe per size): each lowers to per-tile,
+# per-worker partial results and a tree of combines. Sizes: 1, below the tile count, and
+# above it without dividing it (nor the vector width).
+
+L = dace.symbol("L")
+
+
+@dace.program
+def reductions(x: dace.float32[N], y: dace.float32[N], k: dace.int32[N], u: dace.uint8[N], w: dace.uint32[N],
+               A: dace.float32[M, L], B: dace.int16[M, L], C: dace.int16[M], total: dace.float32[1],
+               dot: dace.float32[1], matmul: dace.float32[1], squares: dace.float32[1], largest: dace.int32[1],
+               product: dace.int32[1], bytes_total: dace.uint8[1], unsigned_largest: dace.uint32[1],
+               cols: dace.float32[L], rows: dace.float32[M]):
+    total[0] = np.sum(x)
+    dot[0] = np.dot(x, y)
+    matmul[0] = x @ y
+    t = dace.define_local_scalar(dace.float32)
+    t = 0
+    for i in dace.map[0:N]:
+        t += x[i] * x[i]  # into a scalar transient
+    squares[0] = t
+    largest[0] = np.max(k)
+    bytes_total[0] = np.sum(u)  # wraps, as numpy's uint8 sum does
+    unsigned_largest[0] = np.max(w)  # compared unsigned
+    for i in dace.map[0:N]:
+        with dace.tasklet:
+            a << k[i]
+            b >> product(1, lambda p, q: p * q)[0]
+            b = a
+    cols[:] = np.sum(A, axis=0)
+    rows[:] = np.sum(A, axis=1)
+    for i, j in dace.map[0:M, 0:L]:
+        C[i] += B[i, j]  # onto C's values, in int16
+
+
+@pytest.mark.parametrize("n, m, l", [(1, 1, 1), (3001, 300, 5), (1501, 3, 1001)])
+def test_reductions_match_dace_and_numpy(n, m, l):
+    x, y = RNG.random(n, dtype=np.float32), RNG.random(n, dtype=np.float32)
+    k = RNG.choice(np.array([-1, 1], np.int32), n)
+    k[RNG.choice(n, min(n, 10), replace=False)] = 3  # a product that stays inside int32
+    u = RNG.integers(0, 256, n, dtype=np.uint8)
+    w = RNG.integers(0, 2**32, n, dtype=np.uint32)
+    A = RNG.random((m, l), dtype=np.float32)
+    B = RNG.integers(-100, 100, (m, l), dtype=np.int16)
+    arrays = {"x": x, "y": y, "k": k, "u": u, "w": w, "A": A, "B": B, "C": RNG.integers(-100, 100, m, dtype=np.int16),
+              **{name: np.zeros(1, np.float32) for name in ("total", "dot", "matmul", "squares")},
+              "largest": np.zeros(1, np.int32), "product": np.full(1, 2, np.int32),
+              "bytes_total": np.zeros(1, np.uint8), "unsigned_largest": np.zeros(1, np.uint32),
+              "cols": np.zeros(l, np.float32), "rows": np.zeros(m, np.float32)}
+    symbols = {"N": n, "M": m, "L": l}
+    ours, compiled = run_ipu(reductions, arrays, symbols)
+    x64 = x.astype(np.float64)
+    expected = {
+        "total": [x64.sum()], "dot": [x64 @ y], "matmul": [x64 @ y], "squares": [x64 @ x], "largest": [k.max()],
+        "product": [2 * np.prod(k, dtype=np.int64)], "bytes_total": [u.sum(dtype=np.uint8)],
+        "unsigned_largest": [w.max()], "cols": A.sum(axis=0, dtype=np.float64),
+        "rows": A.sum(axis=1, dtype=np.float64), "C": arrays["C"] + B.sum(axis=1, dtype=np.int16),
+    }
+    assert_same(ours, {name: np.asarray(v).astype(arrays[name].dtype) for name, v in expected.items()}, expected)
+    assert_same(ours, run_dace(reductions.to_sdfg(simplify=True), arrays, symbols), expected)
+    assert compiled.report["vertices_without_estimate"] == 0
+
+
+@dace.program
+def half_reductions(x: dace.float16[N], total: dace.float16[1], smallest: dace.float16[1]):
+    total[0] = np.sum(x)
+    smallest[0] = np.min(x)
+
+
+def test_float16_reductions_accumulate_in_float32():
+    # DaCe 1.0.2 cannot build float16 reductions for the CPU (dace::half has no default
+    # constructor), so numpy is the reference: the sum of 3001 halves near 0.5 is about
+    # 1500, where a float16 accumulator would lose the last bits of every addition.
+    x = RNG.random(3001).astype(np.float16)
+    arrays = {"x": x, "total": np.zeros(1, np.float16), "smallest": np.zeros(1, np.float16)}
+    ours, _ = run_ipu(half_reductions, arrays, {"N": 3001})
+    assert abs(float(ours["total"][0]) - x.astype(np.float64).sum()) <= 1.0  # 1500 in float16 is +-0.5
+    assert ours["smallest"][0] == x.min()
+
+
+@dace.program
+def whole_sum(x: dace.float32[N], s: dace.float32[1]):
+    s[0] = np.sum(x)
+
+
+def test_a_large_sum_folds_in_place_with_vectors_and_a_tree():
+    n = 1_000_000
+    x = RNG.random(n, dtype=np.float32)
+    ours, compiled = run_ipu(whole_sum, {"x": x, "s": np.zeros(1, np.float32)}, {"N": n})
+    np.testing.assert_allclose(ours["s"][0], x.sum(dtype=np.float64), rtol=1e-6)
+    computes = [step for step in compiled.report["steps"] if step["kind"] == "execute"]
+    assert len(computes) >= 4  # three levels or more (the last one writes the identity's place), the copy into s
+    assert computes[0]["vertices"] == 1472 and computes[0]["exchange_bytes"] == 0  # x where it lies
+    # the planner's estimate of each level is what the emulator counts for its compute set
+    module = import_sdfg(whole_sum.to_sdfg(simplify=True))
+    SdfgSpecializePass(symbols="N=1000000").apply(Context(), module)
+    plan = plan_partition(next(op for op in module.ops if isinstance(op, sd.SdfgOp)), get_arch("ipu2"))
+    (reduction,) = plan.reductions.values()
+    assert reduction.init  # the Reduce node's identity is not written first
+    levels = computes[: len(reduction.levels)]
+    for level, step in zip(reduction.levels, levels):
+        assert abs(level.cycles - step["cycles"]) <= 0.01 * step["cycles"], (level, step)

@@ -154,9 +154,8 @@ sdfg.sdfg @free args ["a", "s"] symbols [] {
 
 // -----
 
-// The same outside maps on uint8 (into an element of an array, through a scalar copy of
-// it, as every element access outside maps): minui on the signless values, through
-// signedness casts.
+// The same outside maps on uint8 (into a one-element array): minui on the signless
+// values, through signedness casts.
 
 sdfg.sdfg @ufree args ["a", "s"] symbols [] {
   %a = sdfg.container "a" : !sdfg.array<ui8>
@@ -168,19 +167,16 @@ sdfg.sdfg @ufree args ["a", "s"] symbols [] {
 }
 
 // CHECK-LABEL: ipu.graph "ufree"
-// CHECK:         %s_elem = ipu.variable "s_elem" mapping <0 to 1 x 1> : memref<ui8>
-// CHECK:         ipu.copy %s[0:1] to %s_elem[0:1] : memref<1xui8>, memref<ui8>
-// CHECK-NEXT:    ipu.tiled_map "scalar" over <0 to 1 x 1> ins(%a whole, %s_elem whole : memref<ui8>, memref<ui8>) outs(%s_elem whole : memref<ui8>) {
-// CHECK-NEXT:    ^bb0(%a_1: memref<ui8>, %0: memref<ui8>):
-// CHECK-NEXT:      %1 = ipu.access %a_1[] : memref<ui8>
-// CHECK-NEXT:      %2 = ipu.access %0[] : memref<ui8>
-// CHECK-NEXT:      %3 = builtin.unrealized_conversion_cast %2 : ui8 to i8
-// CHECK-NEXT:      %4 = builtin.unrealized_conversion_cast %1 : ui8 to i8
-// CHECK-NEXT:      %5 = arith.minui %3, %4 : i8
-// CHECK-NEXT:      %6 = builtin.unrealized_conversion_cast %5 : i8 to ui8
-// CHECK-NEXT:      ipu.yield %6 : ui8
+// CHECK:         ipu.tiled_map "scalar" over <0 to 1 x 1> ins(%a whole, %s block : memref<ui8>, memref<1xui8>) outs(%s block : memref<1xui8>) {
+// CHECK-NEXT:    ^bb0(%a_1: memref<ui8>, %s_1: memref<1xui8>):
+// CHECK-NEXT:      %0 = ipu.access %a_1[] : memref<ui8>
+// CHECK-NEXT:      %1 = ipu.access %s_1[0] : memref<1xui8>
+// CHECK-NEXT:      %2 = builtin.unrealized_conversion_cast %1 : ui8 to i8
+// CHECK-NEXT:      %3 = builtin.unrealized_conversion_cast %0 : ui8 to i8
+// CHECK-NEXT:      %4 = arith.minui %2, %3 : i8
+// CHECK-NEXT:      %5 = builtin.unrealized_conversion_cast %4 : i8 to ui8
+// CHECK-NEXT:      ipu.yield %5 : ui8
 // CHECK-NEXT:    }
-// CHECK-NEXT:    ipu.copy %s_elem[0:1] to %s[0:1] : memref<ui8>, memref<1xui8>
 
 // -----
 
