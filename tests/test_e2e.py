@@ -677,6 +677,22 @@ def test_a_large_sum_folds_in_place_with_vectors_and_a_tree():
         assert abs(level.cycles - step["cycles"]) <= 0.01 * step["cycles"], (level, step)
 
 
+@dace.program
+def halving_sums(x: dace.float32[N], s: dace.float32[1], TSTEPS: dace.int32):
+    for t in range(TSTEPS):
+        s[0] = s[0] + np.sum(x)
+        x[:] = x * 0.5
+
+
+def test_a_reduction_inside_a_loop():
+    # the Reduce node's levels run in the loop's body, once per iteration
+    arrays = {"x": RNG.random(100, dtype=np.float32), "s": np.zeros(1, np.float32), "TSTEPS": np.int32(4)}
+    ours, compiled = run_ipu(halving_sums, arrays, {"N": 100})
+    assert_same(ours, {"s": [arrays["x"].sum(dtype=np.float64) * 1.875], "x": arrays["x"] / 16}, ["s", "x"])
+    assert_same(ours, run_dace(halving_sums.to_sdfg(simplify=True), arrays, {"N": 100}), ["s", "x"])
+    assert {s["executions"] for s in compiled.report["steps"] if s["kind"] == "execute"} == {1, 4}
+
+
 # -- views, transposes, nested SDFGs, many states and containers --------------------------------
 #
 # DaCe's simplify removes most views (and inlines most nested SDFGs), so these run the
