@@ -577,8 +577,50 @@ class ReadOp(IRDLOperation):
         return op
 
 
+class _StoreMixin:
+    """What `sdfg.write` and `sdfg.accumulate` share: a value of the container's element
+    type stored at the element `subset` names, spelled `%v to %y[subset] : !sdfg.array<...>`.
+    An op declares `value`, `container`, `indices` and `subset`."""
+
+    def subset_exprs(self) -> list[IndexExpr]:
+        return exprs(self.subset)  # type: ignore[attr-defined]
+
+    def verify_stored(self, what: str, adjective: str) -> ArrayType:
+        ctype = _verify_access(self, what)  # type: ignore[arg-type]
+        value_type = self.value.type  # type: ignore[attr-defined]
+        if value_type != ctype.element_type:
+            raise VerifyException(
+                f"{adjective} value type {value_type} is not the element type {ctype.element_type} of the container"
+            )
+        return ctype
+
+    def print_stored(self, printer: Printer) -> None:
+        printer.print_ssa_value(self.value)  # type: ignore[attr-defined]
+        printer.print_string(" to ")
+        _print_access(printer, self.container, self.subset_exprs(), self.indices)  # type: ignore[attr-defined]
+        printer.print_op_attributes(self.attributes)  # type: ignore[attr-defined]
+        printer.print_string(" : ")
+        printer.print_attribute(self.container.type)  # type: ignore[attr-defined]
+
+    @staticmethod
+    def parse_stored(parser: Parser, name: str) -> tuple[SSAValue, SSAValue, list[SSAValue], list[IndexExpr], dict]:
+        """(value, container, indices, subset, attributes) of `%v to %y[subset] {...} : type`."""
+        value = parser.parse_unresolved_operand()
+        parser.parse_keyword("to")
+        container = parser.parse_unresolved_operand()
+        dims = _OperandDims(parser)
+        subset = parser.parse_comma_separated_list(parser.Delimiter.SQUARE, lambda: parse_index_expr(parser, dims))
+        attrs = parser.parse_optional_attr_dict()
+        parser.parse_punctuation(":")
+        ctype = parser.parse_type()
+        if not isinstance(ctype, ArrayType):
+            parser.raise_error(f"{name} expects an !sdfg.array container")
+        resolved_value = parser.resolve_operand(value, ctype.element_type)
+        return resolved_value, parser.resolve_operand(container, ctype), dims.resolve(), subset, attrs
+
+
 @irdl_op_definition
-class WriteOp(IRDLOperation):
+class WriteOp(_StoreMixin, IRDLOperation):
     """A memlet out of a tasklet: `sdfg.write %v to %y[%i] : !sdfg.array<...>`."""
 
     name = "sdfg.write"
@@ -586,9 +628,6 @@ class WriteOp(IRDLOperation):
     container = operand_def(ArrayType)
     indices = var_operand_def(IndexType)
     subset = prop_def(ArrayAttr[IndexExprAttr])
-
-    def subset_exprs(self) -> list[IndexExpr]:
-        return exprs(self.subset)
 
     def __init__(
         self,
@@ -603,42 +642,16 @@ class WriteOp(IRDLOperation):
         )
 
     def verify_(self) -> None:
-        ctype = _verify_access(self, "write")
-        if self.value.type != ctype.element_type:
-            raise VerifyException(
-                f"written value type {self.value.type} is not the element type "
-                f"{ctype.element_type} of the container"
-            )
+        self.verify_stored("write", "written")
 
     def print(self, printer: Printer) -> None:
         printer.print_string(" ")
-        printer.print_ssa_value(self.value)
-        printer.print_string(" to ")
-        _print_access(printer, self.container, self.subset_exprs(), self.indices)
-        printer.print_op_attributes(self.attributes)
-        printer.print_string(" : ")
-        printer.print_attribute(self.container.type)
+        self.print_stored(printer)
 
     @classmethod
     def parse(cls, parser: Parser) -> WriteOp:
-        value = parser.parse_unresolved_operand()
-        parser.parse_keyword("to")
-        container = parser.parse_unresolved_operand()
-        dims = _OperandDims(parser)
-        subset = parser.parse_comma_separated_list(
-            parser.Delimiter.SQUARE, lambda: parse_index_expr(parser, dims)
-        )
-        attrs = parser.parse_optional_attr_dict()
-        parser.parse_punctuation(":")
-        ctype = parser.parse_type()
-        if not isinstance(ctype, ArrayType):
-            parser.raise_error("sdfg.write expects an !sdfg.array container")
-        op = cls(
-            parser.resolve_operand(value, ctype.element_type),
-            parser.resolve_operand(container, ctype),
-            dims.resolve(),
-            subset,
-        )
+        value, container, indices, subset, attrs = cls.parse_stored(parser, "sdfg.write")
+        op = cls(value, container, indices, subset)
         op.attributes.update(attrs)
         return op
 
@@ -1250,7 +1263,7 @@ class ApplyOp(IRDLOperation):
 
 
 @irdl_op_definition
-class AccumulateOp(IRDLOperation):
+class AccumulateOp(_StoreMixin, IRDLOperation):
     """A memlet with write-conflict resolution out of a tasklet: combine the value with
     the element it lands on, `element = element <kind> value`.
 
@@ -1270,9 +1283,6 @@ class AccumulateOp(IRDLOperation):
     indices = var_operand_def(IndexType)
     subset = prop_def(ArrayAttr[IndexExprAttr])
 
-    def subset_exprs(self) -> list[IndexExpr]:
-        return exprs(self.subset)
-
     def __init__(
         self,
         kind: str,
@@ -1291,47 +1301,20 @@ class AccumulateOp(IRDLOperation):
             raise VerifyException(
                 f"unknown reduction '{self.kind.data}' (expected {', '.join(REDUCTION_KINDS)})"
             )
-        ctype = _verify_access(self, "accumulate")  # type: ignore[arg-type]
-        if self.value.type != ctype.element_type:
-            raise VerifyException(
-                f"accumulated value type {self.value.type} is not the element type "
-                f"{ctype.element_type} of the container"
-            )
+        ctype = self.verify_stored("accumulate", "accumulated")
         row = element_type(ctype.element_type)
         if row is None or row.name == "i1":
             raise VerifyException(f"cannot accumulate '{self.kind.data}' into {ctype.element_type} elements")
 
     def print(self, printer: Printer) -> None:
         printer.print_string(f" {self.kind.data} ")
-        printer.print_ssa_value(self.value)
-        printer.print_string(" to ")
-        _print_access(printer, self.container, self.subset_exprs(), self.indices)
-        printer.print_op_attributes(self.attributes)
-        printer.print_string(" : ")
-        printer.print_attribute(self.container.type)
+        self.print_stored(printer)
 
     @classmethod
     def parse(cls, parser: Parser) -> AccumulateOp:
         kind = parser.parse_keyword_in(REDUCTION_KINDS, " (a reduction)")
-        value = parser.parse_unresolved_operand()
-        parser.parse_keyword("to")
-        container = parser.parse_unresolved_operand()
-        dims = _OperandDims(parser)
-        subset = parser.parse_comma_separated_list(
-            parser.Delimiter.SQUARE, lambda: parse_index_expr(parser, dims)
-        )
-        attrs = parser.parse_optional_attr_dict()
-        parser.parse_punctuation(":")
-        ctype = parser.parse_type()
-        if not isinstance(ctype, ArrayType):
-            parser.raise_error("sdfg.accumulate expects an !sdfg.array container")
-        op = cls(
-            kind,
-            parser.resolve_operand(value, ctype.element_type),
-            parser.resolve_operand(container, ctype),
-            dims.resolve(),
-            subset,
-        )
+        value, container, indices, subset, attrs = cls.parse_stored(parser, "sdfg.accumulate")
+        op = cls(kind, value, container, indices, subset)
         op.attributes.update(attrs)
         return op
 

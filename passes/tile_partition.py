@@ -55,7 +55,7 @@ from ipu_lower.passes.tile_partition_control import (
     plan_control,
     plan_dynamic_copy,
 )
-from ipu_lower.passes.tile_partition_points import SCALAR_MAP, Points, memref_of, tiled_map
+from ipu_lower.passes.tile_partition_points import SCALAR_MAP, Points, memref_of, static_ranges, tiled_map
 from ipu_lower.passes.tile_partition_reductions import (
     ReductionPlan,
     analyze_reduction,
@@ -172,13 +172,10 @@ def analyze_map(map_op: sd.MapOp) -> MapAccesses:
     """Check that `map_op` is a map the partition supports and say what it touches."""
     label = map_op.label.data
     bounds = []
-    for lo, hi, st in map_op.ranges():
-        values = (lo.constant_value(), hi.constant_value(), st.constant_value())
-        if None in values:
-            raise error(map_op, f"map '{label}' has a range that is not static; run sdfg-specialize first")
-        if values[2] != 1:
+    for lo, hi, st in static_ranges(map_op):
+        if st != 1:
             raise error(map_op, f"map '{label}' ranges must have step 1 for now (got {lo} to {hi} step {st})")
-        bounds.append((values[0], values[1]))
+        bounds.append((lo, hi))
     if any(hi <= lo for lo, hi in bounds):
         return MapAccesses(0, [], [])  # runs no iteration (`B[1:-1]` of two elements): touches nothing
     return analyze_body(f"map '{label}'", list(map_op.body.block.ops), map_op.params, bounds)

@@ -26,9 +26,10 @@ from functools import cache
 from math import prod
 
 from xdsl.dialects import arith
-from xdsl.dialects.builtin import IndexType, IntegerAttr, IntegerType, MemRefType, i32
+from xdsl.dialects.builtin import IndexType, IntegerAttr, MemRefType, i32
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 
+from ipu_lower.diagnostics import error
 from ipu_lower.dialects import ipu
 from ipu_lower.dialects import sdfg as sd
 from ipu_lower.dialects.index_arith import materialize
@@ -54,6 +55,17 @@ def memref_of_value(value: SSAValue) -> MemRefType:
     """The memref of a container (converted later) or of a variable made while rewriting."""
     t = value.type
     return t if isinstance(t, MemRefType) else memref_of(t)  # type: ignore[arg-type]
+
+
+def static_ranges(map_op: sd.MapOp) -> list[tuple[int, int, int]]:
+    """The (begin, end, step) of each range of `map_op`, which must be constants."""
+    ranges = []
+    for lo, hi, st in map_op.ranges():
+        values = (lo.constant_value(), hi.constant_value(), st.constant_value())
+        if None in values:
+            raise error(map_op, f"map '{map_op.label.data}' has a range that is not static; run sdfg-specialize first")
+        ranges.append(values)
+    return ranges  # type: ignore[return-value]
 
 
 def point_offsets(op: sd.ReadOp | sd.WriteOp, params: Sequence[SSAValue]) -> list[int] | None:

@@ -31,7 +31,7 @@ from ipu_lower.dialects.index_expr import IndexExpr
 from ipu_lower.dialects.reduction import accumulator_type, identity
 from ipu_lower.element_types import element_type, is_unsigned, signless
 from ipu_lower.passes.reduction_plan import FoldLevel, FoldProblem, ReductionMap, plan_levels
-from ipu_lower.passes.tile_partition_points import inline_tasklet, memref_of, point_offsets
+from ipu_lower.passes.tile_partition_points import inline_tasklet, memref_of, point_offsets, static_ranges
 from ipu_lower.passes.vertex_extraction_reductions import fold_codelet_body, plan_fold_signature
 
 
@@ -47,16 +47,13 @@ def is_reduction_map(op: Operation) -> bool:
 def _static_bounds(map_op: sd.MapOp) -> list[int]:
     label = map_op.label.data
     bounds = []
-    for lo, hi, st in map_op.ranges():
-        values = (lo.constant_value(), hi.constant_value(), st.constant_value())
-        if None in values:
-            raise error(map_op, f"map '{label}' has a range that is not static; run sdfg-specialize first")
-        if values[0] != 0 or values[2] != 1:
+    for lo, hi, st in static_ranges(map_op):
+        if lo != 0 or st != 1:
             raise error(
                 map_op, f"map '{label}' ranges must start at 0 with step 1 for now (got {lo} to {hi} step {st})"
             )
-        bounds.append(values[1])
-    return bounds  # type: ignore[return-value]
+        bounds.append(hi)
+    return bounds
 
 
 def analyze_reduction(map_op: sd.MapOp) -> ReductionMap:

@@ -8,7 +8,6 @@ from collections import Counter
 from pathlib import Path
 
 import dace
-import numpy as np
 import pytest
 from xdsl.context import Context
 from xdsl.dialects.arith import Arith
