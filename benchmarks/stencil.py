@@ -8,8 +8,8 @@ one element of A and writes one of B at best: 8 bytes over 24 bytes per cycle); 
 bytes the busiest tile receives per step (ipu_lower.cost_model.exchange, which the
 e2e tests check against the emulator) next to what its points read from other tiles
 (the halo its partition needs); the exchange cycles of both at the arch's bytes per
-cycle; sync per superstep; and the total. The last column is the halo of the same work
-in 2-D blocks, the partition that would need the least exchange.
+cycle; sync per superstep; and the total. The last columns are the halos the same
+work needs in strips of rows and in a near-square grid of blocks.
 
 Run: python benchmarks/stencil.py [--arch ipu2] [--sizes 1024,4096]
 """
@@ -38,11 +38,26 @@ def jacobi_step(A: dace.float32[N, N], B: dace.float32[N, N]):
     A[1:-1, 1:-1] = dace.float32(0.2) * (B[1:-1, 1:-1] + B[1:-1, :-2] + B[1:-1, 2:] + B[2:, 1:-1] + B[:-2, 1:-1])
 
 
-def needed_halo(begin: int, end: int, n: int) -> int:
-    """Elements outside [begin, end) that the interior points in it read."""
-    inside = [p for p in range(begin, end) if 0 < p // n < n - 1 and 0 < p % n < n - 1]
-    reads = {p + di * n + dj for p in inside for di, dj in OFFSETS}
-    return len([q for q in reads if not begin <= q < end])
+def block_points(block, n: int) -> list[tuple[int, int]]:
+    """The (row, column) points of a block of a strip partition (a run of row-major
+    elements) or of a grid partition (a box)."""
+    if hasattr(block, "box"):
+        (r0, r1), (c0, c1) = block.box
+        return [(r, c) for r in range(r0, r1) for c in range(c0, c1)]
+    return [divmod(p, n) for p in range(block.begin, block.end)]
+
+
+def needed_halo(points: list[tuple[int, int]], n: int) -> int:
+    """Elements outside the block that its interior points read."""
+    inside = {p for p in points if 0 < p[0] < n - 1 and 0 < p[1] < n - 1}
+    reads = {(r + dr, c + dc) for r, c in inside for dr, dc in OFFSETS}
+    return len(reads - set(points))
+
+
+def strip_halo(n: int) -> int:
+    """What the busiest tile receives when the arrays are cut into strips of row-major
+    elements: its halo<n, n> slice, a row's worth of elements either side."""
+    return 2 * n
 
 
 def block_perimeter(n: int, tiles: int) -> int:
@@ -63,19 +78,21 @@ def step_row(n: int, arch: Arch) -> dict:
         if isinstance(op, poplar.AddVerticesOp) and any(r.kind.data == "halo" for r in op.rules.data)
     ]
     assert len(sweeps) == 2, "a step is two sweeps"
-    busiest = [max(s.tile_map.blocks(), key=lambda b: (b.end - b.begin, needed_halo(b.begin, b.end, n))) for s in sweeps]
-    points = max(b.end - b.begin for b in busiest)
-    needed = sum(needed_halo(b.begin, b.end, n) for b in busiest) * FLOAT_BYTES
+    busiest = [max(s.tile_map.blocks(), key=lambda b: len(block_points(b, n))) for s in sweeps]
+    points = [block_points(b, n) for b in busiest]
+    needed = sum(needed_halo(p, n) for p in points) * FLOAT_BYTES
     return {
         "n": n,
-        "points": points,
+        "partition": "grid" if isinstance(sweeps[0].tile_map, poplar.GridMapAttr) else "strips",
+        "points": max(len(p) for p in points),
         "compute": compute_cycles(module),
-        "memory_bound": sum(b.end - b.begin for b in busiest) * UPDATE_BYTES / MEMORY_BYTES_PER_CYCLE,
+        "memory_bound": sum(len(p) for p in points) * UPDATE_BYTES / MEMORY_BYTES_PER_CYCLE,
         "received": sum(e.busiest_tile_bytes for e in exchanges),
         "needed": needed,
         "exchange": sum(e.cycles(arch.exchange_bytes_per_cycle) for e in exchanges),
         "exchange_bound": needed / arch.exchange_bytes_per_cycle,
         "sync": len(compute_sets) * arch.sync_cycles,
+        "strips": len(sweeps) * strip_halo(n) * FLOAT_BYTES,
         "blocks": len(sweeps) * block_perimeter(n, arch.tiles) * FLOAT_BYTES,
     }
 
@@ -85,22 +102,24 @@ def main() -> None:
     print(f"2-D Jacobi, float32, one time step (two sweeps) on {arch.name} ({arch.tiles} tiles), per busiest tile;")
     print(f"exchange at {arch.exchange_bytes_per_cycle} bytes/cycle, sync {arch.sync_cycles} cycles per superstep.")
     print_header(
-        f"{'size':>9} {'points':>6} {'compute':>7} {'mem bound':>9} {'recv B':>7} {'needed B':>8} "
-        f"{'exch':>5} {'exch bound':>10} {'sync':>5} {'total':>6} {'bound':>6} {'2-D blocks B':>12}"
+        f"{'size':>9} {'layout':>6} {'points':>6} {'compute':>7} {'mem bound':>9} {'recv B':>7} {'needed B':>8} "
+        f"{'exch':>5} {'exch bound':>10} {'sync':>5} {'total':>6} {'bound':>6} {'strips B':>8} {'blocks B':>8}"
     )
     for n in sizes:
         r = step_row(n, arch)
         total = r["compute"] + r["exchange"] + r["sync"]
         bound = r["memory_bound"] + r["exchange_bound"] + r["sync"]
         print(
-            f"{n:>4}x{n:<4} {r['points']:>6} {r['compute']:>7} {r['memory_bound']:>9.0f} {r['received']:>7} "
-            f"{r['needed']:>8} {r['exchange']:>5} {r['exchange_bound']:>10.0f} {r['sync']:>5} {total:>6} "
-            f"{bound:>6.0f} {r['blocks']:>12}"
+            f"{n:>4}x{n:<4} {r['partition']:>6} {r['points']:>6} {r['compute']:>7} {r['memory_bound']:>9.0f} "
+            f"{r['received']:>7} {r['needed']:>8} {r['exchange']:>5} {r['exchange_bound']:>10.0f} {r['sync']:>5} "
+            f"{total:>6} {bound:>6.0f} {r['strips']:>8} {r['blocks']:>8}"
         )
     print()
-    print("recv B: bytes the model's exchange brings the busiest tile (its halo<l, h> slices); needed B: the")
-    print("elements outside its block its points read. Strips of whole rows need a row above and below;")
-    print("2-D blocks would need only their perimeter (last column).")
+    print("layout: the partition ipu-tile-partition chose (strips of row-major elements, or a grid of boxes).")
+    print("recv B: bytes the model's exchange brings the busiest tile per step (its halo slices, a box's ring")
+    print("with its four corners); needed B: the elements outside its block its points read (a box's perimeter).")
+    print("strips B: what the busiest tile would receive per step in strips of rows (halo<n, n> slices);")
+    print("blocks B: what it would need in the near-square grid of at most the tile count.")
 
 
 if __name__ == "__main__":

@@ -22,11 +22,13 @@ from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
     ArrayAttr,
     IndexType,
+    IntegerAttr,
     MemRefType,
     StringAttr,
     VectorType,
     f16,
     f32,
+    i64,
 )
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.parser import AttrParser, Parser
@@ -255,6 +257,32 @@ class WorkerOpMixin:
 
     def __init__(self):
         super().__init__(result_types=[IndexType()])  # type: ignore[call-arg]
+
+
+class BlockExtentMixin:
+    """The extent of the vertex's box along one dimension (`%e = <op> 1`), a vertex
+    member the host sets, for vertices placed over a grid map."""
+
+    def __init__(self, dim: int):
+        super().__init__(properties={"dim": IntegerAttr(dim, i64)}, result_types=[IndexType()])  # type: ignore[call-arg]
+
+    @property
+    def dimension(self) -> int:
+        return self.dim.value.data  # type: ignore[attr-defined]
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(f" {self.dimension}")  # type: ignore[attr-defined]
+        printer.print_op_attributes(self.attributes)  # type: ignore[attr-defined]
+
+    @classmethod
+    def parse(cls, parser: Parser):
+        op = cls(parser.parse_integer(allow_negative=False, allow_boolean=False))
+        op.attributes.update(parser.parse_optional_attr_dict())  # type: ignore[attr-defined]
+        return op
+
+    def verify_(self) -> None:
+        if self.dimension < 0:  # type: ignore[attr-defined]
+            raise VerifyException(f"block extent of dimension {self.dimension}")  # type: ignore[attr-defined]
 
 
 def on_vectors(op: Operation, operands: Sequence[SSAValue], vtype: VectorType) -> Operation:

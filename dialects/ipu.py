@@ -23,7 +23,7 @@ from collections.abc import Sequence
 from math import prod
 from typing import ClassVar
 
-from ipu_lower.dialects.codelet_body import CodeletOpMixin, FieldMixin, WorkerOpMixin, count
+from ipu_lower.dialects.codelet_body import BlockExtentMixin, CodeletOpMixin, FieldMixin, WorkerOpMixin, count
 from ipu_lower.dialects.dynamic_slice import DynamicSliceMixin, int_list
 from ipu_lower.dialects.syntax import (
     LabelledBodyMixin,
@@ -38,9 +38,12 @@ from ipu_lower.dialects.tiling import (
     SLICE_KINDS,
     UNPLANNED,
     SliceRuleMixin,
+    GridMapMixin,
     TileMapMixin,
+    check_covers,
     check_slices_inside,
     check_tiles_exist,
+    parse_any_map,
     verify_placement,
 )
 from xdsl.dialects.builtin import (
@@ -105,6 +108,24 @@ class TileMapAttr(TileMapMixin, ParametrizedAttribute):
     name = "ipu.tile_map"
     groups: ArrayAttr[IntAttr]
     first_element: IntAttr
+
+
+@irdl_attr_definition
+class GridMapAttr(GridMapMixin, ParametrizedAttribute):
+    """Boxes of an N-dimensional array over tiles: `#ipu.grid_map<<0 to 38 x 27> * 38, <0 to 38 x 27> * 1>`
+    (see `ipu_lower.dialects.tiling.GridMapMixin`)."""
+
+    name = "ipu.grid_map"
+    dims: ArrayAttr[TileMapAttr]
+    strides: ArrayAttr[IntAttr]
+    DIM_MAP: ClassVar[type] = TileMapAttr
+
+
+AnyTileMap = TileMapAttr | GridMapAttr
+
+
+def _parse_map(parser: Parser) -> AnyTileMap:
+    return parse_any_map(parser, TileMapAttr, GridMapAttr)
 
 
 @irdl_attr_definition
@@ -199,25 +220,37 @@ class VariableOp(IRDLOperation):
 
     name = "ipu.variable"
     var_name = prop_def(StringAttr)
-    tile_map = prop_def(TileMapAttr)
+    tile_map = prop_def(AnyTileMap)
     result = result_def(MemRefType)
     traits = traits_def(HasParent(GraphOp))
 
-    assembly_format = "$var_name `mapping` $tile_map attr-dict `:` type($result)"
-
-    def __init__(self, name: str, type: MemRefType, tile_map: TileMapAttr):
+    def __init__(self, name: str, type: MemRefType, tile_map: AnyTileMap):
         super().__init__(properties={"var_name": StringAttr(name), "tile_map": tile_map}, result_types=[type])
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_attribute(self.var_name)
+        printer.print_string(f" mapping {self.tile_map.runs_text()}")
+        printer.print_op_attributes(self.attributes)
+        printer.print_string(" : ")
+        printer.print_attribute(self.result.type)
+
+    @classmethod
+    def parse(cls, parser: Parser) -> VariableOp:
+        name = parser.parse_str_literal()
+        parser.parse_keyword("mapping")
+        tile_map = _parse_map(parser)
+        attrs = parser.parse_optional_attr_dict()
+        parser.parse_punctuation(":")
+        op = cls(name, parser.parse_type(), tile_map)  # type: ignore[arg-type]
+        op.attributes.update(attrs)
+        return op
 
     def verify_(self) -> None:
         if DYNAMIC_INDEX in self.result.type.get_shape():  # type: ignore[union-attr]
             raise VerifyException(f"variable '{self.var_name.data}' must have a static shape")
         _check_tiles(self, self.tile_map)
-        elements = num_elements(self.result.type)
-        if (self.tile_map.start, self.tile_map.end()) != (0, elements):
-            raise VerifyException(
-                f"tile map of '{self.var_name.data}' covers elements [{self.tile_map.start}:{self.tile_map.end()}] "
-                f"but the tensor has {elements}"
-            )
+        check_covers(self.tile_map, self.result.type.get_shape(), f"of '{self.var_name.data}' ")  # type: ignore[union-attr]
 
 
 def graph_of(op: Operation) -> GraphOp | None:
@@ -227,7 +260,7 @@ def graph_of(op: Operation) -> GraphOp | None:
     return parent
 
 
-def _check_tiles(op: Operation, tile_map: TileMapAttr) -> None:
+def _check_tiles(op: Operation, tile_map: AnyTileMap) -> None:
     if (graph := graph_of(op)) is not None:
         check_tiles_exist(tile_map, graph.arch.data)
 
@@ -611,7 +644,7 @@ class TiledMapOp(IRDLOperation):
 
     name = "ipu.tiled_map"
     label = prop_def(StringAttr)
-    tile_map = prop_def(TileMapAttr)
+    tile_map = prop_def(AnyTileMap)
     in_rules = prop_def(ArrayAttr[SliceAttr])
     out_rules = prop_def(ArrayAttr[SliceAttr])
     ins = var_operand_def(MemRefType)
@@ -623,7 +656,7 @@ class TiledMapOp(IRDLOperation):
     def __init__(
         self,
         label: str,
-        tile_map: TileMapAttr,
+        tile_map: AnyTileMap,
         ins: Sequence[tuple[SSAValue, SliceAttr]],
         outs: Sequence[tuple[SSAValue, SliceAttr]],
         body: Region,
@@ -665,7 +698,11 @@ class TiledMapOp(IRDLOperation):
         rules = [*self.in_rules.data, *self.out_rules.data]
         values = [*self.ins, *self.outs]
         check_slices_inside(
-            rules, self.tile_map, [num_elements(v.type) for v in values], [variable_of(v).var_name.data for v in values]
+            rules,
+            self.tile_map,
+            [num_elements(v.type) for v in values],
+            [variable_of(v).var_name.data for v in values],
+            [v.type.get_shape() for v in values],  # type: ignore[union-attr]
         )
         block = self.body.block
         if [a.type for a in block.args] != [v.type for v in self.ins]:
@@ -710,7 +747,7 @@ class TiledMapOp(IRDLOperation):
     def parse(cls, parser: Parser) -> TiledMapOp:
         label = parser.parse_str_literal()
         parser.parse_keyword("over")
-        tile_map = TileMapAttr.new(TileMapAttr.parse_runs(parser))
+        tile_map = _parse_map(parser)
         parser.parse_keyword("ins")
         ins = parse_ruled_operands(parser, SliceAttr)
         parser.parse_keyword("outs")
@@ -769,13 +806,15 @@ class AccessOp(IRDLOperation):
         rule = tiled_map.rule_of_argument(self.tensor)
         name = variable_of(tiled_map.ins[self.tensor.index]).var_name.data  # type: ignore[attr-defined]
         lo, hi = rule.halo
-        offset = self.flat_offset()
         if rule.is_unplanned:  # ipu-plan-exchange sizes the halo from these offsets
             return
-        if offset and rule.kind.data != "halo":
-            raise VerifyException(f"access at offset {offset} of '{name}', which is connected {rule.rule_text()} without a halo")
-        if not -lo <= offset <= hi:
-            raise VerifyException(f"access at offset {offset} of '{name}' is outside its halo <{lo}, {hi}>")
+        # over a grid, the halo widens the box in every dimension; else it is flat
+        offsets = self.offsets() if isinstance(tiled_map.tile_map, GridMapAttr) else [self.flat_offset()]
+        shown = offsets[0] if len(offsets) == 1 else list(offsets)
+        if any(offsets) and rule.kind.data != "halo":
+            raise VerifyException(f"access at offset {shown} of '{name}', which is connected {rule.rule_text()} without a halo")
+        if not all(-lo <= o <= hi for o in offsets):
+            raise VerifyException(f"access at offset {shown} of '{name}' is outside its halo <{lo}, {hi}>")
 
     def print(self, printer: Printer) -> None:
         printer.print_string(" ")
@@ -956,7 +995,7 @@ class CodeletOp(CodeletOpMixin, IRDLOperation):
 
     @staticmethod
     def worker_ops() -> tuple[type[IRDLOperation], ...]:
-        return (WorkerIdOp, NumWorkersOp, BlockStartOp)
+        return (WorkerIdOp, NumWorkersOp, BlockStartOp, BlockExtentOp)
 
 
 @irdl_op_definition
@@ -979,6 +1018,18 @@ class BlockStartOp(WorkerOpMixin, IRDLOperation):
     knows of each vertex as `block.begin`)."""
 
     name = "ipu.block_start"
+    result = result_def(IndexType)
+    traits = traits_def(Pure(), HasAncestor(CodeletOp))
+
+
+@irdl_op_definition
+class BlockExtentOp(BlockExtentMixin, IRDLOperation):
+    """The extent of this vertex's box along dimension `dim` (vertices over a grid map;
+    what host code knows of each vertex as `block.end[dim] - block.begin[dim]`):
+    `%w = ipu.block_extent 1`."""
+
+    name = "ipu.block_extent"
+    dim = prop_def(IntegerAttr[I64])
     result = result_def(IndexType)
     traits = traits_def(Pure(), HasAncestor(CodeletOp))
 
@@ -1031,12 +1082,12 @@ class VerticesOp(IRDLOperation):
 
     name = "ipu.vertices"
     codelet = prop_def(SymbolRefAttr)
-    tile_map = prop_def(TileMapAttr)
+    tile_map = prop_def(AnyTileMap)
     rules = prop_def(ArrayAttr[SliceAttr])
     tensors = var_operand_def(MemRefType)
     traits = traits_def(HasParent(ComputeSetOp))
 
-    def __init__(self, codelet: str, tile_map: TileMapAttr, operands: Sequence[tuple[SSAValue, SliceAttr]]):
+    def __init__(self, codelet: str, tile_map: AnyTileMap, operands: Sequence[tuple[SSAValue, SliceAttr]]):
         super().__init__(
             operands=[[v for v, _ in operands]],
             properties={
@@ -1068,7 +1119,10 @@ class VerticesOp(IRDLOperation):
             self.rules.data,
             [(n, v.type.element_type, num_elements(v.type)) for n, v in zip(names, self.tensors)],  # type: ignore[union-attr]
         )
-        check_slices_inside(self.rules.data, self.tile_map, [num_elements(v.type) for v in self.tensors], names)
+        sizes = [num_elements(v.type) for v in self.tensors]
+        check_slices_inside(self.rules.data, self.tile_map, sizes, names, [v.type.get_shape() for v in self.tensors])  # type: ignore[union-attr]
+        if not isinstance(self.tile_map, GridMapAttr) and any(isinstance(o, BlockExtentOp) for o in codelet.body.walk()):
+            raise VerifyException(f"codelet {self.codelet} reads block extents, which only vertices over a grid map have")
 
     def print(self, printer: Printer) -> None:
         printer.print_string(" ")
@@ -1083,7 +1137,7 @@ class VerticesOp(IRDLOperation):
         if not isinstance(codelet, SymbolRefAttr):
             parser.raise_error("expected a codelet symbol")
         parser.parse_keyword("over")
-        tile_map = TileMapAttr.new(TileMapAttr.parse_runs(parser))
+        tile_map = _parse_map(parser)
         values, rules = parse_ruled_operands(parser, SliceAttr)
         op = cls(codelet.root_reference.data, tile_map, list(zip(values, rules)))
         op.attributes.update(parser.parse_optional_attr_dict())
@@ -1318,9 +1372,10 @@ IPU = Dialect(
         WorkerIdOp,
         NumWorkersOp,
         BlockStartOp,
+        BlockExtentOp,
         ComputeSetOp,
         VerticesOp,
         TiledReduceOp,
     ],
-    [TileMapAttr, SliceAttr, FieldAttr],
+    [TileMapAttr, GridMapAttr, SliceAttr, FieldAttr],
 )

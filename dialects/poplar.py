@@ -17,14 +17,17 @@ from collections.abc import Sequence
 from math import prod
 from typing import ClassVar
 
-from ipu_lower.dialects.codelet_body import CodeletOpMixin, FieldMixin, WorkerOpMixin, count
+from ipu_lower.dialects.codelet_body import BlockExtentMixin, CodeletOpMixin, FieldMixin, WorkerOpMixin, count
 from ipu_lower.dialects.dynamic_slice import DynamicSliceMixin, int_list
 from ipu_lower.dialects.syntax import parse_body, parse_view_tail, print_body, print_view_tail
 from ipu_lower.dialects.tiling import (
     SliceRuleMixin,
+    GridMapMixin,
     TileMapMixin,
+    check_covers,
     check_slices_inside,
     check_tiles_exist,
+    parse_any_map,
     verify_placement,
 )
 from xdsl.dialects.builtin import (
@@ -156,6 +159,23 @@ class TileMapAttr(TileMapMixin, ParametrizedAttribute):
 
 
 @irdl_attr_definition
+class GridMapAttr(GridMapMixin, ParametrizedAttribute):
+    """Boxes of an N-dimensional tensor over tiles (see `ipu_lower.dialects.tiling`)."""
+
+    name = "poplar.grid_map"
+    dims: ArrayAttr[TileMapAttr]
+    strides: ArrayAttr[IntAttr]
+    DIM_MAP: ClassVar[type] = TileMapAttr
+
+
+AnyTileMap = TileMapAttr | GridMapAttr
+
+
+def _parse_map(parser: Parser) -> AnyTileMap:
+    return parse_any_map(parser, TileMapAttr, GridMapAttr)
+
+
+@irdl_attr_definition
 class SliceAttr(SliceRuleMixin, ParametrizedAttribute):
     """Which slice of a tensor each vertex connects (see `ipu_lower.dialects.tiling`)."""
 
@@ -269,7 +289,7 @@ class BuildOp(IRDLOperation):
     def verify_(self) -> None:
         _in_region(self, "build")
 
-    def check_tiles(self, tile_map: TileMapAttr) -> None:
+    def check_tiles(self, tile_map: AnyTileMap) -> None:
         program = self.parent_op()
         if isinstance(program, HostProgramOp):
             check_tiles_exist(tile_map, program.arch.data)
@@ -296,19 +316,15 @@ class MapTensorOp(BuildOp):
 
     name = "poplar.map_tensor"
     tensor = operand_def(TensorType)
-    tile_map = prop_def(TileMapAttr)
+    tile_map = prop_def(AnyTileMap)
 
-    def __init__(self, tensor: SSAValue, tile_map: TileMapAttr):
+    def __init__(self, tensor: SSAValue, tile_map: AnyTileMap):
         super().__init__(operands=[tensor], properties={"tile_map": tile_map})
 
     def verify_(self) -> None:
         super().verify_()
         self.check_tiles(self.tile_map)
-        elements = tensor_type(self.tensor).num_elements()
-        if (self.tile_map.start, self.tile_map.end()) != (0, elements):
-            raise VerifyException(
-                f"tile map covers elements [{self.tile_map.start}:{self.tile_map.end()}] but the tensor has {elements}"
-            )
+        check_covers(self.tile_map, tensor_type(self.tensor).get_shape(), "")
 
     def print(self, printer: Printer) -> None:
         printer.print_string(" ")
@@ -322,7 +338,7 @@ class MapTensorOp(BuildOp):
     def parse(cls, parser: Parser) -> MapTensorOp:
         tensor = parser.parse_unresolved_operand()
         parser.parse_keyword("over")
-        tile_map = TileMapAttr.new(TileMapAttr.parse_runs(parser))
+        tile_map = _parse_map(parser)
         attrs = parser.parse_optional_attr_dict()
         parser.parse_punctuation(":")
         op = cls(parser.resolve_operand(tensor, parser.parse_type()), tile_map)
@@ -595,7 +611,7 @@ class AddVerticesOp(BuildOp):
     compute_set = operand_def(ComputeSetType)
     tensors = var_operand_def(TensorType)
     codelet = prop_def(SymbolRefAttr)
-    tile_map = prop_def(TileMapAttr)
+    tile_map = prop_def(AnyTileMap)
     field_names = prop_def(ArrayAttr[StringAttr])
     rules = prop_def(ArrayAttr[SliceAttr])
     cycles = prop_def(DenseArrayBase[I64])
@@ -604,7 +620,7 @@ class AddVerticesOp(BuildOp):
         self,
         compute_set: SSAValue,
         codelet: str,
-        tile_map: TileMapAttr,
+        tile_map: AnyTileMap,
         connections: Sequence[tuple[str, SSAValue, SliceAttr]],
         cycles: Sequence[int],
     ):
@@ -655,8 +671,14 @@ class AddVerticesOp(BuildOp):
             [(n, tensor_type(t).element_type, tensor_type(t).num_elements()) for n, t in zip(tensor_names, self.tensors)],
         )
         check_slices_inside(
-            self.rules.data, self.tile_map, [tensor_type(t).num_elements() for t in self.tensors], tensor_names
+            self.rules.data,
+            self.tile_map,
+            [tensor_type(t).num_elements() for t in self.tensors],
+            tensor_names,
+            [tensor_type(t).get_shape() for t in self.tensors],
         )
+        if not isinstance(self.tile_map, GridMapAttr) and any(isinstance(o, BlockExtentOp) for o in codelet.body.walk()):
+            raise VerifyException(f"codelet {self.codelet} reads block extents, which only vertices over a grid map have")
         runs = len(self.tile_map.runs())
         if len(self.run_cycles()) != runs or any(c < 0 for c in self.run_cycles()):
             raise VerifyException(f"poplar.add_vertices needs one non-negative cycle estimate per run ({runs})")
@@ -689,7 +711,7 @@ class AddVerticesOp(BuildOp):
         if not isinstance(codelet, SymbolRefAttr):
             parser.raise_error("expected a codelet symbol")
         parser.parse_keyword("over")
-        tile_map = TileMapAttr.new(TileMapAttr.parse_runs(parser))
+        tile_map = _parse_map(parser)
 
         def parse_connection():
             name = parser.parse_str_literal()
@@ -1002,7 +1024,7 @@ class CodeletOp(CodeletOpMixin, IRDLOperation):
 
     @staticmethod
     def worker_ops() -> tuple[type[IRDLOperation], ...]:
-        return (WorkerIdOp, NumWorkersOp, BlockStartOp)
+        return (WorkerIdOp, NumWorkersOp, BlockStartOp, BlockExtentOp)
 
 
 @irdl_op_definition
@@ -1029,6 +1051,17 @@ class BlockStartOp(WorkerOpMixin, IRDLOperation):
     vertex's block (`graph.setInitialValue(vertex["blockStart"], block.begin)`)."""
 
     name = "poplar.block_start"
+    result = result_def(IndexType)
+    traits = traits_def(Pure(), HasAncestor(CodeletOp))
+
+
+@irdl_op_definition
+class BlockExtentOp(BlockExtentMixin, IRDLOperation):
+    """`blockExtent<dim>`, a vertex-state field the host sets to the extent of each
+    vertex's box along `dim` (vertices over a grid map)."""
+
+    name = "poplar.block_extent"
+    dim = prop_def(IntegerAttr[I64])
     result = result_def(IndexType)
     traits = traits_def(Pure(), HasAncestor(CodeletOp))
 
@@ -1065,6 +1098,7 @@ POPLAR = Dialect(
         WorkerIdOp,
         NumWorkersOp,
         BlockStartOp,
+        BlockExtentOp,
     ],
-    [TensorType, ComputeSetType, ProgramType, TileMapAttr, SliceAttr, FieldAttr],
+    [TensorType, ComputeSetType, ProgramType, TileMapAttr, GridMapAttr, SliceAttr, FieldAttr],
 )

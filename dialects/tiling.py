@@ -31,6 +31,8 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
+from itertools import product
+from math import prod
 from typing import ClassVar
 
 from ipu_lower.dialects.codelet_body import is_vector_field
@@ -181,6 +183,14 @@ class TileMapMixin:
             add(run.first + tail, run.first + tail + 1, hi - (start + tail * run.count))
         return type(self)(runs, begin)
 
+    def block_of_tile(self, tile: int) -> tuple[int, int] | None:
+        """The elements [begin, end) tile `tile` holds, None if it holds none. O(runs)."""
+        for run, start in zip(self.runs(), self.run_starts()):
+            if run.first <= tile < run.end:
+                begin = start + (tile - run.first) * run.count
+                return begin, begin + run.count
+        return None
+
     def owner(self, begin: int, end: int) -> int | None:
         """The tile holding all of [begin, end), or None if it is split or unmapped."""
         for run, start in zip(self.runs(), self.run_starts()):
@@ -230,6 +240,154 @@ class TileMapMixin:
     def runs_text(self) -> str:
         start = f"from {self.start}: " if self.start else ""
         return "<" + start + ", ".join(f"{r.first} to {r.end} x {r.count}" for r in self.runs()) + ">"
+
+
+@dataclass(frozen=True)
+class GridBlock:
+    """The part of a grid map on one tile: the vertex at `index` (row-major over the
+    map's blocks) runs on `tile` over the box `box` ((begin, end) per dimension); `run`
+    numbers its combination of per-dimension runs, row-major."""
+
+    tile: int
+    index: int
+    run: int
+    box: tuple[tuple[int, int], ...]
+
+    @property
+    def extents(self) -> tuple[int, ...]:
+        return tuple(end - begin for begin, end in self.box)
+
+
+class GridMapMixin:
+    """A grid map attribute: an N-dimensional array cut into boxes, the product of one
+    tile map per dimension whose "tiles" number the blocks along it. Block (i0, i1, ...)
+    lives on tile i0 * s0 + i1 * s1 + ...: `grid<<0 to 2 x 3> * 2, <0 to 2 x 4> * 1>` puts
+    the 3x4 boxes of a 6x8 array on tiles 0, 1 (top) and 2, 3 (bottom). Like a tile map
+    it stays the size of its runs, whatever the tile count. A dialect declares `name`,
+    `dims: ArrayAttr[its TileMapAttr]`, `strides: ArrayAttr[IntAttr]` and `DIM_MAP`."""
+
+    name: str
+    dims: ArrayAttr
+    strides: ArrayAttr[IntAttr]
+    DIM_MAP: ClassVar[type]
+
+    def __init__(self, dims: Sequence[TileMapMixin], strides: Sequence[int]):
+        super().__init__(ArrayAttr(dims), ArrayAttr([IntAttr(s) for s in strides]))  # type: ignore[call-arg]
+
+    @property
+    def rank(self) -> int:
+        return len(self.dims.data)
+
+    def dim_maps(self) -> list[TileMapMixin]:
+        return list(self.dims.data)
+
+    def tile_strides(self) -> list[int]:
+        return [s.data for s in self.strides.data]
+
+    def verify(self) -> None:
+        what = f"#{self.name}"
+        if self.rank < 2 or len(self.strides.data) != self.rank:
+            raise VerifyException(f"{what} needs one tile map and one stride for each of at least two dimensions")
+        strides = self.tile_strides()
+        # row-major numbering: a stride exceeds every tile offset the later dimensions give
+        reach = 0
+        for dim, stride in reversed(list(zip(self.dim_maps(), strides))):
+            if stride <= reach:
+                raise VerifyException(f"{what} strides {strides} give two blocks one tile")
+            reach += stride * dim.last_tile()
+
+    def runs(self) -> list[TileRun]:
+        """Per combination of per-dimension runs, row-major: its tiles are not a range,
+        so only `count` (the elements of each of its boxes) is meaningful."""
+        return [TileRun(0, 1, prod(r.count for r in combo)) for combo in product(*(d.runs() for d in self.dim_maps()))]
+
+    def total(self) -> int:
+        return prod(d.total() for d in self.dim_maps())
+
+    def num_blocks(self) -> int:
+        return prod(d.num_blocks() for d in self.dim_maps())
+
+    def max_per_tile(self) -> int:
+        return prod(d.max_per_tile() for d in self.dim_maps())
+
+    def bounds(self) -> list[tuple[int, int]]:
+        """The box the blocks cover: (first element, end) per dimension."""
+        return [(d.start, d.end()) for d in self.dim_maps()]
+
+    def bounds_text(self) -> str:
+        return "[" + ", ".join(f"{b}:{e}" for b, e in self.bounds()) + "]"
+
+    def last_tile(self) -> int:
+        return sum(s * d.last_tile() for d, s in zip(self.dim_maps(), self.tile_strides()))
+
+    def blocks(self) -> Iterator[GridBlock]:
+        """Every block, row-major (proportional to the tile count: for estimates and
+        checks, never for building IR)."""
+        per_dim = [list(d.blocks()) for d in self.dim_maps()]
+        run_counts = [len(d.runs()) for d in self.dim_maps()]
+        for index, blocks in enumerate(product(*per_dim)):
+            run = 0
+            for block, n in zip(blocks, run_counts):
+                run = run * n + block.run
+            tile = sum(b.tile * s for b, s in zip(blocks, self.tile_strides()))
+            yield GridBlock(tile, index, run, tuple((b.begin, b.end) for b in blocks))
+
+    def corner_blocks(self) -> list[GridBlock]:
+        """The blocks at the corners of the grid: the extremes of every slice."""
+        blocks = list(self.blocks()) if self.num_blocks() <= 64 else None
+        if blocks is not None:
+            return blocks
+        ends = [(d.first_block(), d.last_block()) for d in self.dim_maps()]
+        return [
+            GridBlock(sum(b.tile * s for b, s in zip(combo, self.tile_strides())), 0, 0, tuple((b.begin, b.end) for b in combo))
+            for combo in product(*ends)
+        ]
+
+    def restricted(self, box: Sequence[tuple[int, int]]):
+        """This grid cut to `box` (inside it): blocks outside drop out, those on its
+        faces shrink; tiles keep their numbers."""
+        dims = [d.restricted(begin, end) for d, (begin, end) in zip(self.dim_maps(), box)]  # type: ignore[attr-defined]
+        return type(self)(dims, self.tile_strides())
+
+    def owner_box(self, tile: int) -> tuple[tuple[int, int], ...] | None:
+        """The box tile `tile` holds, None if it holds none (O(rank x runs))."""
+        box = []
+        for dim, stride in zip(self.dim_maps(), self.tile_strides()):
+            index, tile = divmod(tile, stride)
+            block = dim.block_of_tile(index)
+            if block is None:
+                return None
+            box.append(block)
+        return tuple(box) if tile == 0 else None
+
+    @classmethod
+    def parse_grid(cls, parser: AttrParser) -> tuple[ArrayAttr, ArrayAttr[IntAttr]]:
+        """`grid<<runs> * stride, ...>` (after the keyword `grid`)."""
+
+        def parse_dim() -> tuple[TileMapMixin, int]:
+            dim = cls.DIM_MAP.new(cls.DIM_MAP.parse_runs(parser))
+            parser.parse_punctuation("*")
+            return dim, parser.parse_integer(allow_negative=False, allow_boolean=False)
+
+        dims = parser.parse_comma_separated_list(parser.Delimiter.ANGLE, parse_dim)
+        return ArrayAttr([d for d, _ in dims]), ArrayAttr([IntAttr(s) for _, s in dims])
+
+    @classmethod
+    def parse_parameters(cls, parser: AttrParser) -> Sequence[Attribute]:
+        return cls.parse_grid(parser)
+
+    def runs_text(self) -> str:
+        return "grid<" + ", ".join(f"{d.runs_text()} * {s}" for d, s in zip(self.dim_maps(), self.tile_strides())) + ">"
+
+    def print_parameters(self, printer: Printer) -> None:
+        printer.print_string(self.runs_text()[len("grid"):])
+
+
+def parse_any_map(parser: AttrParser, tile_map: type, grid_map: type):
+    """A tile map's `<runs>` or a grid map's `grid<...>` (the syntax of ops placed over one)."""
+    if parser.parse_optional_keyword("grid"):
+        return grid_map.new(grid_map.parse_grid(parser))
+    return tile_map.new(tile_map.parse_runs(parser))
 
 
 SLICE_KINDS = ("whole", "block", "halo", "partial", "partials", "rows", "columns")
@@ -309,6 +467,19 @@ class SliceRuleMixin:
                 return block.begin, block.end
             case _:
                 return block.begin - self.lo.data, block.end + self.hi.data
+
+    @property
+    def fits_grid(self) -> bool:
+        """Whether the rule means something over a grid map: whole, or the block's box,
+        widened by a halo in every dimension."""
+        return self.kind.data in ("whole", "block", "halo", UNPLANNED)
+
+    def box_of(self, block: GridBlock) -> tuple[tuple[int, int], ...] | None:
+        """The box of the tensor the vertex of a grid `block` connects, None for whole."""
+        if self.is_whole:
+            return None
+        lo, hi = self.halo
+        return tuple((begin - lo, end + hi) for begin, end in block.box)
 
     def element_ranges(self, block: Block, elements: int) -> list[tuple[int, int]]:
         """The runs of consecutive elements the vertex of `block` connects, of a tensor
@@ -390,11 +561,30 @@ def check_tiles_exist(tile_map: TileMapMixin, arch: str) -> None:
         raise VerifyException(f"uses tile {tile_map.last_tile()} but {arch} has {tiles} tiles")
 
 
+def check_covers(tile_map: TileMapMixin | GridMapMixin, shape: Sequence[int], what: str) -> None:
+    """A tensor's layout covers exactly its elements (a grid map: its box)."""
+    if isinstance(tile_map, GridMapMixin):
+        if tile_map.bounds() != [(0, n) for n in shape]:
+            raise VerifyException(f"grid map {what}covers the box {tile_map.bounds_text()} but the tensor has shape {list(shape)}")
+        return
+    elements = prod(shape)
+    if (tile_map.start, tile_map.end()) != (0, elements):
+        raise VerifyException(f"tile map {what}covers elements [{tile_map.start}:{tile_map.end()}] but the tensor has {elements}")
+
+
 def check_slices_inside(
-    rules: Sequence[SliceRuleMixin], tile_map: TileMapMixin, sizes: Sequence[int], names: Sequence[str]
+    rules: Sequence[SliceRuleMixin],
+    tile_map: TileMapMixin | GridMapMixin,
+    sizes: Sequence[int],
+    names: Sequence[str],
+    shapes: Sequence[Sequence[int]] | None = None,
 ) -> None:
     """Every slice the rules give over `tile_map` lies inside its tensor (of `sizes[i]`
-    elements). The extremes are the first and the last block, so this is O(runs)."""
+    elements, of shape `shapes[i]` for a grid map). The extremes are the first and the
+    last block (the corner blocks of a grid), so this is O(runs)."""
+    if isinstance(tile_map, GridMapMixin):
+        _check_boxes_inside(rules, tile_map, shapes or [()] * len(rules), names)
+        return
     first, last = tile_map.first_block(), tile_map.last_block()
     if first is None or last is None:
         return
@@ -409,6 +599,27 @@ def check_slices_inside(
                 raise VerifyException(
                     f"the {rule.rule_text()} slice [{bounds[0]}:{bounds[1]}] of '{name}' on tile "
                     f"{block.tile} is outside {within}"
+                )
+
+
+def _check_boxes_inside(
+    rules: Sequence[SliceRuleMixin], grid: GridMapMixin, shapes: Sequence[Sequence[int]], names: Sequence[str]
+) -> None:
+    corners = grid.corner_blocks()
+    for rule, shape, name in zip(rules, shapes, names):
+        if not rule.fits_grid:
+            raise VerifyException(f"'{name}' is connected {rule.rule_text()}, which a grid map has no meaning for")
+        if rule.is_whole:
+            continue
+        if len(shape) != grid.rank:
+            raise VerifyException(f"'{name}' has {len(shape)} dimensions, the grid map {grid.rank}")
+        for block in corners:
+            box = rule.box_of(block)
+            assert box is not None
+            if any(not 0 <= b < e <= n for (b, e), n in zip(box, shape)):
+                text = ", ".join(f"{b}:{e}" for b, e in box)
+                raise VerifyException(
+                    f"the {rule.rule_text()} box [{text}] of '{name}' on tile {block.tile} is outside its shape {list(shape)}"
                 )
 
 

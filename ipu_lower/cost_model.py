@@ -38,7 +38,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from math import ceil
+from math import ceil, prod
 
 import numpy as np
 
@@ -192,10 +192,11 @@ class VertexCost:
             if isinstance(op, arith.ConstantOp) and isinstance(op.value, IntegerAttr)
         }
 
-    def cycles(self, field_sizes: Sequence[int], workers: int) -> int:
+    def cycles(self, field_sizes: Sequence[int], workers: int, extents: Sequence[int] = ()) -> int:
         """Cycles of one vertex whose fields (the block arguments of the body) hold
-        `field_sizes` elements, run by `workers` worker threads."""
-        busiest = max(_Worker(self, field_sizes, w, workers).straight(self.body) for w in range(workers))
+        `field_sizes` elements, run by `workers` worker threads; over a grid map, its
+        box has `extents`."""
+        busiest = max(_Worker(self, field_sizes, w, workers, extents).straight(self.body) for w in range(workers))
         return VERTEX_OVERHEAD + workers * (WORKER_OVERHEAD + busiest)
 
     def straight_code(self, block: Block) -> tuple[int, list[Operation]]:
@@ -254,6 +255,8 @@ _FACTS = (
     poplar.NumWorkersOp,
     ipu.BlockStartOp,
     poplar.BlockStartOp,
+    ipu.BlockExtentOp,
+    poplar.BlockExtentOp,
 )
 """Ops that cost nothing: the compiler keeps constants, sizes and worker facts in
 registers or folds them."""
@@ -310,10 +313,11 @@ def instructions(op: Operation) -> Bundles:
 class _Worker:
     """Counts the cycles one worker spends, knowing the index values it can."""
 
-    def __init__(self, cost: VertexCost, sizes: Sequence[int], worker: int, workers: int):
+    def __init__(self, cost: VertexCost, sizes: Sequence[int], worker: int, workers: int, extents: Sequence[int] = ()):
         self.cost = cost
         self.known: dict[SSAValue, int] = dict(cost.constants)
         self.sizes = dict(zip(cost.body.args, sizes))
+        self.extents = extents
         self.worker = worker
         self.workers = workers
 
@@ -351,6 +355,9 @@ class _Worker:
             self.known[op.results[0]] = self.worker
         elif isinstance(op, ipu.NumWorkersOp | poplar.NumWorkersOp):
             self.known[op.results[0]] = self.workers
+        elif isinstance(op, ipu.BlockExtentOp | poplar.BlockExtentOp):
+            if op.dimension < len(self.extents):
+                self.known[op.result] = self.extents[op.dimension]
         elif (operands := op.operands) and all(o in self.known for o in operands):
             values = [self.known[o] for o in operands]
             if type(op) in _INDEX_ARITHMETIC:
@@ -420,6 +427,9 @@ def exchange(compute_set: SSAValue) -> Exchange:
             size = poplar.tensor_type(tensor).num_elements()
             per_element = element_type(poplar.tensor_type(tensor).element_type).bytes
             crossings = 2 if directions[name] == "inout" else 1
+            if isinstance(placement.tile_map, poplar.GridMapAttr):
+                _receive_boxes(received, placement.tile_map, tensor, rule, per_element * crossings)
+                continue
             if isinstance(tensor.owner, poplar.AddVariableOp):
                 held = _blocks_by_tile(tensor)
                 for block in placement.tile_map.blocks():
@@ -436,9 +446,31 @@ def exchange(compute_set: SSAValue) -> Exchange:
     return Exchange(max(received.values(), default=0), sum(received.values()))
 
 
+def _receive_boxes(
+    received: Counter[int], grid: poplar.GridMapAttr, tensor: SSAValue, rule: poplar.SliceAttr, element_bytes: int
+) -> None:
+    """What the vertices of a grid map receive of `tensor`: the elements of each one's
+    box (with its halo) that its tile does not hold."""
+    shape = poplar.tensor_type(tensor).get_shape()
+    layout = _mapping(tensor).tile_map if isinstance(tensor.owner, poplar.AddVariableOp) else None
+    tiles = None if isinstance(layout, poplar.GridMapAttr) else element_tiles(tensor).reshape(shape)
+    for block in grid.blocks():
+        box = rule.box_of(block) or tuple((0, n) for n in shape)
+        if tiles is not None:  # a scalar every vertex reads, or a tensor in strips
+            held = int(np.count_nonzero(tiles[tuple(slice(b, e) for b, e in box)] == block.tile))
+        elif (own := layout.owner_box(block.tile)) is not None:  # type: ignore[union-attr]
+            held = prod(max(0, min(e, oe) - max(b, ob)) for (b, e), (ob, oe) in zip(box, own))
+        else:
+            held = 0
+        received[block.tile] += (prod(e - b for b, e in box) - held) * element_bytes
+
+
+def _mapping(tensor: SSAValue) -> poplar.MapTensorOp:
+    return next(u.operation for u in tensor.uses if isinstance(u.operation, poplar.MapTensorOp))
+
+
 def _blocks_by_tile(tensor: SSAValue) -> dict[int, tuple[int, int]]:
-    mapping = next(u.operation for u in tensor.uses if isinstance(u.operation, poplar.MapTensorOp))
-    return {b.tile: (b.begin, b.end) for b in mapping.tile_map.blocks()}
+    return {b.tile: (b.begin, b.end) for b in _mapping(tensor).tile_map.blocks()}
 
 
 def element_tiles(tensor: SSAValue) -> np.ndarray:
@@ -447,6 +479,12 @@ def element_tiles(tensor: SSAValue) -> np.ndarray:
     per element: for estimates of views only."""
     owner = tensor.owner
     if isinstance(owner, poplar.AddVariableOp):
+        layout = _mapping(tensor).tile_map
+        if isinstance(layout, poplar.GridMapAttr):
+            boxes = np.empty(poplar.tensor_type(tensor).get_shape(), dtype=np.int32)
+            for block in layout.blocks():
+                boxes[tuple(slice(b, e) for b, e in block.box)] = block.tile
+            return boxes.reshape(-1)
         tiles = np.empty(poplar.tensor_type(tensor).num_elements(), dtype=np.int32)
         for tile, (begin, end) in _blocks_by_tile(tensor).items():
             tiles[begin:end] = tile

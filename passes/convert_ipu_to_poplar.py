@@ -16,7 +16,10 @@ the build region is flat, the program tree is made of program values).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
+from itertools import product
+from math import prod
 
 from xdsl.context import Context
 from xdsl.dialects.builtin import MemRefType, ModuleOp
@@ -45,10 +48,26 @@ def read_handle(name: str) -> str:
     return f"read_{name}"
 
 
-def slice_sizes(placement: ipu.VerticesOp, run: int) -> list[int]:
-    """How many elements each operand's slice holds for a vertex of `run`."""
+def slice_sizes(placement: ipu.VerticesOp, run: int, extents: Sequence[int] = ()) -> list[int]:
+    """How many elements each operand's slice holds for a vertex of `run` (whose box has
+    `extents`, over a grid map)."""
     count = placement.tile_map.runs()[run].count
-    return [rule.slice_size(count, ipu.num_elements(t.type)) for t, rule in zip(placement.tensors, placement.rules.data)]
+    sizes = []
+    for tensor, rule in zip(placement.tensors, placement.rules.data):
+        elements = ipu.num_elements(tensor.type)
+        if extents and not rule.is_whole:
+            sizes.append(prod(e + sum(rule.halo) for e in extents))
+        else:
+            sizes.append(rule.slice_size(count, elements))
+    return sizes
+
+
+def run_extents(tile_map: ipu.TileMapAttr | ipu.GridMapAttr) -> list[tuple[int, ...]]:
+    """The box extents of each run of a grid map (row-major over its per-dimension
+    runs); none for a tile map."""
+    if not isinstance(tile_map, ipu.GridMapAttr):
+        return [() for _ in tile_map.runs()]
+    return [tuple(r.count for r in combo) for combo in product(*(d.runs() for d in tile_map.dim_maps()))]
 
 
 @dataclass(frozen=True)
@@ -68,12 +87,17 @@ def plan_placements(graph: ipu.GraphOp) -> dict[ipu.VerticesOp, Placement]:
         if isinstance(placement, ipu.VerticesOp):
             codelet = codelets[placement.codelet.root_reference.data]
             cost = VertexCost(codelet.body.block)
-            cycles = [cost.cycles(slice_sizes(placement, r), workers) for r in range(len(placement.tile_map.runs()))]
+            cycles = [
+                cost.cycles(slice_sizes(placement, r, extents), workers, extents)
+                for r, extents in enumerate(run_extents(placement.tile_map))
+            ]
             plans[placement] = Placement(codelet.field_names(), cycles)
     return plans
 
 
-def _poplar_map(tile_map: ipu.TileMapAttr) -> poplar.TileMapAttr:
+def _poplar_map(tile_map: ipu.TileMapAttr | ipu.GridMapAttr) -> poplar.TileMapAttr | poplar.GridMapAttr:
+    if isinstance(tile_map, ipu.GridMapAttr):
+        return poplar.GridMapAttr([_poplar_map(d) for d in tile_map.dim_maps()], tile_map.tile_strides())  # type: ignore[misc]
     return poplar.TileMapAttr(tile_map.runs(), tile_map.start)
 
 
@@ -125,6 +149,8 @@ class _WorkerOps(RewritePattern):
             rewriter.replace(op, poplar.NumWorkersOp())
         elif isinstance(op, ipu.BlockStartOp):
             rewriter.replace(op, poplar.BlockStartOp())
+        elif isinstance(op, ipu.BlockExtentOp):
+            rewriter.replace(op, poplar.BlockExtentOp(op.dimension))
 
 
 class _Variable(RewritePattern):

@@ -4,7 +4,9 @@ ipu-tile-partition connects an input that a tiled map reads away from the point 
 `neighbours`: the block and whatever its body reads. This pass sizes that halo from the
 body's `ipu.access` offsets: the most negative flat offset gives the elements needed
 before the block, the most positive those after it, so the input becomes
-`halo<before, after>` (or `block` when every access is at the point).
+`halo<before, after>` (or `block` when every access is at the point). Over a grid map
+the same holds per dimension: the halo is a ring around the vertex's box, as wide on
+each side as the farthest access in any dimension.
 
 The halo is a slice of the same tensor, so a vertex's field covers its own block and
 the ends of its neighbours' blocks; Poplar's exchange moves exactly the elements held on
@@ -32,9 +34,15 @@ from xdsl.pattern_rewriter import (
 from ipu_lower.dialects import ipu
 
 
-def planned_rule(argument: BlockArgument) -> ipu.SliceAttr:
-    """The slice of the input behind `argument` that covers every access of the body."""
-    offsets = [use.operation.flat_offset() for use in argument.uses if isinstance(use.operation, ipu.AccessOp)]
+def planned_rule(argument: BlockArgument, grid: bool = False) -> ipu.SliceAttr:
+    """The slice of the input behind `argument` that covers every access of the body:
+    over a tile map, by flat offsets; over a grid map, by the offsets in every dimension
+    (the halo then widens the box by as much on each side of every dimension)."""
+    accesses = [use.operation for use in argument.uses if isinstance(use.operation, ipu.AccessOp)]
+    if grid:
+        offsets = [o for access in accesses for o in access.offsets()]
+    else:
+        offsets = [access.flat_offset() for access in accesses]
     before, after = max([0, *(-o for o in offsets)]), max([0, *offsets])
     return ipu.SliceAttr("halo", before, after) if before or after else ipu.BLOCK
 
@@ -46,8 +54,9 @@ class _PlanHalos(RewritePattern):
         if not any(rule.is_unplanned for rule in rules):
             return
         arguments = op.body.block.args
+        grid = isinstance(op.tile_map, ipu.GridMapAttr)
         op.in_rules = ArrayAttr(
-            [planned_rule(arguments[k]) if rule.is_unplanned else rule for k, rule in enumerate(rules)]
+            [planned_rule(arguments[k], grid) if rule.is_unplanned else rule for k, rule in enumerate(rules)]
         )
         rewriter.notify_op_modified(op)
 

@@ -37,6 +37,7 @@ from math import gcd
 from ipu_lower.arch import ATOMIC_STORE_BYTES, Arch
 from ipu_lower.cost_model import superstep_cycles
 from ipu_lower.dialects import ipu
+from ipu_lower.passes.tile_partition_points import balanced_tile_map
 
 
 @dataclass(frozen=True)
@@ -120,12 +121,6 @@ class FoldProblem:
     identity)"""
 
 
-def _balanced(elements: int, tiles: int, grain: int) -> ipu.TileMapAttr:
-    from ipu_lower.passes.tile_partition import balanced_tile_map  # which imports this module
-
-    return balanced_tile_map(elements, tiles, grain)
-
-
 def _whole_rows(tile_map: ipu.TileMapAttr | None, row: int, total: int) -> bool:
     """Whether `tile_map` covers elements [0, total) in blocks of whole rows."""
     if tile_map is None or (tile_map.start, tile_map.total()) != (0, total):
@@ -182,7 +177,7 @@ class _Planner:
         if rows % grain == 0:
             for count in self.counts:
                 if 2 <= count <= min(self.tiles, rows // (2 * grain)):
-                    maps.append((_balanced(rows * inner, count, inner * grain), False))
+                    maps.append((balanced_tile_map(rows * inner, count, inner * grain), False))
         return maps
 
     def _splits(self, rows: int, inner: int, first: bool) -> list[tuple[ipu.TileMapAttr, bool, str, int, int]]:
@@ -228,7 +223,7 @@ class _Planner:
         elif _whole_rows(out, self.word, inner):
             tile_map = out
         else:
-            tile_map = _balanced(inner, self.tiles, self.word)
+            tile_map = balanced_tile_map(inner, self.tiles, self.word)
         tile = _one_tile(tile_map)
         local_output = tile_map == out or (tile is not None and _one_tile(out) == tile)
         local_input = first and tile is not None and self.p.input_layout is not None and _one_tile(self.p.input_layout) == tile
@@ -251,7 +246,7 @@ class _Planner:
         if _whole_rows(out, grain, results) or (out.num_blocks() == 1 and out.total() == results):
             finals.append((out, False, True))
         else:
-            finals.append((_balanced(results, self.tiles, grain), False, False))
+            finals.append((balanced_tile_map(results, self.tiles, grain), False, False))
         if layout is not None and _whole_rows(layout, rows * grain, rows * results):
             runs = [(run.first, run.end, run.count // rows) for run in layout.runs()]
             finals.append((ipu.TileMapAttr(runs), True, False))  # the data's own blocks
@@ -266,7 +261,7 @@ class _Planner:
         for count in self.counts if levels != 1 else ():
             if not 2 <= count <= min(self.tiles, rows // 2):
                 continue
-            tile_map = _balanced(rows * inner, count, inner)
+            tile_map = balanced_tile_map(rows * inner, count, inner)
             for split, slots in (("outputs", 1), ("folded", self.workers)):
                 level = FoldLevel(
                     tile_map, ipu.SliceAttr("columns", rows * inner), (r.outer, None, inner), split,

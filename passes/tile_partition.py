@@ -4,7 +4,9 @@ Converts each `sdfg.sdfg` into an `ipu.graph`. Planning comes first, as plain da
 (`plan_partition`): containers that an elementwise map (or a whole-container copy)
 ties together form a group that shares one layout, and each group's row-major
 elements are split into balanced contiguous blocks over the tiles
-(`balanced_tile_map`); the plan is checked against tile memory. Patterns then rewrite
+(`balanced_tile_map`), or, for stencils reading neighbours in several dimensions, its
+arrays are cut into a grid of boxes (`tile_partition_grid`); the plan is checked
+against tile memory. Patterns then rewrite
 one op kind each: the SDFG becomes a graph with host transfers, containers become
 variables laid out by the plan, states are inlined, maps become `ipu.tiled_map`s over
 the layout of the data they touch (so every access is local), copies become
@@ -23,7 +25,7 @@ variables on tile 0. The bodies of tiled maps and scalar steps are built by
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from math import ceil, prod
+from math import prod
 
 from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
@@ -42,7 +44,7 @@ from ipu_lower.arch import DEFAULT_ARCH, Arch, get_arch
 from ipu_lower.diagnostics import IpuLowerError, error
 from ipu_lower.dialects import ipu
 from ipu_lower.dialects import sdfg as sd
-from ipu_lower.dialects.tiling import UNPLANNED
+from ipu_lower.dialects.tiling import UNPLANNED, TileRun
 from ipu_lower.element_types import element_type, on_ipu
 from ipu_lower.names import UniqueNames
 from ipu_lower.passes.tile_partition_control import (
@@ -55,7 +57,15 @@ from ipu_lower.passes.tile_partition_control import (
     plan_control,
     plan_dynamic_copy,
 )
-from ipu_lower.passes.tile_partition_points import SCALAR_MAP, Points, memref_of, static_ranges, tiled_map
+from ipu_lower.passes.tile_partition_grid import Halo, choose_grid, is_stencil_frame, touched
+from ipu_lower.passes.tile_partition_points import (
+    SCALAR_MAP,
+    Points,
+    balanced_tile_map,
+    memref_of,
+    static_ranges,
+    tiled_map,
+)
 from ipu_lower.passes.tile_partition_reductions import (
     ReductionPlan,
     analyze_reduction,
@@ -75,29 +85,6 @@ from ipu_lower.passes.tile_partition_views import (
     split_offset,
     view_halos,
 )
-
-
-def balanced_tile_map(elements: int, tiles: int, grain: int) -> ipu.TileMapAttr:
-    """Split `elements` into contiguous per-tile blocks over at most `tiles` tiles.
-
-    Work is counted in units of `grain` elements (the vector width), spread as evenly
-    as possible, so the busiest tile holds ceil(ceil(elements / tiles) / grain) * grain
-    elements at most; only the last block may end in a partial unit. Fewer units than
-    tiles use one tile per unit, starting at tile 0.
-    """
-    assert elements > 0 and tiles > 0 and grain > 0
-    units = ceil(elements / grain)
-    used = min(tiles, units)
-    base, extra = divmod(units, used)
-    counts = [(0, extra, (base + 1) * grain), (extra, used, base * grain)]
-    runs = [(first, end, count) for first, end, count in counts if end > first and count > 0]
-    overshoot = units * grain - elements
-    if overshoot:
-        first, end, count = runs.pop()
-        if end - first > 1:
-            runs.append((first, end - 1, count))
-        runs.append((end - 1, end, count - overshoot))
-    return ipu.TileMapAttr(runs)
 
 
 def _static_shape(ctype: sd.ArrayType, op: Operation) -> tuple[int, ...]:
@@ -501,7 +488,7 @@ class PartitionPlan:
     map touches, and how loops, branches and copies at loop variables run (`control`)."""
 
     arch: Arch
-    layouts: dict[str, ipu.TileMapAttr]
+    layouts: dict[str, ipu.TileMapAttr | ipu.GridMapAttr]
     written: frozenset[str] = field(default_factory=frozenset)
     copies: dict[sd.CopyOp, tuple[CopyEnd, CopyEnd]] = field(default_factory=dict)
     reductions: dict[sd.MapOp, ReductionPlan] = field(default_factory=dict)
@@ -514,7 +501,7 @@ class PartitionPlan:
     """names of the variables made while rewriting (counters, predicates, element copies)"""
 
 
-def plan_layouts(sdfg_op: sd.SdfgOp, arch: Arch) -> dict[str, ipu.TileMapAttr]:
+def plan_layouts(sdfg_op: sd.SdfgOp, arch: Arch) -> dict[str, ipu.TileMapAttr | ipu.GridMapAttr]:
     """The tile map of every container of `sdfg_op`."""
     containers = {op.container_name.data: op for op in sdfg_op.containers()}
     shapes: dict[str, tuple[int, ...]] = {}
@@ -534,8 +521,10 @@ def plan_layouts(sdfg_op: sd.SdfgOp, arch: Arch) -> dict[str, ipu.TileMapAttr]:
             raise error(op, f"container '{name}' has no elements")
 
     groups = _UnionFind()
+    analyzed: list[tuple[Step, MapAccesses | None]] = []
     for step in program_steps(sdfg_op):
-        if (accesses := analyze_step(step)) is not None:
+        analyzed.append((step, accesses := analyze_step(step)))
+        if accesses is not None:
             if isinstance(step, list):
                 continue  # a scalar step touches single elements: it ties no layouts
             arrays = [n for n in accesses.laid_out_together() if shapes[n]]
@@ -555,12 +544,48 @@ def plan_layouts(sdfg_op: sd.SdfgOp, arch: Arch) -> dict[str, ipu.TileMapAttr]:
             row = element_type(containers[name].result.type.element_type)  # type: ignore[union-attr]
             grains[root] = max(grains.get(root, 1), arch.vector_width(row.bytes))  # type: ignore[union-attr]
 
-    layouts = {name: SCALAR_MAP for name, shape in shapes.items() if not shape}
+    layouts: dict[str, ipu.TileMapAttr | ipu.GridMapAttr] = {name: SCALAR_MAP for name, shape in shapes.items() if not shape}
     for root, names in members.items():
-        tile_map = balanced_tile_map(prod(shapes[names[0]]), arch.tiles, grains[root])
+        shape = shapes[names[0]]
+        halo = _grid_halo(set(names), shape, analyzed)
+        tile_map = (halo and choose_grid(shape, arch.tiles, halo)) or balanced_tile_map(prod(shape), arch.tiles, grains[root])
         layouts.update({name: tile_map for name in names})
     check_memory(sdfg_op, containers, layouts, arch)
     return layouts
+
+
+def _grid_halo(group: set[str], shape: tuple[int, ...], analyzed: list[tuple[Step, MapAccesses | None]]) -> Halo | None:
+    """How far the maps of a group read from the point, if the group may take a grid
+    map (see `tile_partition_grid`): every step touching it is a map over its shape in
+    the stencil frame, with no reshaped or view reads, whose halo ring stays inside the
+    arrays, or a whole copy within it."""
+    halo = Halo()
+    for step, accesses in analyzed:
+        names = touched(step)
+        if not names & group:
+            continue
+        if isinstance(step, sd.CopyOp):
+            if not (names <= group and _is_whole(step)):
+                return None
+            continue
+        if (
+            not isinstance(step, sd.MapOp)
+            or accesses is None
+            or is_reduction_map(step)
+            or not is_stencil_frame(accesses.frame, shape)
+            or accesses.reshaped
+            or accesses.views
+        ):
+            return None
+        ring = Halo()
+        for op, offsets in accesses.offsets.items():
+            if sd.container_name(op.container) in accesses.neighbour_reads:  # type: ignore[attr-defined]
+                ring = ring.widened(offsets, shape)
+        box = accesses.frame.box  # type: ignore[union-attr]
+        if any(lo < ring.before or hi + ring.after > n for (lo, hi), n in zip(box, shape)):
+            return None  # the ring, as wide in every dimension, would leave the arrays
+        halo = halo.joined(ring)
+    return halo
 
 
 def plan_partition(sdfg_op: sd.SdfgOp, arch: Arch) -> PartitionPlan:
@@ -611,18 +636,26 @@ def _is_whole(copy: sd.CopyOp) -> bool:
     return True
 
 
-def busiest_tile(layouts: dict[str, ipu.TileMapAttr], element_bytes: dict[str, int]) -> tuple[int, int]:
+def busiest_tile(layouts: dict[str, ipu.TileMapAttr | ipu.GridMapAttr], element_bytes: dict[str, int]) -> tuple[int, int]:
     """(bytes, tile) of the tile holding the most data. Bytes per tile are summed over
-    the distinct runs of all layouts: O(runs), not O(tiles)."""
-    bounds = sorted({t for m in layouts.values() for r in m.runs() for t in (r.first, r.end)})
+    the distinct runs of all layouts: O(runs), not O(tiles). A grid map counts as its
+    largest box on each tile it uses (an upper bound)."""
+    runs = {name: _tile_runs(tile_map) for name, tile_map in layouts.items()}
+    bounds = sorted({t for name_runs in runs.values() for r in name_runs for t in (r.first, r.end)})
     most, where = 0, 0
     for first, end in zip(bounds, bounds[1:]):
         used = 0
-        for name, tile_map in layouts.items():
-            used += sum(r.count * element_bytes[name] for r in tile_map.runs() if r.first <= first and end <= r.end)
+        for name, name_runs in runs.items():
+            used += sum(r.count * element_bytes[name] for r in name_runs if r.first <= first and end <= r.end)
         if used > most:
             most, where = used, first
     return most, where
+
+
+def _tile_runs(tile_map: ipu.TileMapAttr | ipu.GridMapAttr) -> list[TileRun]:
+    if isinstance(tile_map, ipu.GridMapAttr):
+        return [TileRun(0, tile_map.last_tile() + 1, tile_map.max_per_tile())]
+    return tile_map.runs()
 
 
 def container_bytes(containers: dict[str, sd.ContainerOp]) -> dict[str, int]:
@@ -631,7 +664,10 @@ def container_bytes(containers: dict[str, sd.ContainerOp]) -> dict[str, int]:
 
 
 def check_memory(
-    sdfg_op: sd.SdfgOp, containers: dict[str, sd.ContainerOp], layouts: dict[str, ipu.TileMapAttr], arch: Arch
+    sdfg_op: sd.SdfgOp,
+    containers: dict[str, sd.ContainerOp],
+    layouts: dict[str, ipu.TileMapAttr | ipu.GridMapAttr],
+    arch: Arch,
 ) -> None:
     """Fail when the data mapped to some tile exceeds its memory."""
     most, where = busiest_tile(layouts, container_bytes(containers))
@@ -670,7 +706,7 @@ def _copy_end(value: SSAValue, ranges: list[sd.Range], op: Operation) -> CopyEnd
     return begin, begin + prod(e - b for b, e in bounds)  # type: ignore[operator]
 
 
-def _layout_of(plan: PartitionPlan, containers: list[SSAValue]) -> ipu.TileMapAttr:
+def _layout_of(plan: PartitionPlan, containers: list[SSAValue]) -> ipu.TileMapAttr | ipu.GridMapAttr:
     arrays = [c for c in containers if c.type.rank > 0]  # type: ignore[union-attr]
     return plan.layouts[sd.container_name(arrays[0])] if arrays else SCALAR_MAP
 
@@ -766,7 +802,11 @@ class _MapToTiledMap(RewritePattern):
             return
         containers = [o.container for o in ops if isinstance(o, sd.ReadOp | sd.WriteOp) and o not in accesses.views]
         tile_map = _layout_of(self.plan, containers)
-        if accesses.span is not None:
+        mask = accesses.mask
+        if isinstance(tile_map, ipu.GridMapAttr):  # its points are the written box: no mask
+            assert accesses.frame is not None
+            tile_map, mask = tile_map.restricted(accesses.frame.box), ()
+        elif accesses.span is not None:
             tile_map = tile_map.restricted(*accesses.span)
         where, view_rules, view_ops = _inputs(accesses, ops)
         rewriter.insert(view_ops, InsertPoint.before(op))
@@ -776,7 +816,7 @@ class _MapToTiledMap(RewritePattern):
         points = Points(op.params, where, accesses.frame, view_rules)
         rewriter.replace(
             op,
-            tiled_map(op.label.data, ops, tile_map, points, accesses.neighbour_reads, accesses.mask, self.context.counters),
+            tiled_map(op.label.data, ops, tile_map, points, accesses.neighbour_reads, mask, self.context.counters),
         )
 
 

@@ -23,7 +23,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import cache
-from math import prod
+from math import ceil, prod
 
 from xdsl.dialects import arith
 from xdsl.dialects.builtin import IndexType, IntegerAttr, MemRefType, i32
@@ -55,6 +55,29 @@ def memref_of_value(value: SSAValue) -> MemRefType:
     """The memref of a container (converted later) or of a variable made while rewriting."""
     t = value.type
     return t if isinstance(t, MemRefType) else memref_of(t)  # type: ignore[arg-type]
+
+
+def balanced_tile_map(elements: int, tiles: int, grain: int) -> ipu.TileMapAttr:
+    """Split `elements` into contiguous per-tile blocks over at most `tiles` tiles.
+
+    Work is counted in units of `grain` elements (the vector width), spread as evenly
+    as possible, so the busiest tile holds ceil(ceil(elements / tiles) / grain) * grain
+    elements at most; only the last block may end in a partial unit. Fewer units than
+    tiles use one tile per unit, starting at tile 0.
+    """
+    assert elements > 0 and tiles > 0 and grain > 0
+    units = ceil(elements / grain)
+    used = min(tiles, units)
+    base, extra = divmod(units, used)
+    counts = [(0, extra, (base + 1) * grain), (extra, used, base * grain)]
+    runs = [(first, end, count) for first, end, count in counts if end > first and count > 0]
+    overshoot = units * grain - elements
+    if overshoot:
+        first, end, count = runs.pop()
+        if end - first > 1:
+            runs.append((first, end - 1, count))
+        runs.append((end - 1, end, count - overshoot))
+    return ipu.TileMapAttr(runs)
 
 
 def static_ranges(map_op: sd.MapOp) -> list[tuple[int, int, int]]:
@@ -237,7 +260,7 @@ class PointBody:
                 self.write(target, combined[-1].results[0], point)
 
     def finish(
-        self, label: str, tile_map: ipu.TileMapAttr, neighbour_reads: frozenset[str] = frozenset(), mask: Mask = ()
+        self, label: str, tile_map: ipu.TileMapAttr | ipu.GridMapAttr, neighbour_reads: frozenset[str] = frozenset(), mask: Mask = ()
     ) -> ipu.TiledMapOp:
         """The tiled map; the arrays of `neighbour_reads` are connected `neighbours`, for
         ipu-plan-exchange to size their halos. With a `mask` (see `MapAccesses`), points
@@ -281,7 +304,7 @@ class PointBody:
 def tiled_map(
     label: str,
     ops: list[Operation],
-    tile_map: ipu.TileMapAttr,
+    tile_map: ipu.TileMapAttr | ipu.GridMapAttr,
     points: Points,
     neighbour_reads: frozenset[str] = frozenset(),
     mask: Mask = (),

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import cache
+from math import prod
 
 from ipu_lower.dialects import ipu
 from ipu_lower.dialects.codelet_body import on_vectors
@@ -55,7 +56,7 @@ from ipu_lower.names import UniqueNames
 from ipu_lower.passes.vertex_extraction_reductions import ExtractFolds
 
 # Members and parameters of every vertex class; fields must not shadow them.
-RESERVED_FIELD_NAMES = ("compute", "numWorkers", "workerId", "blockStart")
+RESERVED_FIELD_NAMES = ("compute", "numWorkers", "workerId", "blockStart", "blockExtent0", "blockExtent1", "blockExtent2")
 
 VECTOR_ELEMENT_TYPES = (f32, f16)
 """Element types with vector arithmetic on the IPU (f32v2*, f16v4* instructions)."""
@@ -307,20 +308,33 @@ class _BodyBuilder:
         index = point if not shift else self.add(arith.AddiOp(point, self.constant(shift)), block)
         return self.fields[field], index
 
+    def access_index(
+        self, block: Block, point: SSAValue, access: ipu.AccessOp | None, tensor: SSAValue | None = None
+    ) -> tuple[SSAValue, SSAValue]:
+        """The field and element index of `access` (or of the point of output `tensor`)."""
+        if access is None:
+            assert tensor is not None
+            return self.fields[self.signature.field_of(tensor)], point
+        return self.streamed_index(block, point, self.inputs[access.tensor], access.flat_offset())
+
+    def point_index(self, block: Block, point: SSAValue) -> SSAValue:
+        """The row-major index in the whole tensor of the element the point writes."""
+        return self.add(arith.AddiOp(self.block_start(), point), block)
+
     def scalar_point(self, block: Block, point: SSAValue) -> None:
         values = dict(self.hoisted)
         for inner in self.op.body.block.ops:
             if inner.results and inner.results[0] in values:
                 continue
             if isinstance(inner, ipu.AccessOp):
-                field, index = self.streamed_index(block, point, self.inputs[inner.tensor], inner.flat_offset())
+                field, index = self.access_index(block, point, inner)
                 values[inner.result] = self.add(memref.LoadOp.get(field, [index]), block)
             elif isinstance(inner, ipu.PointOp):
-                values[inner.result] = self.add(arith.AddiOp(self.block_start(), point), block)
+                values[inner.result] = self.point_index(block, point)
             elif isinstance(inner, ipu.YieldOp):
                 for tensor, value in zip(self.op.outs, inner.values):
                     field = self.fields[self.signature.field_of(tensor)]
-                    indices = [] if field.type.get_num_dims() == 0 else [point]  # type: ignore[union-attr]
+                    indices = [] if field.type.get_num_dims() == 0 else [self.access_index(block, point, None, tensor)[1]]  # type: ignore[union-attr]
                     self.add(memref.StoreOp.get(values[value], field, indices), block)
             else:
                 clone = inner.clone(value_mapper=values)
@@ -378,11 +392,105 @@ def _contract_scaled_adds(block: Block) -> None:
             break
 
 
+class _GridBodyBuilder(_BodyBuilder):
+    """The vertex code of a tiled map over a grid map: each vertex computes a box,
+    whose extents the host sets (`ipu.block_extent`), and whose fields are boxes too,
+    flattened: an output the box itself, an input with a halo the box widened by the
+    halo's widths on both sides of every dimension. Workers take rows (the last
+    dimension) in turn: worker w rows w, w + workers, ...; a row is a loop over its
+    elements, whose indices in each field are the row's start there plus the element."""
+
+    def __init__(self, op: ipu.TiledMapOp, signature: Signature, block: Block):
+        super().__init__(op, signature, LoopPlan(1, None), block)
+        grid = op.tile_map
+        assert isinstance(grid, ipu.GridMapAttr)
+        self.rank = grid.rank
+        self.shape = [int(n) for n in op.outs[0].type.get_shape()] if op.outs else []  # type: ignore[union-attr]
+        self.extents: list[SSAValue] = []
+        self.row: Block | None = None
+        self.row_starts: dict[tuple[int, tuple[int, ...]], SSAValue] = {}
+        self.row_point: SSAValue | None = None
+        self.coordinates: list[SSAValue] = []
+
+    def padded_strides(self, field: int) -> list[SSAValue]:
+        """The row-major strides of field `field`'s box (halo included), per dimension."""
+        widths = sum(self.signature.rules[field].halo)
+        padded = [e if not widths else self.add(arith.AddiOp(e, self.constant(widths)), self.prologue) for e in self.extents[1:]]
+        strides = [padded[-1]]
+        for extent in reversed(padded[:-1]):
+            strides.insert(0, self.add(arith.MuliOp(strides[0], extent), self.prologue))
+        return [*strides, self.constant(1)]
+
+    def build(self) -> None:
+        self.extents = [self.named(self.add(ipu.BlockExtentOp(d), self.prologue), f"extent{d}") for d in range(self.rank)]
+        worker = self.named(self.add(ipu.WorkerIdOp(), self.prologue), "worker")
+        workers = self.named(self.add(ipu.NumWorkersOp(), self.prologue), "workers")
+        self.hoist_invariants()
+        self.strides = {k: self.padded_strides(k) for k in range(len(self.fields)) if self.signature.is_streamed(k)}
+        rows = self.extents[0]
+        for extent in self.extents[1:-1]:
+            rows = self.add(arith.MuliOp(rows, extent), self.prologue)
+        self.row = Block(arg_types=[IndexType()])
+        q = self.named(self.row.args[0], "row")
+        self.coordinates = [q]
+        for extent in reversed(self.extents[1:-1]):  # the row's coordinates in the box
+            self.coordinates.insert(0, self.add(arith.DivUIOp(self.coordinates[0], extent), self.row))
+            self.coordinates[1] = self.add(arith.RemUIOp(self.coordinates[1], extent), self.row)
+        elements = Block(arg_types=[IndexType()])
+        self.scalar_point(elements, self.named(elements.args[0], "i"))
+        elements.add_op(scf.YieldOp())
+        self.add(scf.ForOp(self.constant(0), self.extents[-1], self.constant(1), [], elements), self.row)
+        self.row.add_op(scf.YieldOp())
+        self.add(scf.ForOp(worker, rows, workers, [], self.row), self.prologue)
+
+    def row_start(self, field: int, offsets: tuple[int, ...]) -> SSAValue:
+        """Where the row, moved by `offsets`, starts in field `field` (computed per row)."""
+        key = (field, offsets)
+        if key not in self.row_starts:
+            assert self.row is not None
+            lo = self.signature.rules[field].halo[0]
+            strides = self.strides[field]
+            start = self.constant(lo + offsets[-1])  # the column of the row's first element
+            for d, coordinate in enumerate(self.coordinates):
+                shift = lo + offsets[d]
+                if shift:
+                    coordinate = self.add(arith.AddiOp(coordinate, self.constant(shift)), self.row)
+                term = self.add(arith.MuliOp(coordinate, strides[d]), self.row)
+                start = self.add(arith.AddiOp(start, term), self.row)
+            self.row_starts[key] = start
+        return self.row_starts[key]
+
+    def access_index(
+        self, block: Block, point: SSAValue, access: ipu.AccessOp | None, tensor: SSAValue | None = None
+    ) -> tuple[SSAValue, SSAValue]:
+        if access is not None:
+            tensor, offsets = self.inputs[access.tensor], tuple(access.offsets())
+        else:
+            offsets = (0,) * self.rank
+        field = self.signature.field_of(tensor)  # type: ignore[arg-type]
+        return self.fields[field], self.add(arith.AddiOp(self.row_start(field, offsets), point), block)
+
+    def point_index(self, block: Block, point: SSAValue) -> SSAValue:
+        """The box's first element (`ipu.block_start`) plus the row's and the element's
+        offsets from it in the whole tensor."""
+        if self.row_point is None:
+            assert self.row is not None
+            start = self.block_start()
+            for d, coordinate in enumerate(self.coordinates):
+                stride = self.constant(prod(self.shape[d + 1 :]))
+                start = self.add(arith.AddiOp(start, self.add(arith.MuliOp(coordinate, stride), self.row)), self.row)
+            self.row_point = start
+        return self.add(arith.AddiOp(self.row_point, point), block)
+
+
 def codelet_body(op: ipu.TiledMapOp, signature: Signature, plan: LoopPlan) -> Region:
     block = Block(arg_types=[field_type(t, r) for t, r in zip(signature.tensors, signature.rules)])
     for arg, field in zip(block.args, signature.fields):
         arg.name_hint = field.field_name.data
-    _BodyBuilder(op, signature, plan, block).build()
+    if isinstance(op.tile_map, ipu.GridMapAttr):
+        _GridBodyBuilder(op, signature, block).build()
+    else:
+        _BodyBuilder(op, signature, plan, block).build()
     return Region(block)
 
 
@@ -396,7 +504,8 @@ class _ExtractVertices(RewritePattern):
         graph = ipu.graph_of(op)
         assert graph is not None
         signature = plan_signature(op)
-        plan = plan_loop(op, signature, self.vector_bytes)
+        grid = isinstance(op.tile_map, ipu.GridMapAttr)
+        plan = LoopPlan(1, None) if grid else plan_loop(op, signature, self.vector_bytes)
         name = self.names.fresh(f"{graph.sym_name.data}_{op.label.data}", "codelet")
         codelet = ipu.CodeletOp(name, signature.fields, codelet_body(op, signature, plan))
         first_step = next(o for o in graph.body.block.ops if not isinstance(o, ipu.VariableOp | ipu.CodeletOp))

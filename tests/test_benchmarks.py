@@ -13,15 +13,16 @@ def test_stencil_benchmark_prints_a_step_against_its_bounds():
     out = subprocess.run(
         [sys.executable, str(BENCHMARKS / "stencil.py"), "--sizes", "66"], capture_output=True, text=True, check=True
     ).stdout
-    row = next(line for line in out.splitlines() if line.lstrip().startswith("66x66"))
-    values = [float(v) for v in row.split()[1:]]
-    points, compute, memory_bound, received, needed, exchange, exchange_bound, sync, total, bound, blocks = values
-    assert points == 4  # 66 * 66 elements over 1472 tiles, blocks of whole float2 vectors
+    row = next(line for line in out.splitlines() if line.lstrip().startswith("66x66")).split()
+    assert row[1] == "grid"  # a five-point stencil exchanges less in boxes than in strips
+    values = [float(v) for v in row[2:]]
+    points, compute, memory_bound, received, needed, exchange, exchange_bound, sync, total, bound, strips, blocks = values
+    assert points == 3  # the 64 x 64 interior in boxes of 3 points over 1472 tiles
     assert compute > memory_bound > 0 and total > bound > 0
-    # strips: per sweep, each vertex receives halo<66, 66> of the input and the constant
-    assert received == 2 * (2 * 66 + 1) * 4 and received >= needed > 0
+    # per sweep, each vertex receives its box's ring (corners included) and the constant
+    assert received == 2 * (3 * 5 - 3 + 1) * 4 and received >= needed > 0
     assert exchange == received / 4 and sync == 3 * 150  # 4 bytes a cycle; the constant's own compute set
-    assert 0 < blocks < needed
+    assert needed < received < strips
 
 
 def test_reduction_benchmark_prints_the_tree_and_its_alternatives():

@@ -12,6 +12,7 @@ import importlib
 import random
 import shutil
 import sys
+from math import prod
 from pathlib import Path
 
 import dace
@@ -419,6 +420,23 @@ def test_stencils_match_dace(program, shape, received):
     planned = {op.debug_name.data: exchange(op.result) for op in module.walk() if isinstance(op, poplar.AddComputeSetOp)}
     measured = {s["name"]: s["exchange_bytes"] for s in compiled.report["steps"] if s["kind"] == "execute"}
     assert {name: e.total_bytes for name, e in planned.items()} == measured
+
+
+@pytest.mark.parametrize("program, shape", [(jacobi_2d_step, (66, 70)), (heat_3d, (12, 11, 13))])
+def test_grid_stencils_exchange_their_boxes_rings(program, shape):
+    # 2-D and 3-D stencils run over a grid of boxes: each vertex receives the ring of
+    # elements around its box (and the constant), not rows of the arrays
+    symbols = dict(zip(["K", "M", "N"][-len(shape):], shape))
+    arrays = {"A": RNG.random(shape, dtype=np.float32), "B": RNG.random(shape, dtype=np.float32)}
+    ours, compiled = run_ipu(program, arrays, symbols)
+    assert_same(ours, run_dace(program.to_sdfg(simplify=True), arrays, symbols), ["A", "B"])
+    module = lower_program(program, symbols, "ipu2")
+    sweeps = [op for op in module.walk() if isinstance(op, poplar.AddVerticesOp) and any(r.kind.data == "halo" for r in op.rules.data)]
+    assert sweeps and all(isinstance(op.tile_map, poplar.GridMapAttr) for op in sweeps)
+    ring = max(prod(e + 2 for e in b.extents) - prod(b.extents) for op in sweeps for b in op.tile_map.blocks())
+    for step in compiled.report["steps"]:
+        if step["kind"] == "execute" and step["vertices"] > 1:
+            assert 0 < step["exchange_bytes"] <= 4 * (ring + 1) * step["vertices"]
 
 
 def test_stencil_without_interior_points_leaves_the_arrays():

@@ -38,11 +38,19 @@ from ipu_lower.targets.print_context import PrintContext
 _EDGE = {"input": "Input", "output": "Output", "inout": "InOut"}
 BLOCK_START = "blockStart"
 """The vertex-state field the host sets to the first element of a vertex's block."""
+BLOCK_EXTENT = "blockExtent"
+"""Prefix of the vertex-state fields the host sets to a grid vertex's box extents
+(`blockExtent0`, `blockExtent1`, ...)."""
 _VERTEX_NAMES = ("compute", "numWorkers", "workerId", BLOCK_START)
 
 
 def uses_block_start(body: Block) -> bool:
     return any(isinstance(op, poplar.BlockStartOp) for op in body.walk())
+
+
+def block_extents(body: Block) -> list[int]:
+    """The dimensions whose extent the codelet reads (`poplar.block_extent`)."""
+    return sorted({op.dimension for op in body.walk() if isinstance(op, poplar.BlockExtentOp)})
 
 
 def field_declaration(direction: str, name: str, field_type, vector: bool = False, interleaved: bool = False) -> str:
@@ -91,9 +99,10 @@ def print_codelet(ctx: PrintContext, op: poplar.CodeletOp, sdk: int) -> None:
             vector = k in streams.fields
             interleaved = k in streams.interleaved
             ctx.line(field_declaration(field.direction.data, field.field_name.data, arg.type, vector, interleaved))
-        block_start = uses_block_start(op.body.block)
-        if block_start:
-            ctx.line(f"unsigned {BLOCK_START};")
+        members = [BLOCK_START] if uses_block_start(op.body.block) else []
+        members += [f"{BLOCK_EXTENT}{d}" for d in block_extents(op.body.block)]
+        for member in members:
+            ctx.line(f"unsigned {member};")
         ctx.line()
         body = _BodyPrinter(ctx, names, sdk)
         for arg, name in zip(op.body.block.args, names):
@@ -104,7 +113,7 @@ def print_codelet(ctx: PrintContext, op: poplar.CodeletOp, sdk: int) -> None:
             body.block(op.body.block)
             if sdk < 3:
                 ctx.line("return true;")
-    _print_emulator_registration(ctx, op.sym_name.data, [*names, *([BLOCK_START] if block_start else [])])
+    _print_emulator_registration(ctx, op.sym_name.data, [*names, *members])
 
 
 def _print_emulator_registration(ctx: PrintContext, name: str, fields: list[str]) -> None:
@@ -164,6 +173,9 @@ class _BodyPrinter:
 
     def block_start(self, op: Operation) -> None:
         self.inline(op, BLOCK_START)
+
+    def block_extent(self, op: poplar.BlockExtentOp) -> None:
+        self.inline(op, f"{BLOCK_EXTENT}{op.dimension}")
 
     def dim(self, op: memref.DimOp) -> None:
         self.declare(op.result, f"{self.ctx[op.source]}.size()", "n")
@@ -235,6 +247,7 @@ _STATEMENTS: dict[type[Operation], Callable[[_BodyPrinter, Operation], None]] = 
     arith.ConstantOp: _BodyPrinter.constant,  # type: ignore[dict-item]
     poplar.WorkerIdOp: _BodyPrinter.worker_id,
     poplar.BlockStartOp: _BodyPrinter.block_start,
+    poplar.BlockExtentOp: _BodyPrinter.block_extent,  # type: ignore[dict-item]
     poplar.NumWorkersOp: _BodyPrinter.num_workers,
     memref.DimOp: _BodyPrinter.dim,  # type: ignore[dict-item]
     memref.LoadOp: _BodyPrinter.load,  # type: ignore[dict-item]

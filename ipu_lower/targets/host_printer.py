@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from math import prod
 from typing import IO
 
 from xdsl.dialects.builtin import MemRefType
@@ -20,18 +21,19 @@ from xdsl.ir import Operation, SSAValue
 from ipu_lower.dialects import poplar
 from ipu_lower.element_types import element_type
 from ipu_lower.names import UniqueNames, c_identifier
-from ipu_lower.targets.codelet_printer import BLOCK_START, uses_block_start
+from ipu_lower.targets.codelet_printer import BLOCK_EXTENT, BLOCK_START, block_extents, uses_block_start
 from ipu_lower.targets.print_context import PrintContext, cpp_string
 
 # Names the host template uses; generated names must not collide with them.
 HOST_RESERVED = (
     "graph", "device", "engine", "codelets_path", "error", "state", "arch", "block", "vertex",
     "ipu_lower_attach", "TileRun", "TileBlock", "for_each_block", "std", "poplar", "main",
+    "GridAxis", "grid_axis", "GridBlock", "for_each_box",
 )
 
 HOST_INCLUDES = (
     "<cstddef>", "<cstdint>", "<cstdlib>", "<exception>", "<memory>", "<stdexcept>",
-    "<string>", "<utility>", "<poplar/DeviceManager.hpp>", "<poplar/Engine.hpp>",
+    "<string>", "<utility>", "<vector>", "<poplar/DeviceManager.hpp>", "<poplar/Engine.hpp>",
     "<poplar/Graph.hpp>", "<poplar/IPUModel.hpp>", "<poplar/Program.hpp>",
 )
 POPOPS_INCLUDES = ("<popops/DynamicSlice.hpp>", "<popops/codelets.hpp>")
@@ -77,6 +79,53 @@ template <std::size_t N, class F> void for_each_block(const TileRun (&runs)[N], 
       f(TileBlock{tile, index, r, begin, begin + runs[r].count});
     }
     start += (runs[r].end - runs[r].first) * runs[r].count;
+  }
+}
+
+// A dimension of a grid map: its blocks (a tile map over block indices, not tiles),
+// how many runs they form, and the tile stride of a block index.
+struct GridAxis {
+  std::vector<TileBlock> blocks;
+  std::size_t runs, stride;
+};
+
+template <std::size_t N> GridAxis grid_axis(const TileRun (&runs)[N], std::size_t start, std::size_t stride) {
+  GridAxis axis{{}, N, stride};
+  for_each_block(runs, [&](const TileBlock &block) { axis.blocks.push_back(block); }, start);
+  return axis;
+}
+
+// One tile's box of a grid map: [begin[d], end[d]) in dimension d, the box at `index`
+// (row-major), whose combination of per-dimension runs is `run` (row-major).
+struct GridBlock {
+  unsigned tile;
+  std::size_t index, run;
+  std::vector<std::size_t> begin, end;
+};
+
+// Calls f with each box of a grid map, row-major.
+template <class F> void for_each_box(const std::vector<GridAxis> &axes, F f) {
+  std::vector<std::size_t> at(axes.size(), 0);
+  for (std::size_t index = 0;; ++index) {
+    GridBlock box{0, index, 0, {}, {}};
+    for (std::size_t d = 0; d < axes.size(); ++d) {
+      const TileBlock &block = axes[d].blocks[at[d]];
+      box.tile += static_cast<unsigned>(block.tile * axes[d].stride);
+      box.run = box.run * axes[d].runs + block.run;
+      box.begin.push_back(block.begin);
+      box.end.push_back(block.end);
+    }
+    f(box);
+    std::size_t d = axes.size();
+    for (; d > 0; --d) {
+      if (++at[d - 1] < axes[d - 1].blocks.size()) {
+        break;
+      }
+      at[d - 1] = 0;
+    }
+    if (d == 0) {
+      return;
+    }
   }
 }"""
 
@@ -131,10 +180,23 @@ def _add_variable(ctx: PrintContext, op: poplar.AddVariableOp) -> None:
     )
 
 
-def _for_each_block(ctx: HostContext, tile_map: poplar.TileMapAttr):
-    """A loop over the blocks of a tile map, the body a lambda of `block`."""
+def _for_each_block(ctx: HostContext, tile_map: poplar.TileMapAttr | poplar.GridMapAttr):
+    """A loop over the blocks of a tile map (or the boxes of a grid map), the body a
+    lambda of `block`."""
+    if isinstance(tile_map, poplar.GridMapAttr):
+        axes = ", ".join(
+            f"grid_axis({ctx.tile_maps[_runs(d)]}, {d.start}, {s})" for d, s in zip(tile_map.dim_maps(), tile_map.tile_strides())
+        )
+        return ctx.descend(f"for_each_box({{{axes}}}, [&](const GridBlock &block)", "});")
     start = f", {tile_map.start}" if tile_map.start else ""
     return ctx.descend(f"for_each_block({ctx.tile_maps[_runs(tile_map)]}, [&](const TileBlock &block)", f"}}{start});")
+
+
+def _box(lo: int, hi: int, rank: int) -> str:
+    """`{begin}, {end}` of the current grid block widened by a halo, for Tensor::slice."""
+    begin = ", ".join(f"block.begin[{d}] - {lo}" if lo else f"block.begin[{d}]" for d in range(rank))
+    end = ", ".join(f"block.end[{d}] + {hi}" if hi else f"block.end[{d}]" for d in range(rank))
+    return f"{{{begin}}}, {{{end}}}"
 
 
 def _runs(tile_map: poplar.TileMapAttr) -> tuple:
@@ -147,7 +209,10 @@ def _map_tensor(ctx: HostContext, op: poplar.MapTensorOp) -> None:
         ctx.line(f"graph.setTileMapping({ctx[op.tensor]}, {op.tile_map.runs()[0].first});")
         return
     with _for_each_block(ctx, op.tile_map):
-        ctx.line(f"graph.setTileMapping({_flat(ctx, op.tensor)}.slice(block.begin, block.end), block.tile);")
+        if isinstance(op.tile_map, poplar.GridMapAttr):
+            ctx.line(f"graph.setTileMapping({ctx[op.tensor]}.slice({_box(0, 0, op.tile_map.rank)}), block.tile);")
+        else:
+            ctx.line(f"graph.setTileMapping({_flat(ctx, op.tensor)}.slice(block.begin, block.end), block.tile);")
 
 
 def _add_compute_set(ctx: PrintContext, op: poplar.AddComputeSetOp) -> None:
@@ -155,10 +220,12 @@ def _add_compute_set(ctx: PrintContext, op: poplar.AddComputeSetOp) -> None:
     ctx.line(f"poplar::ComputeSet {name} = graph.addComputeSet({cpp_string(op.debug_name.data)});")
 
 
-def _connected(ctx: PrintContext, tensor: SSAValue, rule: poplar.SliceAttr) -> str:
-    """The tensor one vertex connects, from its block."""
+def _connected(ctx: PrintContext, tensor: SSAValue, rule: poplar.SliceAttr, grid: bool = False) -> str:
+    """The tensor one vertex connects, from its block (or its box, over a grid map)."""
     if rule.is_whole:
         return _flat(ctx, tensor)
+    if grid:
+        return f"{ctx[tensor]}.slice({_box(*rule.halo, len(poplar.tensor_type(tensor).get_shape()))}).flatten()"
     if rule.is_partial:
         return f"{_flat(ctx, tensor)}[block.index]"
     if rule.kind.data == "partials":
@@ -184,14 +251,28 @@ def _add_vertices(ctx: HostContext, op: poplar.AddVerticesOp) -> None:
         estimate = ctx.names.fresh(f"{codelet}_cycles")
         ctx.line(f"static const std::uint64_t {estimate}[] = {{{', '.join(map(str, cycles))}}};")
         estimate += "[block.run]"
+    grid = isinstance(op.tile_map, poplar.GridMapAttr)
+    body = poplar.codelet_named(op, codelet).body.block  # type: ignore[union-attr]
     with _for_each_block(ctx, op.tile_map):
         ctx.line(f"poplar::VertexRef vertex = graph.addVertex({ctx[op.compute_set]}, {cpp_string(codelet)});")
         ctx.line("graph.setTileMapping(vertex, block.tile);")
         for name, tensor, rule in zip(op.names(), op.tensors, op.rules.data):
-            ctx.line(f"graph.connect(vertex[{cpp_string(name)}], {_connected(ctx, tensor, rule)});")
-        if uses_block_start(poplar.codelet_named(op, codelet).body.block):  # type: ignore[union-attr]
-            ctx.line(f'graph.setInitialValue(vertex["{BLOCK_START}"], static_cast<unsigned>(block.begin));')
+            ctx.line(f"graph.connect(vertex[{cpp_string(name)}], {_connected(ctx, tensor, rule, grid)});")
+        if uses_block_start(body):
+            ctx.line(f'graph.setInitialValue(vertex["{BLOCK_START}"], static_cast<unsigned>({_block_start(op)}));')
+        for dim in block_extents(body):
+            extent = f"block.end[{dim}] - block.begin[{dim}]"
+            ctx.line(f'graph.setInitialValue(vertex["{BLOCK_EXTENT}{dim}"], static_cast<unsigned>({extent}));')
         ctx.line(f"graph.setPerfEstimate(vertex, {estimate});")
+
+
+def _block_start(op: poplar.AddVerticesOp) -> str:
+    """The row-major index of the block's first element (of its box's, over a grid)."""
+    if not isinstance(op.tile_map, poplar.GridMapAttr):
+        return "block.begin"
+    shape = next(poplar.tensor_type(t).get_shape() for t, r in zip(op.tensors, op.rules.data) if not r.is_whole)
+    terms = [f"block.begin[{d}] * {prod(shape[d + 1 :])}" for d in range(len(shape) - 1)]
+    return " + ".join([*terms, f"block.begin[{len(shape) - 1}]"])
 
 
 def _create_host_write(ctx: PrintContext, op: poplar.CreateHostWriteOp) -> None:
@@ -289,14 +370,19 @@ def _print_tile_map_tables(ctx: HostContext, program: poplar.HostProgramOp) -> N
     """One table of runs per distinct tile map the build region loops over."""
     for op in program.build_body.block.ops:
         tile_map = op.properties.get("tile_map")
-        if not isinstance(tile_map, poplar.TileMapAttr) or _runs(tile_map) in ctx.tile_maps:
-            continue
         if isinstance(op, poplar.MapTensorOp) and not poplar.tensor_type(op.tensor).get_shape():
             continue  # a scalar is mapped directly
-        name = ctx.names.fresh(f"tile_map_{len(ctx.tile_maps)}")
-        ctx.tile_maps[_runs(tile_map)] = name
-        runs = ", ".join(f"{{{r.first}, {r.end}, {r.count}}}" for r in tile_map.runs())
-        ctx.line(f"const TileRun {name}[] = {{{runs}}};")
+        if isinstance(tile_map, poplar.GridMapAttr):
+            maps = tile_map.dim_maps()
+        else:
+            maps = [tile_map] if isinstance(tile_map, poplar.TileMapAttr) else []
+        for one in maps:
+            if _runs(one) in ctx.tile_maps:
+                continue
+            name = ctx.names.fresh(f"tile_map_{len(ctx.tile_maps)}")
+            ctx.tile_maps[_runs(one)] = name
+            runs = ", ".join(f"{{{r.first}, {r.end}, {r.count}}}" for r in one.runs())
+            ctx.line(f"const TileRun {name}[] = {{{runs}}};")
 
 
 @contextmanager

@@ -85,3 +85,23 @@ ipu.graph "backward" arch "ipu1" args ["A", "C", "B"] {
 
 // CHECK-LABEL: ipu.graph "backward"
 // CHECK:         ipu.tiled_map "m" over <from 4: 2 to 4 x 2> ins(%A halo<4, 0>, %C block : memref<2x2x2xf32>, memref<2x2x2xf32>) outs(%B block : memref<2x2x2xf32>) {
+
+// -----
+
+// Over a grid map the halo is a ring around each vertex's box: as wide before and after
+// the box, in every dimension, as the farthest access in any dimension (here one row
+// back and two columns ahead: halo<1, 2>).
+ipu.graph "grid" arch "ipu1" args ["A", "B"] {
+  %A = ipu.variable "A" mapping grid<<0 to 2 x 4> * 2, <0 to 2 x 4> * 1> : memref<8x8xf32>
+  %B = ipu.variable "B" mapping grid<<0 to 2 x 4> * 2, <0 to 2 x 4> * 1> : memref<8x8xf32>
+  ipu.tiled_map "m" over grid<<from 1: 0 to 1 x 3, 1 to 2 x 2> * 2, <from 1: 0 to 1 x 3, 1 to 2 x 2> * 1> ins(%A neighbours : memref<8x8xf32>) outs(%B block : memref<8x8xf32>) {
+  ^bb0(%A_1: memref<8x8xf32>):
+    %n = ipu.access %A_1[-1, 0] : memref<8x8xf32>
+    %e = ipu.access %A_1[0, 2] : memref<8x8xf32>
+    %s = arith.addf %n, %e : f32
+    ipu.yield %s : f32
+  }
+}
+
+// CHECK-LABEL: ipu.graph "grid"
+// CHECK:         ipu.tiled_map "m" over grid<<from 1: 0 to 1 x 3, 1 to 2 x 2> * 2, <from 1: 0 to 1 x 3, 1 to 2 x 2> * 1> ins(%A halo<1, 2> : memref<8x8xf32>) outs(%B block : memref<8x8xf32>) {

@@ -46,7 +46,9 @@ sdfg.sdfg @jacobi args ["A", "B"] symbols [] {
 
 // Whole rows 1..6 of an 8x8 matrix, each the sum of the rows above and below: a
 // contiguous span of elements [8, 56); the row above is 8 elements back, the row below
-// 8 ahead: A is read from the neighbours.
+// 8 ahead: A is read from the neighbours. (No grid: a halo ring as wide in every
+// dimension would leave the array at its first and last columns; see
+// ipu-tile-partition-grid.mlir.)
 
 sdfg.sdfg @rows args ["A", "B"] symbols [] {
   %A = sdfg.container "A" : !sdfg.array<8 x 8 x f32>
@@ -85,7 +87,8 @@ sdfg.sdfg @rows args ["A", "B"] symbols [] {
 // The interior of a 6x6 matrix (DaCe's B[1:-1, 1:-1] = A[1:-1, :-2] + A[1:-1, 2:]) is not
 // contiguous in memory: the map runs over the span from B[1, 1] to B[4, 4] (elements
 // [7, 29)), B is read at the point too, and a point whose column (its index % 6) lies
-// outside [1, 5) yields the value B already holds.
+// outside [1, 5) yields the value B already holds. (Strips cost less than a grid here:
+// a point a tile and a halo of 2 elements, against a 1x1 box and its ring of 8.)
 
 sdfg.sdfg @interior args ["A", "B"] symbols [] {
   %A = sdfg.container "A" : !sdfg.array<6 x 6 x f32>
