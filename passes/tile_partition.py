@@ -40,7 +40,7 @@ from xdsl.pattern_rewriter import (
 )
 from xdsl.rewriter import InsertPoint
 
-from ipu_lower.arch import DEFAULT_ARCH, Arch, get_arch
+from ipu_lower.arch import ATOMIC_STORE_BYTES, DEFAULT_ARCH, Arch, get_arch
 from ipu_lower.diagnostics import IpuLowerError, error
 from ipu_lower.dialects import ipu
 from ipu_lower.dialects import sdfg as sd
@@ -537,6 +537,7 @@ def plan_layouts(sdfg_op: sd.SdfgOp, arch: Arch) -> dict[str, ipu.TileMapAttr | 
 
     members: dict[str, list[str]] = {}
     grains: dict[str, int] = {}
+    element_bytes = container_bytes(containers)
     for name, shape in shapes.items():
         if shape:
             root = groups.find(name)
@@ -547,7 +548,9 @@ def plan_layouts(sdfg_op: sd.SdfgOp, arch: Arch) -> dict[str, ipu.TileMapAttr | 
     layouts: dict[str, ipu.TileMapAttr | ipu.GridMapAttr] = {name: SCALAR_MAP for name, shape in shapes.items() if not shape}
     for root, names in members.items():
         shape = shapes[names[0]]
-        halo = _grid_halo(set(names), shape, analyzed)
+        # workers take rows of a box in turn: rows of narrower elements could share a word
+        whole_words = all(element_bytes[n] >= ATOMIC_STORE_BYTES for n in names)
+        halo = _grid_halo(set(names), shape, analyzed) if whole_words else None
         tile_map = (halo and choose_grid(shape, arch.tiles, halo)) or balanced_tile_map(prod(shape), arch.tiles, grains[root])
         layouts.update({name: tile_map for name in names})
     check_memory(sdfg_op, containers, layouts, arch)

@@ -103,6 +103,11 @@ def five_point_and_transpose(A: dace.float32[N, N], B: dace.float32[N, N], C: da
     C[:] = A.T
 
 
+@dace.program
+def five_point_half(A: dace.float16[N, N], B: dace.float16[N, N]):
+    B[1:-1, 1:-1] = A[1:-1, 1:-1] + A[1:-1, :-2] + A[1:-1, 2:] + A[2:, 1:-1] + A[:-2, 1:-1]
+
+
 def layouts_of(program, n: int) -> dict:
     """The tile map of each variable of the program lowered for ipu2."""
     module = lower_program(program, {"N": n}, "ipu2")
@@ -118,8 +123,10 @@ def test_a_stencil_group_takes_a_grid():
     assert isinstance(layouts["A"], poplar.GridMapAttr) and layouts["A"] == layouts["B"]
 
 
-@pytest.mark.parametrize("program", [five_point_and_sum, five_point_and_transpose])
-def test_reductions_and_views_of_the_group_keep_strips(program):
+# a reduction or a view of the arrays, or elements narrower than the 32-bit words that
+# workers store (they take a box's rows in turn), keep strips
+@pytest.mark.parametrize("program", [five_point_and_sum, five_point_and_transpose, five_point_half])
+def test_reductions_views_and_narrow_elements_keep_strips(program):
     layouts = layouts_of(program, 256)
     assert isinstance(layouts["A"], poplar.TileMapAttr) and isinstance(layouts["B"], poplar.TileMapAttr)
 
