@@ -137,6 +137,7 @@ class SliceAttr(SliceRuleMixin, ParametrizedAttribute):
     kind: StringAttr
     lo: IntAttr
     hi: IntAttr
+    widths: ArrayAttr[IntAttr]
 
 
 WHOLE = SliceAttr("whole")
@@ -805,16 +806,18 @@ class AccessOp(IRDLOperation):
             return  # the parent reports it
         rule = tiled_map.rule_of_argument(self.tensor)
         name = variable_of(tiled_map.ins[self.tensor.index]).var_name.data  # type: ignore[attr-defined]
-        lo, hi = rule.halo
         if rule.is_unplanned:  # ipu-plan-exchange sizes the halo from these offsets
             return
-        # over a grid, the halo widens the box in every dimension; else it is flat
-        offsets = self.offsets() if isinstance(tiled_map.tile_map, GridMapAttr) else [self.flat_offset()]
-        shown = offsets[0] if len(offsets) == 1 else list(offsets)
+        # over a grid, the halo widens the box in each dimension; else it is flat
+        if isinstance(tiled_map.tile_map, GridMapAttr):
+            offsets, ring, shown = self.offsets(), rule.ring(len(self.offsets())), str(self.offsets())
+        else:
+            offsets, ring, shown = [self.flat_offset()], [rule.halo], str(self.flat_offset())
         if any(offsets) and rule.kind.data != "halo":
             raise VerifyException(f"access at offset {shown} of '{name}', which is connected {rule.rule_text()} without a halo")
-        if not all(-lo <= o <= hi for o in offsets):
-            raise VerifyException(f"access at offset {shown} of '{name}' is outside its halo <{lo}, {hi}>")
+        if not all(-lo <= o <= hi for o, (lo, hi) in zip(offsets, ring)):
+            halo = rule.rule_text() if rule.per_dimension else f"halo <{rule.halo[0]}, {rule.halo[1]}>"
+            raise VerifyException(f"access at offset {shown} of '{name}' is outside its {halo}")
 
     def print(self, printer: Printer) -> None:
         printer.print_string(" ")

@@ -183,6 +183,7 @@ class SliceAttr(SliceRuleMixin, ParametrizedAttribute):
     kind: StringAttr
     lo: IntAttr
     hi: IntAttr
+    widths: ArrayAttr[IntAttr]
 
 
 @irdl_attr_definition

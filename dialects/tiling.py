@@ -395,16 +395,19 @@ UNPLANNED = "neighbours"
 
 
 class SliceRuleMixin:
-    """A slice rule attribute: `kind` is one of `KINDS`, `lo`/`hi` the halo widths.
-    A dialect declares `name` and those three parameters."""
+    """A slice rule attribute: `kind` is one of `KINDS`, `lo`/`hi` the halo widths;
+    over a grid map a halo may instead give widths per dimension, `widths` holding
+    (before, after) for each: `halo<[1, 1], [0, 0]>` widens a box by one row on each
+    side and no column. A dialect declares `name` and those four parameters."""
 
     KINDS: ClassVar[tuple[str, ...]] = SLICE_KINDS
     kind: StringAttr
     lo: IntAttr
     hi: IntAttr
+    widths: ArrayAttr[IntAttr]
 
-    def __init__(self, kind: str, lo: int = 0, hi: int = 0):
-        super().__init__(*self.parameters_of(kind, lo, hi))  # type: ignore[call-arg]
+    def __init__(self, kind: str, lo: int = 0, hi: int = 0, widths: Sequence[tuple[int, int]] = ()):
+        super().__init__(*self.parameters_of(kind, lo, hi, widths))  # type: ignore[call-arg]
 
     def verify(self) -> None:
         self.verify_rule()
@@ -415,12 +418,27 @@ class SliceRuleMixin:
             return cls.parse_rule(parser)
 
     @classmethod
-    def parameters_of(cls, kind: str, lo: int = 0, hi: int = 0) -> tuple[Attribute, ...]:
-        return (StringAttr(kind), IntAttr(lo), IntAttr(hi))
+    def parameters_of(
+        cls, kind: str, lo: int = 0, hi: int = 0, widths: Sequence[tuple[int, int]] = ()
+    ) -> tuple[Attribute, ...]:
+        return (StringAttr(kind), IntAttr(lo), IntAttr(hi), ArrayAttr([IntAttr(w) for pair in widths for w in pair]))
 
     @property
     def halo(self) -> tuple[int, int]:
         return self.lo.data, self.hi.data
+
+    @property
+    def per_dimension(self) -> bool:
+        """Whether the halo gives its widths per dimension (a grid map's)."""
+        return bool(self.widths.data)
+
+    def ring(self, rank: int) -> list[tuple[int, int]]:
+        """(before, after) in each of `rank` dimensions: the widths per dimension, or
+        the halo's in every one."""
+        if self.per_dimension:
+            flat = [w.data for w in self.widths.data]
+            return list(zip(flat[::2], flat[1::2]))
+        return [self.halo] * rank
 
     @property
     def is_whole(self) -> bool:
@@ -476,8 +494,7 @@ class SliceRuleMixin:
         """The box of the tensor the vertex of a grid `block` connects, None for whole."""
         if self.is_whole:
             return None
-        lo, hi = self.halo
-        return tuple((begin - lo, end + hi) for begin, end in block.box)
+        return tuple((begin - lo, end + hi) for (begin, end), (lo, hi) in zip(block.box, self.ring(len(block.box))))
 
     def element_ranges(self, block: Block, elements: int) -> list[tuple[int, int]]:
         """The runs of consecutive elements the vertex of `block` connects, of a tensor
@@ -514,6 +531,12 @@ class SliceRuleMixin:
     def verify_rule(self) -> None:
         if self.kind.data not in self.KINDS:
             raise VerifyException(f"unknown slice rule '{self.kind.data}' (expected {', '.join(self.KINDS)})")
+        if self.per_dimension:
+            if self.kind.data != "halo" or self.lo.data or self.hi.data or len(self.widths.data) % 2:
+                raise VerifyException("widths per dimension are (before, after) pairs of a halo")
+            if any(w.data < 0 for w in self.widths.data):
+                raise VerifyException(f"halo widths must not be negative, got {self.rule_text()}")
+            return
         if self.kind.data in SIZED_KINDS:
             if self.lo.data < 1 or self.hi.data:
                 raise VerifyException(f"a {self.kind.data} rule needs one size of at least 1, got <{self.lo.data}, {self.hi.data}>")
@@ -534,6 +557,21 @@ class SliceRuleMixin:
         if kind != "halo":
             return cls.parameters_of(kind)
         parser.parse_punctuation("<")
+        if parser.parse_optional_punctuation("[") is not None:  # widths per dimension
+
+            def parse_pair() -> tuple[int, int]:
+                before = parser.parse_integer(allow_negative=False, allow_boolean=False)
+                parser.parse_punctuation(",")
+                after = parser.parse_integer(allow_negative=False, allow_boolean=False)
+                parser.parse_punctuation("]")
+                return before, after
+
+            pairs = [parse_pair()]
+            while parser.parse_optional_punctuation(",") is not None:
+                parser.parse_punctuation("[")
+                pairs.append(parse_pair())
+            parser.parse_punctuation(">")
+            return cls.parameters_of(kind, widths=pairs)
         lo = parser.parse_integer(allow_negative=False, allow_boolean=False)
         parser.parse_punctuation(",")
         hi = parser.parse_integer(allow_negative=False, allow_boolean=False)
@@ -541,6 +579,8 @@ class SliceRuleMixin:
         return cls.parameters_of(kind, lo, hi)
 
     def rule_text(self) -> str:
+        if self.per_dimension:
+            return "halo<" + ", ".join(f"[{lo}, {hi}]" for lo, hi in self.ring(0)) + ">"
         if self.kind.data == "halo":
             return f"halo<{self.lo.data}, {self.hi.data}>"
         if self.kind.data in SIZED_KINDS:
@@ -583,6 +623,9 @@ def check_slices_inside(
     if isinstance(tile_map, GridMapMixin):
         _check_boxes_inside(rules, tile_map, shapes or [()] * len(rules), names)
         return
+    for rule, name in zip(rules, names):
+        if rule.per_dimension:
+            raise VerifyException(f"'{name}' is connected {rule.rule_text()}: widths per dimension need a grid map")
     first, last = tile_map.first_block(), tile_map.last_block()
     if first is None or last is None:
         return
@@ -611,6 +654,8 @@ def _check_boxes_inside(
             continue
         if len(shape) != grid.rank:
             raise VerifyException(f"'{name}' has {len(shape)} dimensions, the grid map {grid.rank}")
+        if rule.per_dimension and len(rule.ring(0)) != grid.rank:
+            raise VerifyException(f"'{name}' is connected {rule.rule_text()}, widths for a grid map of {grid.rank} dimensions")
         for block in corners:
             box = rule.box_of(block)
             assert box is not None

@@ -56,7 +56,7 @@ def slice_sizes(placement: ipu.VerticesOp, run: int, extents: Sequence[int] = ()
     for tensor, rule in zip(placement.tensors, placement.rules.data):
         elements = ipu.num_elements(tensor.type)
         if extents and not rule.is_whole:
-            sizes.append(prod(e + sum(rule.halo) for e in extents))
+            sizes.append(prod(e + lo + hi for e, (lo, hi) in zip(extents, rule.ring(len(extents)))))
         else:
             sizes.append(rule.slice_size(count, elements))
     return sizes
@@ -102,7 +102,7 @@ def _poplar_map(tile_map: ipu.TileMapAttr | ipu.GridMapAttr) -> poplar.TileMapAt
 
 
 def _poplar_rule(rule: ipu.SliceAttr) -> poplar.SliceAttr:
-    return poplar.SliceAttr(rule.kind.data, *rule.halo)
+    return poplar.SliceAttr(rule.kind.data, *rule.halo, rule.ring(0) if rule.per_dimension else ())
 
 
 def _host_program(op: Operation) -> poplar.HostProgramOp | None:

@@ -5,8 +5,8 @@ ipu-tile-partition connects an input that a tiled map reads away from the point 
 body's `ipu.access` offsets: the most negative flat offset gives the elements needed
 before the block, the most positive those after it, so the input becomes
 `halo<before, after>` (or `block` when every access is at the point). Over a grid map
-the same holds per dimension: the halo is a ring around the vertex's box, as wide on
-each side as the farthest access in any dimension.
+the same holds per dimension: `halo<[1, 1], [0, 0]>` widens the vertex's box by one row
+before and after it, and by no column.
 
 The halo is a slice of the same tensor, so a vertex's field covers its own block and
 the ends of its neighbours' blocks; Poplar's exchange moves exactly the elements held on
@@ -36,13 +36,14 @@ from ipu_lower.dialects import ipu
 
 def planned_rule(argument: BlockArgument, grid: bool = False) -> ipu.SliceAttr:
     """The slice of the input behind `argument` that covers every access of the body:
-    over a tile map, by flat offsets; over a grid map, by the offsets in every dimension
-    (the halo then widens the box by as much on each side of every dimension)."""
+    over a tile map, by flat offsets; over a grid map, by the offsets in each dimension
+    (the halo then widens the box by its own widths in each dimension)."""
     accesses = [use.operation for use in argument.uses if isinstance(use.operation, ipu.AccessOp)]
     if grid:
-        offsets = [o for access in accesses for o in access.offsets()]
-    else:
-        offsets = [access.flat_offset() for access in accesses]
+        per_dimension = list(zip(*(access.offsets() for access in accesses))) if accesses else []
+        widths = [(max(0, -min(o)), max(0, max(o))) for o in per_dimension]
+        return ipu.SliceAttr("halo", widths=widths) if any(lo or hi for lo, hi in widths) else ipu.BLOCK
+    offsets = [access.flat_offset() for access in accesses]
     before, after = max([0, *(-o for o in offsets)]), max([0, *offsets])
     return ipu.SliceAttr("halo", before, after) if before or after else ipu.BLOCK
 

@@ -560,7 +560,7 @@ def plan_layouts(sdfg_op: sd.SdfgOp, arch: Arch) -> dict[str, ipu.TileMapAttr | 
 def _grid_halo(group: set[str], shape: tuple[int, ...], analyzed: list[tuple[Step, MapAccesses | None]]) -> Halo | None:
     """How far the maps of a group read from the point, if the group may take a grid
     map (see `tile_partition_grid`): every step touching it is a map over its shape in
-    the stencil frame, with no reshaped or view reads, whose halo ring stays inside the
+    the stencil frame, with no reshaped or view reads, whose halo stays inside the
     arrays, or a whole copy within it."""
     halo = Halo()
     for step, accesses in analyzed:
@@ -585,8 +585,8 @@ def _grid_halo(group: set[str], shape: tuple[int, ...], analyzed: list[tuple[Ste
             if sd.container_name(op.container) in accesses.neighbour_reads:  # type: ignore[attr-defined]
                 ring = ring.widened(offsets, shape)
         box = accesses.frame.box  # type: ignore[union-attr]
-        if any(lo < ring.before or hi + ring.after > n for (lo, hi), n in zip(box, shape)):
-            return None  # the ring, as wide in every dimension, would leave the arrays
+        if any(lo < before or hi + after > n for (lo, hi), (before, after), n in zip(box, ring.widths(len(shape)), shape)):
+            return None  # the ring would leave the arrays: the points by the edge read no neighbour there
         halo = halo.joined(ring)
     return halo
 

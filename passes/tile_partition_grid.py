@@ -14,7 +14,7 @@ strips'.
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
-from dataclasses import astuple, dataclass
+from dataclasses import dataclass
 from math import ceil, prod
 
 from xdsl.ir import Operation
@@ -26,30 +26,30 @@ from ipu_lower.passes.tile_partition_points import balanced_tile_map
 
 @dataclass(frozen=True)
 class Halo:
-    """How far a group's maps read from the point: `before` and `after` in every
-    dimension (a grid halo), and `flat_before`/`flat_after` in row-major elements (a
-    strip halo)."""
+    """How far a group's maps read from the point: (before, after) in each dimension
+    (the ring a grid's box needs), and before and after in row-major elements (the halo
+    a strip needs)."""
 
-    before: int = 0
-    after: int = 0
+    ring: tuple[tuple[int, int], ...] = ()
     flat_before: int = 0
     flat_after: int = 0
 
     def widened(self, offsets: Sequence[int], shape: Sequence[int]) -> Halo:
         flat = sum(o * prod(shape[k + 1 :]) for k, o in enumerate(offsets))
-        return Halo(
-            max(self.before, *(-o for o in offsets)),
-            max(self.after, *offsets),
-            max(self.flat_before, -flat),
-            max(self.flat_after, flat),
-        )
+        ring = tuple((max(lo, -o), max(hi, o)) for (lo, hi), o in zip(self.widths(len(offsets)), offsets))
+        return Halo(ring, max(self.flat_before, -flat), max(self.flat_after, flat))
 
     def joined(self, other: Halo) -> Halo:
-        return Halo(*(max(a, b) for a, b in zip(astuple(self), astuple(other))))
+        rank = max(len(self.ring), len(other.ring))
+        ring = tuple((max(a, c), max(b, d)) for (a, b), (c, d) in zip(self.widths(rank), other.widths(rank)))
+        return Halo(ring, max(self.flat_before, other.flat_before), max(self.flat_after, other.flat_after))
+
+    def widths(self, rank: int) -> tuple[tuple[int, int], ...]:
+        return self.ring or ((0, 0),) * rank
 
     @property
     def any(self) -> bool:
-        return bool(self.before or self.after)
+        return any(lo or hi for lo, hi in self.ring)
 
 
 def touched(step: Operation | list[Operation]) -> set[str]:
@@ -83,14 +83,12 @@ def _splits(extents: Sequence[int], tiles: int) -> Iterator[tuple[int, ...]]:
 
 
 def grid_cost(shape: Sequence[int], blocks: Sequence[int], halo: Halo) -> int:
-    """The busiest tile's points plus the elements around its box it reads (a ring of
-    the halo's widths, corners included). One element received is weighed like one
+    """The busiest tile's points plus the elements around its box it reads (the box
+    widened by the halo's widths in each dimension, corners included). One element received is weighed like one
     point computed: a stencil point is a few cycles of compute, an f32 element 4 bytes
     at the exchange's 4-8 bytes per cycle (ipu_lower/arch.py)."""
     box = [ceil(n / b) for n, b in zip(shape, blocks)]
-    points = prod(box)
-    ring = prod(e + halo.before + halo.after for e in box) - points if halo.any else 0
-    return points + ring
+    return prod(e + lo + hi for e, (lo, hi) in zip(box, halo.widths(len(box))))
 
 
 def strip_cost(shape: Sequence[int], tiles: int, halo: Halo) -> int:

@@ -414,8 +414,11 @@ class _GridBodyBuilder(_BodyBuilder):
 
     def padded_strides(self, field: int) -> list[SSAValue]:
         """The row-major strides of field `field`'s box (halo included), per dimension."""
-        widths = sum(self.signature.rules[field].halo)
-        padded = [e if not widths else self.add(arith.AddiOp(e, self.constant(widths)), self.prologue) for e in self.extents[1:]]
+        ring = self.signature.rules[field].ring(self.rank)[1:]
+        padded = [
+            e if not lo + hi else self.add(arith.AddiOp(e, self.constant(lo + hi)), self.prologue)
+            for e, (lo, hi) in zip(self.extents[1:], ring)
+        ]
         strides = [padded[-1]]
         for extent in reversed(padded[:-1]):
             strides.insert(0, self.add(arith.MuliOp(strides[0], extent), self.prologue))
@@ -448,11 +451,11 @@ class _GridBodyBuilder(_BodyBuilder):
         key = (field, offsets)
         if key not in self.row_starts:
             assert self.row is not None
-            lo = self.signature.rules[field].halo[0]
+            before = [lo for lo, _ in self.signature.rules[field].ring(self.rank)]
             strides = self.strides[field]
-            start = self.constant(lo + offsets[-1])  # the column of the row's first element
+            start = self.constant(before[-1] + offsets[-1])  # the column of the row's first element
             for d, coordinate in enumerate(self.coordinates):
-                shift = lo + offsets[d]
+                shift = before[d] + offsets[d]
                 if shift:
                     coordinate = self.add(arith.AddiOp(coordinate, self.constant(shift)), self.row)
                 term = self.add(arith.MuliOp(coordinate, strides[d]), self.row)

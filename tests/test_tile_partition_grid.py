@@ -14,7 +14,9 @@ from ipu_lower.dialects import ipu, poplar
 from ipu_lower.emit import lower_program
 from ipu_lower.passes.tile_partition_grid import Halo, best_grid, choose_grid, grid_cost, grid_map, strip_cost
 
-RING = Halo(1, 1, 1, 1)
+def ring(rank: int, widths: tuple[int, int] = (1, 1)) -> Halo:
+    """One element read either side in every dimension, and in row-major order."""
+    return Halo((widths,) * rank, *widths)
 
 
 def covered(grid: ipu.GridMapAttr, shape) -> np.ndarray:
@@ -30,7 +32,7 @@ def covered(grid: ipu.GridMapAttr, shape) -> np.ndarray:
 
 @pytest.mark.parametrize("shape, tiles", [((6, 8), 4), ((1024, 1024), 1472), ((37, 5), 1216), ((9, 10, 11), 1472), ((2, 3), 1)])
 def test_grid_map_covers_every_element_once_on_distinct_tiles(shape, tiles):
-    blocks = best_grid(shape, tiles, RING)
+    blocks = best_grid(shape, tiles, ring(len(shape)))
     grid = grid_map(shape, blocks)
     grid.verify()
     assert prod(blocks) <= tiles and grid.last_tile() < tiles
@@ -58,26 +60,45 @@ def test_corner_blocks_are_the_extremes():
     assert {((0, 5), (0, 3)), ((95, 100), (87, 90))} <= corners and len(corners) == 4
 
 
+@pytest.mark.parametrize("kind, widths, message", [
+    ("block", [(1, 1)], "widths per dimension are \\(before, after\\) pairs of a halo"),
+    ("halo", [(1, 1), (-1, 0)], "halo widths must not be negative"),
+])
+def test_widths_per_dimension_are_checked(kind, widths, message):
+    with pytest.raises(VerifyException, match=message):
+        ipu.SliceAttr(kind, widths=widths)
+
+
 def test_overlapping_strides_are_rejected():
     dims = [ipu.TileMapAttr([(0, 2, 3)]), ipu.TileMapAttr([(0, 2, 4)])]
     with pytest.raises(VerifyException, match="give two blocks one tile"):
         ipu.GridMapAttr(dims, [1, 1])
 
 
+def test_a_vertical_stencil_reads_no_columns():
+    # reading the rows above and below only: boxes widen by no column, and are taller
+    # than wide, where strips would read a whole row either side
+    shape, tiles = (1024, 1024), 1472
+    vertical = Halo(((1, 1), (0, 0)), 1024, 1024)
+    blocks = best_grid(shape, tiles, vertical)
+    rows, columns = (-(-n // b) for n, b in zip(shape, blocks))
+    assert rows > columns and grid_cost(shape, blocks, vertical) < strip_cost(shape, tiles, vertical) / 2
+
+
 def test_jacobi_grid_beats_strips_at_1024():
     shape, tiles = (1024, 1024), 1472
-    blocks = best_grid(shape, tiles, RING)
+    blocks = best_grid(shape, tiles, ring(2))
     # boxes, not strips: the busiest tile computes about as much as in strips (713
     # points) and reads its ring (~120 elements) instead of two rows (2048)
-    assert grid_cost(shape, blocks, RING) < 900 < strip_cost(shape, tiles, Halo(1, 1, 1024, 1024))
+    assert grid_cost(shape, blocks, ring(2)) < 900 < strip_cost(shape, tiles, Halo(((1, 1), (1, 1)), 1024, 1024))
     assert all(16 <= -(-n // b) <= 64 for n, b in zip(shape, blocks))
 
 
 @pytest.mark.parametrize("shape, halo", [
-    ((4096,), RING),  # 1-D: strips are boxes
-    ((4, 4, 4, 4), RING),  # rank 4: no grid yet
+    ((4096,), ring(1)),  # 1-D: strips are boxes
+    ((4, 4, 4, 4), ring(4)),  # rank 4: no grid yet
     ((64, 64), Halo()),  # nothing read away from the point
-    ((4000, 2), Halo(1, 0, 2, 0)),  # two columns: a row's halo is 2 elements
+    ((4000, 1), Halo(((1, 0), (0, 0)), 1, 0)),  # one column: boxes are strips
 ])
 def test_no_grid_where_strips_are_as_good(shape, halo):
     assert choose_grid(shape, 1216, halo) is None

@@ -192,10 +192,11 @@ def _for_each_block(ctx: HostContext, tile_map: poplar.TileMapAttr | poplar.Grid
     return ctx.descend(f"for_each_block({ctx.tile_maps[_runs(tile_map)]}, [&](const TileBlock &block)", f"}}{start});")
 
 
-def _box(lo: int, hi: int, rank: int) -> str:
-    """`{begin}, {end}` of the current grid block widened by a halo, for Tensor::slice."""
-    begin = ", ".join(f"block.begin[{d}] - {lo}" if lo else f"block.begin[{d}]" for d in range(rank))
-    end = ", ".join(f"block.end[{d}] + {hi}" if hi else f"block.end[{d}]" for d in range(rank))
+def _box(ring: list[tuple[int, int]]) -> str:
+    """`{begin}, {end}` of the current grid block widened by a halo of `ring` (before,
+    after per dimension), for Tensor::slice."""
+    begin = ", ".join(f"block.begin[{d}] - {lo}" if lo else f"block.begin[{d}]" for d, (lo, _) in enumerate(ring))
+    end = ", ".join(f"block.end[{d}] + {hi}" if hi else f"block.end[{d}]" for d, (_, hi) in enumerate(ring))
     return f"{{{begin}}}, {{{end}}}"
 
 
@@ -210,7 +211,7 @@ def _map_tensor(ctx: HostContext, op: poplar.MapTensorOp) -> None:
         return
     with _for_each_block(ctx, op.tile_map):
         if isinstance(op.tile_map, poplar.GridMapAttr):
-            ctx.line(f"graph.setTileMapping({ctx[op.tensor]}.slice({_box(0, 0, op.tile_map.rank)}), block.tile);")
+            ctx.line(f"graph.setTileMapping({ctx[op.tensor]}.slice({_box([(0, 0)] * op.tile_map.rank)}), block.tile);")
         else:
             ctx.line(f"graph.setTileMapping({_flat(ctx, op.tensor)}.slice(block.begin, block.end), block.tile);")
 
@@ -225,7 +226,7 @@ def _connected(ctx: PrintContext, tensor: SSAValue, rule: poplar.SliceAttr, grid
     if rule.is_whole:
         return _flat(ctx, tensor)
     if grid:
-        return f"{ctx[tensor]}.slice({_box(*rule.halo, len(poplar.tensor_type(tensor).get_shape()))}).flatten()"
+        return f"{ctx[tensor]}.slice({_box(rule.ring(len(poplar.tensor_type(tensor).get_shape())))}).flatten()"
     if rule.is_partial:
         return f"{_flat(ctx, tensor)}[block.index]"
     if rule.kind.data == "partials":

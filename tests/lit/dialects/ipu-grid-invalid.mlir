@@ -116,3 +116,33 @@ ipu.graph "g" arch "ipu1" args [] {
 }
 
 // CHECK: block extent of dimension -1
+
+// -----
+
+// A halo with widths per dimension has one (before, after) pair for each dimension of
+// the grid ...
+ipu.graph "g" arch "ipu1" args [] {
+  %A = ipu.variable "A" mapping grid<<0 to 2 x 3> * 2, <0 to 2 x 4> * 1> : memref<6x8xf32>
+  ipu.codelet @c(%a: memref<?xf32> inout "A") {
+  }
+  ipu.compute_set "c" {
+    ipu.vertices @c over grid<<from 1: 0 to 1 x 2> * 2, <from 1: 0 to 1 x 2> * 1> (%A halo<[1, 1]> : memref<6x8xf32>)
+  }
+}
+
+// CHECK: 'A' is connected halo<[1, 1]>, widths for a grid map of 2 dimensions
+
+// -----
+
+// ... and only over a grid map.
+ipu.graph "g" arch "ipu1" args [] {
+  %x = ipu.variable "x" mapping <0 to 8 x 1> : memref<8xf32>
+  %y = ipu.variable "y" mapping <0 to 8 x 1> : memref<8xf32>
+  ipu.tiled_map "m" over <from 1: 1 to 7 x 1> ins(%x halo<[1, 1]> : memref<8xf32>) outs(%y block : memref<8xf32>) {
+  ^bb0(%v: memref<8xf32>):
+    %0 = ipu.access %v[0] : memref<8xf32>
+    ipu.yield %0 : f32
+  }
+}
+
+// CHECK: 'x' is connected halo<[1, 1]>: widths per dimension need a grid map

@@ -5,9 +5,10 @@
 // Round trip of grid maps in the ipu dialect: a 6x8 array cut into 3x4 boxes on tiles
 // 0..3 (`* 2`, `* 1`: block (i, j) on tile 2 i + j), a 3-D grid whose boxes skip tiles,
 // a tiled map over the interior boxes (`from 1:`) reading a halo ring, the vertices of
-// the codelet it becomes and `ipu.block_extent`; #ipu.grid_map standalone too.
+// the codelet it becomes (also with a halo of its own widths per dimension) and
+// `ipu.block_extent`; #ipu.grid_map and a halo per dimension standalone too.
 
-ipu.graph "grid" arch "ipu1" args ["A", "B"] attributes {g = #ipu.grid_map<<0 to 2 x 3> * 2, <0 to 2 x 4> * 1>} {
+ipu.graph "grid" arch "ipu1" args ["A", "B"] attributes {g = #ipu.grid_map<<0 to 2 x 3> * 2, <0 to 2 x 4> * 1>, h = #ipu.slice<halo<[1, 0], [0, 2]>>} {
   %A = ipu.variable "A" mapping grid<<0 to 2 x 3> * 2, <0 to 2 x 4> * 1> : memref<6x8xf32>
   %B = ipu.variable "B" mapping grid<<0 to 2 x 3> * 2, <0 to 2 x 4> * 1> : memref<6x8xf32>
   %C = ipu.variable "C" mapping grid<<0 to 2 x 2> * 100, <0 to 1 x 3, 1 to 2 x 2> * 10, <0 to 3 x 1> * 1> : memref<4x5x3xi32>
@@ -24,10 +25,11 @@ ipu.graph "grid" arch "ipu1" args ["A", "B"] attributes {g = #ipu.grid_map<<0 to
   }
   ipu.compute_set "m" {
     ipu.vertices @grid_m over grid<<from 1: 0 to 1 x 2, 1 to 2 x 2> * 2, <from 1: 0 to 1 x 3, 1 to 2 x 3> * 1> (%A halo<1, 1>, %B block : memref<6x8xf32>, memref<6x8xf32>)
+    ipu.vertices @grid_m over grid<<from 1: 0 to 1 x 2, 1 to 2 x 2> * 2, <0 to 1 x 3, 1 to 2 x 3> * 1> (%A halo<[1, 0], [0, 2]>, %B block : memref<6x8xf32>, memref<6x8xf32>)
   }
 }
 
-// CHECK:      ipu.graph "grid" arch "ipu1" args ["A", "B"] attributes {g = #ipu.grid_map<<0 to 2 x 3> * 2, <0 to 2 x 4> * 1>} {
+// CHECK:      ipu.graph "grid" arch "ipu1" args ["A", "B"] attributes {g = #ipu.grid_map<<0 to 2 x 3> * 2, <0 to 2 x 4> * 1>, h = #ipu.slice<halo<[1, 0], [0, 2]>>} {
 // CHECK-NEXT:   %A = ipu.variable "A" mapping grid<<0 to 2 x 3> * 2, <0 to 2 x 4> * 1> : memref<6x8xf32>
 // CHECK-NEXT:   %B = ipu.variable "B" mapping grid<<0 to 2 x 3> * 2, <0 to 2 x 4> * 1> : memref<6x8xf32>
 // CHECK-NEXT:   %C = ipu.variable "C" mapping grid<<0 to 2 x 2> * 100, <0 to 1 x 3, 1 to 2 x 2> * 10, <0 to 3 x 1> * 1> : memref<4x5x3xi32>
@@ -44,6 +46,7 @@ ipu.graph "grid" arch "ipu1" args ["A", "B"] attributes {g = #ipu.grid_map<<0 to
 // CHECK-NEXT:   }
 // CHECK-NEXT:   ipu.compute_set "m" {
 // CHECK-NEXT:     ipu.vertices @grid_m over grid<<from 1: 0 to 1 x 2, 1 to 2 x 2> * 2, <from 1: 0 to 1 x 3, 1 to 2 x 3> * 1> (%A halo<1, 1>, %B block : memref<6x8xf32>, memref<6x8xf32>)
+// CHECK-NEXT:     ipu.vertices @grid_m over grid<<from 1: 0 to 1 x 2, 1 to 2 x 2> * 2, <0 to 1 x 3, 1 to 2 x 3> * 1> (%A halo<[1, 0], [0, 2]>, %B block : memref<6x8xf32>, memref<6x8xf32>)
 // CHECK-NEXT:   }
 // CHECK-NEXT: }
 

@@ -88,9 +88,9 @@ ipu.graph "backward" arch "ipu1" args ["A", "C", "B"] {
 
 // -----
 
-// Over a grid map the halo is a ring around each vertex's box: as wide before and after
-// the box, in every dimension, as the farthest access in any dimension (here one row
-// back and two columns ahead: halo<1, 2>).
+// Over a grid map the halo widens each vertex's box in each dimension by the farthest
+// accesses in it, before and after: here one row back and two columns ahead,
+// halo<[1, 0], [0, 2]>.
 ipu.graph "grid" arch "ipu1" args ["A", "B"] {
   %A = ipu.variable "A" mapping grid<<0 to 2 x 4> * 2, <0 to 2 x 4> * 1> : memref<8x8xf32>
   %B = ipu.variable "B" mapping grid<<0 to 2 x 4> * 2, <0 to 2 x 4> * 1> : memref<8x8xf32>
@@ -104,4 +104,4 @@ ipu.graph "grid" arch "ipu1" args ["A", "B"] {
 }
 
 // CHECK-LABEL: ipu.graph "grid"
-// CHECK:         ipu.tiled_map "m" over grid<<from 1: 0 to 1 x 3, 1 to 2 x 2> * 2, <from 1: 0 to 1 x 3, 1 to 2 x 2> * 1> ins(%A halo<1, 2> : memref<8x8xf32>) outs(%B block : memref<8x8xf32>) {
+// CHECK:         ipu.tiled_map "m" over grid<<from 1: 0 to 1 x 3, 1 to 2 x 2> * 2, <from 1: 0 to 1 x 3, 1 to 2 x 2> * 1> ins(%A halo<[1, 0], [0, 2]> : memref<8x8xf32>) outs(%B block : memref<8x8xf32>) {
