@@ -10,11 +10,14 @@ of what they are built from.
 from __future__ import annotations
 
 import ctypes
+import fcntl
 import hashlib
 import json
 import os
 import re
+import shutil
 import subprocess
+import tempfile
 import threading
 from collections.abc import Callable, Mapping
 from concurrent.futures import ThreadPoolExecutor
@@ -30,12 +33,16 @@ from ipu_lower.element_types import element_type_of_numpy
 from ipu_lower.frontend.symbolic import SymbolicError, to_index_expr
 from ipu_lower.program import Program, symbol_value
 
-EMULATOR_INCLUDE = Path(__file__).resolve().parent / "emulator" / "include"
+EMULATOR = Path(__file__).resolve().parent / "emulator"
+EMULATOR_INCLUDE = EMULATOR / "include"  # the headers: Poplar's API and the internals
+EMULATOR_SOURCES = EMULATOR / "src"  # their implementation, built once into a library
+EMULATOR_LIBRARY = "libipu_lower_emulator.a"
 
 # Separate objects: host.cpp is long straight-line graph construction (fast at -O0);
-# codelets.cpp is the hot loop (worth -O2).
+# codelets.cpp is the hot loop (worth -O2), and so is the emulator, which runs it.
 HOST_FLAGS = ("-std=c++17", "-O0", "-fPIC")
 CODELET_FLAGS = ("-std=c++17", "-O2", "-fPIC")
+EMULATOR_FLAGS = ("-std=c++17", "-O2", "-fPIC")
 
 class BuildError(RuntimeError):
     """g++ could not build the emitted code."""
@@ -50,15 +57,46 @@ def cache_root() -> Path:
 
 
 def _emulator_fingerprint() -> str:
+    """The hash of the emulator's headers, sources and flags: what a program built
+    against it depends on."""
     digest = hashlib.sha256()
-    for header in sorted(EMULATOR_INCLUDE.rglob("*.hpp")):
-        digest.update(header.relative_to(EMULATOR_INCLUDE).as_posix().encode())
-        digest.update(header.read_bytes())
+    for path in sorted([*EMULATOR_INCLUDE.rglob("*.hpp"), *EMULATOR_SOURCES.rglob("*.cpp")]):
+        digest.update(path.relative_to(EMULATOR).as_posix().encode())
+        digest.update(path.read_bytes())
+    digest.update(" ".join(EMULATOR_FLAGS).encode())
     return digest.hexdigest()
 
 
+def emulator_library() -> Path:
+    """The emulator's sources built into a static library, once per fingerprint (cached
+    under cache_root()/emulator). One builder at a time: the others, in this process or
+    another, wait for its lock and then find the library."""
+    out = cache_root() / "emulator" / _emulator_fingerprint()[:24]
+    library = out / EMULATOR_LIBRARY
+    if library.exists():
+        return library
+    out.mkdir(parents=True, exist_ok=True)
+    with open(out / "lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)  # released when the file closes, or its process dies
+        if library.exists():
+            return library
+        scratch = Path(tempfile.mkdtemp(dir=out))
+        try:
+            sources = sorted(EMULATOR_SOURCES.rglob("*.cpp"))
+            objects = [scratch / "_".join(s.relative_to(EMULATOR_SOURCES).with_suffix(".o").parts) for s in sources]
+            with ThreadPoolExecutor(max_workers=2) as pool:
+                list(pool.map(lambda source, obj: _gxx([*EMULATOR_FLAGS, "-I", str(EMULATOR_INCLUDE), "-c", str(source), "-o", str(obj)]),
+                              sources, objects))
+            _run("ar", ["rcs", str(scratch / EMULATOR_LIBRARY), *map(str, objects)])
+            (scratch / EMULATOR_LIBRARY).replace(library)  # atomic, as below
+        finally:
+            shutil.rmtree(scratch, ignore_errors=True)
+    return library
+
+
 def build_library(directory: Path, manifest: Mapping[str, Any]) -> Path:
-    """Build `directory`'s host.cpp and codelets.cpp into a shared library (cached)."""
+    """Build `directory`'s host.cpp and codelets.cpp into a shared library (cached),
+    linked with the emulator's library."""
     digest = hashlib.sha256()
     for name in ("host.cpp", "codelets.cpp"):
         digest.update((directory / name).read_bytes())
@@ -68,6 +106,7 @@ def build_library(directory: Path, manifest: Mapping[str, Any]) -> Path:
     library = out / f"lib{manifest['prefix']}.so"
     if library.exists():
         return library
+    emulator = emulator_library()
     out.mkdir(parents=True, exist_ok=True)
     jobs = [
         (directory / "host.cpp", out / "host.o", HOST_FLAGS),
@@ -76,15 +115,19 @@ def build_library(directory: Path, manifest: Mapping[str, Any]) -> Path:
     with ThreadPoolExecutor(max_workers=2) as pool:
         list(pool.map(lambda job: _gxx([*job[2], "-I", str(EMULATOR_INCLUDE), "-c", str(job[0]), "-o", str(job[1])]), jobs))
     partial = out / f"{library.name}.{os.getpid()}.tmp"
-    _gxx(["-shared", str(out / "host.o"), str(out / "codelets.o"), "-o", str(partial)])
+    _gxx(["-shared", str(out / "host.o"), str(out / "codelets.o"), str(emulator), "-o", str(partial)])
     partial.replace(library)  # atomic: concurrent builders never load a half-written file
     return library
 
 
 def _gxx(arguments: list[str]) -> None:
-    result = subprocess.run(["g++", *arguments], capture_output=True, text=True)
+    _run("g++", arguments)
+
+
+def _run(tool: str, arguments: list[str]) -> None:
+    result = subprocess.run([tool, *arguments], capture_output=True, text=True)
     if result.returncode != 0:
-        raise BuildError(f"g++ failed:\n{result.stderr[-4000:]}")
+        raise BuildError(f"{tool} failed:\n{result.stderr[-4000:]}")
 
 
 RETURN_PREFIX = "__return"
