@@ -108,15 +108,20 @@ def build_library(directory: Path, manifest: Mapping[str, Any]) -> Path:
         return library
     emulator = emulator_library()
     out.mkdir(parents=True, exist_ok=True)
+    builder = f"{os.getpid()}.{threading.get_ident()}"  # concurrent builders write their own files
     jobs = [
-        (directory / "host.cpp", out / "host.o", HOST_FLAGS),
-        (directory / "codelets.cpp", out / "codelets.o", CODELET_FLAGS),
+        (directory / "host.cpp", out / f"host.{builder}.o", HOST_FLAGS),
+        (directory / "codelets.cpp", out / f"codelets.{builder}.o", CODELET_FLAGS),
     ]
-    with ThreadPoolExecutor(max_workers=2) as pool:
-        list(pool.map(lambda job: _gxx([*job[2], "-I", str(EMULATOR_INCLUDE), "-c", str(job[0]), "-o", str(job[1])]), jobs))
-    partial = out / f"{library.name}.{os.getpid()}.tmp"
-    _gxx(["-shared", str(out / "host.o"), str(out / "codelets.o"), str(emulator), "-o", str(partial)])
-    partial.replace(library)  # atomic: concurrent builders never load a half-written file
+    try:
+        with ThreadPoolExecutor(max_workers=2) as pool:
+            list(pool.map(lambda job: _gxx([*job[2], "-I", str(EMULATOR_INCLUDE), "-c", str(job[0]), "-o", str(job[1])]), jobs))
+        partial = out / f"{library.name}.{builder}.tmp"
+        _gxx(["-shared", *(str(job[1]) for job in jobs), str(emulator), "-o", str(partial)])
+        partial.replace(library)  # atomic: concurrent builders never load a half-written file
+    finally:
+        for job in jobs:
+            job[1].unlink(missing_ok=True)
     return library
 
 
