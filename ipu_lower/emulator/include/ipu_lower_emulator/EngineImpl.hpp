@@ -73,11 +73,7 @@
 #include <poplar/Graph.hpp>
 #include <poplar/Program.hpp>
 
-#include <algorithm>
 #include <cstdint>
-#include <cstring>
-#include <functional>
-#include <iostream>
 #include <map>
 #include <memory>
 #include <new>

@@ -11,7 +11,6 @@
 #include <poplar/Interval.hpp>
 #include <poplar/Type.hpp>
 
-#include <algorithm>
 #include <cstddef>
 #include <memory>
 #include <ostream>

@@ -1,6 +1,11 @@
 // The Engine's checks, BSP execution and report (ipu_lower_emulator/EngineImpl.hpp).
 #include <ipu_lower_emulator/EngineImpl.hpp>
 
+#include <algorithm>
+#include <cstring>
+#include <functional>
+#include <iostream>
+
 namespace poplar {
 namespace emulator {
 
