@@ -10,11 +10,14 @@ of what they are built from.
 from __future__ import annotations
 
 import ctypes
+import fcntl
 import hashlib
 import json
 import os
 import re
+import shutil
 import subprocess
+import tempfile
 import threading
 from collections.abc import Callable, Mapping
 from concurrent.futures import ThreadPoolExecutor
@@ -29,13 +32,31 @@ from ipu_lower.dialects.index_expr import IndexExpr
 from ipu_lower.element_types import element_type_of_numpy
 from ipu_lower.frontend.symbolic import SymbolicError, to_index_expr
 from ipu_lower.program import Program, symbol_value
+from ipu_lower.targets.codelet_printer import CODELET_INCLUDES
+from ipu_lower.targets.host_printer import HOST_INCLUDES, POPOPS_INCLUDES
 
-EMULATOR_INCLUDE = Path(__file__).resolve().parent / "emulator" / "include"
+EMULATOR = Path(__file__).resolve().parent / "emulator"
+EMULATOR_INCLUDE = EMULATOR / "include"  # the headers: Poplar's API and the internals
+EMULATOR_SOURCES = EMULATOR / "src"  # their implementation, built once into a library
+EMULATOR_LIBRARY = "libipu_lower_emulator.a"
 
 # Separate objects: host.cpp is long straight-line graph construction (fast at -O0);
-# codelets.cpp is the hot loop (worth -O2).
+# codelets.cpp is the hot loop (worth -O2), and so is the emulator, which runs it.
 HOST_FLAGS = ("-std=c++17", "-O0", "-fPIC")
 CODELET_FLAGS = ("-std=c++17", "-O2", "-fPIC")
+EMULATOR_FLAGS = ("-std=c++17", "-O2", "-fPIC")
+
+# What every host.cpp and codelets.cpp includes, precompiled once with its flags beside
+# the emulator's library and given to g++ with `-include`: the program's own #includes
+# then find their headers already read (two thirds of compiling a host.cpp). g++ reads a
+# prelude it cannot use (another compiler, other flags) as text. The host prelude has the
+# popops headers too, which a program without dynamic slices does not include: that the
+# files compile as written is tests/test_emitted_cpp.py's concern.
+PRELUDES = {
+    "host.hpp": (HOST_FLAGS, HOST_INCLUDES + POPOPS_INCLUDES),
+    "codelets.hpp": (CODELET_FLAGS, CODELET_INCLUDES),
+}
+
 
 class BuildError(RuntimeError):
     """g++ could not build the emitted code."""
@@ -50,15 +71,60 @@ def cache_root() -> Path:
 
 
 def _emulator_fingerprint() -> str:
+    """The hash of what the emulator's build depends on: headers, sources, flags and
+    preludes."""
     digest = hashlib.sha256()
-    for header in sorted(EMULATOR_INCLUDE.rglob("*.hpp")):
-        digest.update(header.relative_to(EMULATOR_INCLUDE).as_posix().encode())
-        digest.update(header.read_bytes())
+    for path in sorted([*EMULATOR_INCLUDE.rglob("*.hpp"), *EMULATOR_SOURCES.rglob("*.cpp")]):
+        digest.update(path.relative_to(EMULATOR).as_posix().encode())
+        digest.update(path.read_bytes())
+    digest.update(" ".join(EMULATOR_FLAGS).encode())
+    digest.update(repr(sorted(PRELUDES.items())).encode())
     return digest.hexdigest()
 
 
+def emulator_build() -> Path:
+    """The emulator built once per fingerprint, in cache_root()/emulator/<fingerprint>:
+    EMULATOR_LIBRARY (its sources) and PRELUDES with their precompiled `.gch`. One
+    builder at a time: the others, in this process or another, wait for its lock and then
+    find the build."""
+    out = cache_root() / "emulator" / _emulator_fingerprint()[:24]
+    if (out / EMULATOR_LIBRARY).exists():
+        return out
+    out.mkdir(parents=True, exist_ok=True)
+    with open(out / "lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)  # released when the file closes, or its process dies
+        if not (out / EMULATOR_LIBRARY).exists():
+            _build_emulator(out)
+    return out
+
+
+def emulator_library() -> Path:
+    """The emulator's static library (see emulator_build)."""
+    return emulator_build() / EMULATOR_LIBRARY
+
+
+def _build_emulator(out: Path) -> None:
+    scratch = Path(tempfile.mkdtemp(dir=out))
+    try:
+        include = ["-I", str(EMULATOR_INCLUDE)]
+        sources = sorted(EMULATOR_SOURCES.rglob("*.cpp"))
+        objects = [scratch / "_".join(s.relative_to(EMULATOR_SOURCES).with_suffix(".o").parts) for s in sources]
+        jobs = [[*EMULATOR_FLAGS, *include, "-c", str(s), "-o", str(o)] for s, o in zip(sources, objects)]
+        for name, (flags, includes) in PRELUDES.items():
+            (scratch / name).write_text("".join(f"#include {i}\n" for i in includes))
+            jobs.append([*flags, *include, "-x", "c++-header", str(scratch / name), "-o", str(scratch / f"{name}.gch")])
+        with ThreadPoolExecutor(max_workers=2) as pool:
+            list(pool.map(_gxx, jobs))
+        _run("ar", ["rcs", str(scratch / EMULATOR_LIBRARY), *map(str, objects)])
+        for name in [*PRELUDES, *(f"{name}.gch" for name in PRELUDES), EMULATOR_LIBRARY]:
+            (scratch / name).replace(out / name)  # atomic; the library last: the build is complete
+    finally:
+        shutil.rmtree(scratch, ignore_errors=True)
+
+
 def build_library(directory: Path, manifest: Mapping[str, Any]) -> Path:
-    """Build `directory`'s host.cpp and codelets.cpp into a shared library (cached)."""
+    """Build `directory`'s host.cpp and codelets.cpp into a shared library (cached),
+    linked with the emulator's library."""
     digest = hashlib.sha256()
     for name in ("host.cpp", "codelets.cpp"):
         digest.update((directory / name).read_bytes())
@@ -68,23 +134,34 @@ def build_library(directory: Path, manifest: Mapping[str, Any]) -> Path:
     library = out / f"lib{manifest['prefix']}.so"
     if library.exists():
         return library
+    emulator = emulator_build()
     out.mkdir(parents=True, exist_ok=True)
+    builder = f"{os.getpid()}.{threading.get_ident()}"  # concurrent builders write their own files
     jobs = [
-        (directory / "host.cpp", out / "host.o", HOST_FLAGS),
-        (directory / "codelets.cpp", out / "codelets.o", CODELET_FLAGS),
+        (directory / "host.cpp", out / f"host.{builder}.o", HOST_FLAGS, emulator / "host.hpp"),
+        (directory / "codelets.cpp", out / f"codelets.{builder}.o", CODELET_FLAGS, emulator / "codelets.hpp"),
     ]
-    with ThreadPoolExecutor(max_workers=2) as pool:
-        list(pool.map(lambda job: _gxx([*job[2], "-I", str(EMULATOR_INCLUDE), "-c", str(job[0]), "-o", str(job[1])]), jobs))
-    partial = out / f"{library.name}.{os.getpid()}.tmp"
-    _gxx(["-shared", str(out / "host.o"), str(out / "codelets.o"), "-o", str(partial)])
-    partial.replace(library)  # atomic: concurrent builders never load a half-written file
+    try:
+        with ThreadPoolExecutor(max_workers=2) as pool:
+            list(pool.map(lambda job: _gxx([*job[2], "-I", str(EMULATOR_INCLUDE), "-include", str(job[3]),
+                                            "-c", str(job[0]), "-o", str(job[1])]), jobs))
+        partial = out / f"{library.name}.{builder}.tmp"
+        _gxx(["-shared", *(str(job[1]) for job in jobs), str(emulator / EMULATOR_LIBRARY), "-o", str(partial)])
+        partial.replace(library)  # atomic: concurrent builders never load a half-written file
+    finally:
+        for job in jobs:
+            job[1].unlink(missing_ok=True)
     return library
 
 
 def _gxx(arguments: list[str]) -> None:
-    result = subprocess.run(["g++", *arguments], capture_output=True, text=True)
+    _run("g++", arguments)
+
+
+def _run(tool: str, arguments: list[str]) -> None:
+    result = subprocess.run([tool, *arguments], capture_output=True, text=True)
     if result.returncode != 0:
-        raise BuildError(f"g++ failed:\n{result.stderr[-4000:]}")
+        raise BuildError(f"{tool} failed:\n{result.stderr[-4000:]}")
 
 
 RETURN_PREFIX = "__return"

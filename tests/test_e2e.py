@@ -38,10 +38,10 @@ pytestmark = pytest.mark.skipif(shutil.which("g++") is None, reason="needs g++")
 
 
 @pytest.fixture(autouse=True)
-def isolated_caches(tmp_path_factory, monkeypatch):
-    """DaCe builds under a temporary folder; our builds share one cache per session."""
+def dace_build_folder(tmp_path_factory):
+    """DaCe builds under a temporary folder; ours go to the tests' cache (conftest.py),
+    content-addressed, with the emulator's library built once for all of them."""
     root = tmp_path_factory.getbasetemp()
-    monkeypatch.setenv("IPU_LOWER_CACHE", str(root / "ipu_lower_cache"))
     dace.config.Config.set("default_build_folder", value=str(root / "dacecache"))
 
 

@@ -1,10 +1,11 @@
-"""The CPU emulator (ipu_lower/emulator/include) runs Poplar programs with BSP semantics.
+"""The CPU emulator (ipu_lower/emulator) runs Poplar programs with BSP semantics.
 
 Hand-written host programs (tests/cpp/emulator_driver.cpp, one scenario per
 command-line argument) and codelets (tests/cpp/emulator_codelets.cpp, with the
 registration blocks the code generator emits) are compiled once per module,
 as are the real outputs of `ipu-opt examples/*.sdfg -p sdfg-to-poplar -t
-poplar-cpp -o DIR`, built into shared libraries and called through ctypes.
+poplar-cpp -o DIR`, linked with the emulator's library into shared libraries
+and called through ctypes.
 Each check of the BSP semantics asserts the exact error or the exact values
 that would change if the check were removed.
 """
@@ -26,6 +27,7 @@ import numpy as np
 import pytest
 
 from ipu_lower.arch import ARCHS
+from ipu_lower.runtime import emulator_library
 
 REPO = Path(__file__).resolve().parents[1]
 INCLUDE = REPO / "ipu_lower" / "emulator" / "include"
@@ -87,11 +89,12 @@ def build(tmp_path_factory) -> dict[str, Path]:
     for name in EMITTED:
         for part in ("host", "codelets"):
             objects[root / name / f"{part}.o"] = root / name / f"{part}.cpp"
+    emulator = str(emulator_library())
     with ThreadPoolExecutor(max_workers=os.cpu_count() or 2) as pool:
         list(pool.map(lambda item: _gxx([*CXXFLAGS, "-fPIC", "-c", str(item[1]), "-o", str(item[0])]),
                       objects.items()))
-        jobs = [[str(root / "driver.o"), str(root / "codelets.o"), "-o", str(root / "driver")]]
-        jobs += [["-shared", str(root / n / "host.o"), str(root / n / "codelets.o"), "-o",
+        jobs = [[str(root / "driver.o"), str(root / "codelets.o"), emulator, "-o", str(root / "driver")]]
+        jobs += [["-shared", str(root / n / "host.o"), str(root / n / "codelets.o"), emulator, "-o",
                   str(root / n / f"lib{n}.so")] for n in EMITTED]
         list(pool.map(_gxx, jobs))
     paths = {"driver": root / "driver"}
@@ -150,7 +153,7 @@ def test_arch_table_equals_arch_py(tmp_path):
     # A tiny program prints the emulator's one C++ table; it must equal arch.py.
     source, exe = tmp_path / "arch.cpp", tmp_path / "arch"
     source.write_text(ARCH_PROGRAM)
-    _gxx([*CXXFLAGS, str(source), "-o", str(exe)])
+    _gxx([*CXXFLAGS, str(source), str(emulator_library()), "-o", str(exe)])
     table = json.loads(subprocess.run([str(exe)], capture_output=True, text=True,
                                       check=True).stdout)
     assert sorted(table) == sorted(ARCHS)

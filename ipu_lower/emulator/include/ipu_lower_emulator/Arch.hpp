@@ -15,9 +15,6 @@
 #ifndef IPU_LOWER_EMU_ARCH_HPP
 #define IPU_LOWER_EMU_ARCH_HPP
 
-#include <ipu_lower_emulator/Support.hpp>
-
-#include <cstddef>
 #include <string>
 
 namespace poplar {
@@ -41,41 +38,14 @@ inline constexpr ArchParams kArchTable[] = {
     {"ipu21", 1472, 624 * 1024, 6, 1.85e9, 8, 4, 150},
 };
 
-inline const ArchParams *findArch(const std::string &name) {
-  for (const ArchParams &a : kArchTable)
-    if (name == a.name)
-      return &a;
-  return nullptr;
-}
+/// The row of kArchTable named `name`, or nullptr.
+const ArchParams *findArch(const std::string &name);
 
-inline const ArchParams &getArch(const std::string &name) {
-  if (const ArchParams *a = findArch(name))
-    return *a;
-  std::string known;
-  for (const ArchParams &a : kArchTable)
-    known += std::string(known.empty() ? "" : ", ") + a.name;
-  fail("unknown IPU architecture '" + name + "' (known: " + known + ")");
-}
+/// The row of kArchTable named `name`; an error naming the known ones if none is.
+const ArchParams &getArch(const std::string &name);
 
 /// The table as JSON, keyed like ipu_lower.arch.Arch's fields.
-inline std::string archTableJson() {
-  std::string out = "{";
-  bool first = true;
-  for (const ArchParams &a : kArchTable) {
-    out += std::string(first ? "" : ", ") + jsonString(a.name) + ": {";
-    out += "\"name\": " + jsonString(a.name);
-    out += ", \"tiles\": " + std::to_string(a.tiles);
-    out += ", \"bytes_per_tile\": " + std::to_string(a.bytesPerTile);
-    out += ", \"workers_per_tile\": " + std::to_string(a.workersPerTile);
-    out += ", \"clock_hz\": " + jsonNumber(a.clockHz);
-    out += ", \"data_path_bytes\": " + std::to_string(a.dataPathBytes);
-    out += ", \"exchange_bytes_per_cycle\": " + std::to_string(a.exchangeBytesPerCycle);
-    out += ", \"sync_cycles\": " + std::to_string(a.syncCycles);
-    out += "}";
-    first = false;
-  }
-  return out + "}";
-}
+std::string archTableJson();
 
 } // namespace emulator
 } // namespace poplar

@@ -44,7 +44,6 @@
 #ifndef IPU_LOWER_EMU_COSTMODEL_HPP
 #define IPU_LOWER_EMU_COSTMODEL_HPP
 
-#include <algorithm>
 #include <cstdint>
 #include <utility>
 #include <vector>
@@ -69,27 +68,10 @@ struct StepCost {
 /// Turns per-tile totals (indexed by tile) into a StepCost.
 ///   computeCycles[t]: compute cycles of tile t;
 ///   exchangeBytes[t]: bytes tile t moves in the exchange.
-inline StepCost makeStepCost(const std::vector<std::uint64_t> &computeCycles,
-                             const std::vector<std::uint64_t> &exchangeBytes,
-                             unsigned exchangeBytesPerCycle, unsigned syncCycles,
-                             bool alwaysSync) {
-  StepCost c;
-  std::uint64_t maxBytes = 0;
-  for (unsigned t = 0; t < computeCycles.size(); ++t) {
-    if (computeCycles[t] != 0) {
-      c.tileCompute.emplace_back(t, computeCycles[t]);
-      c.compute = std::max(c.compute, computeCycles[t]);
-    }
-    if (exchangeBytes[t] != 0) {
-      c.tileExchange.emplace_back(t, exchangeBytes[t]);
-      c.exchangeBytes += exchangeBytes[t];
-      maxBytes = std::max(maxBytes, exchangeBytes[t]);
-    }
-  }
-  c.exchange = ceilDiv(maxBytes, exchangeBytesPerCycle);
-  c.sync = (alwaysSync || maxBytes != 0) ? syncCycles : 0;
-  return c;
-}
+StepCost makeStepCost(const std::vector<std::uint64_t> &computeCycles,
+                      const std::vector<std::uint64_t> &exchangeBytes,
+                      unsigned exchangeBytesPerCycle, unsigned syncCycles,
+                      bool alwaysSync);
 
 } // namespace emulator
 } // namespace poplar

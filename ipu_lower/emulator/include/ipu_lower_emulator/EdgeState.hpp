@@ -31,12 +31,8 @@ struct EdgeState {
   std::string computeSet; ///< name of the compute set the vertex is in
 
   void markWritten(std::size_t i) const { written[i] = *worker; }
-  [[noreturn]] void readOutput(std::size_t i) const {
-    fail("vertex '" + vertex + "' (tile " + std::to_string(tile) +
-         ") read Output field '" + field + "' (tensor '" + tensor +
-         "') at index " + std::to_string(i) + " in compute set '" +
-         computeSet + "'; Output fields are write-only (use InOut to read and write)");
-  }
+  /// An Output element was read: an error naming vertex, tile, field and tensor.
+  [[noreturn]] void readOutput(std::size_t i) const;
 };
 
 /// One element of an Output edge: assignable, never readable.

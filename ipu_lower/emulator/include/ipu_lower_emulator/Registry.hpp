@@ -42,15 +42,8 @@ enum class Shape : unsigned char {
   Unsupported      ///< compiles, but the emulator cannot initialise it
 };
 
-inline const char *dirName(Dir d) {
-  switch (d) {
-  case Dir::In: return "Input";
-  case Dir::Out: return "Output";
-  case Dir::InOut: return "InOut";
-  case Dir::State: return "state";
-  }
-  return "?";
-}
+/// "Input", "Output", "InOut" or "state".
+const char *dirName(Dir d);
 
 /// One connected edge as the Engine binds it.
 struct EdgeBinding {
@@ -123,9 +116,8 @@ template <class T, Dir D> struct TraitsBase {
   static constexpr TypeId type = DeviceTypeOf<T>::value;
 };
 
-inline std::string edgeName(Dir d, const std::string &inner) {
-  return std::string(dirName(d)) + "<" + inner + ">";
-}
+/// "Input<float>" for (Dir::In, "float").
+std::string edgeName(Dir d, const std::string &inner);
 
 // Scalar edges.
 #define IPU_LOWER_EMU_SCALAR_EDGE(EDGE, DIR)                                   \
@@ -310,18 +302,10 @@ struct VertexClass {
   unsigned registrations = 0;
   std::string problem; ///< registration error, reported by Graph::addVertex
 
-  int fieldIndex(const std::string &n) const {
-    for (std::size_t i = 0; i < fields.size(); ++i)
-      if (fields[i].name == n)
-        return static_cast<int>(i);
-    return -1;
-  }
-  std::string fieldList() const {
-    std::string s;
-    for (const FieldSpec &f : fields)
-      s += (s.empty() ? "" : ", ") + f.name;
-    return s.empty() ? "none" : s;
-  }
+  /// The index of field `n` in `fields`, or -1.
+  int fieldIndex(const std::string &n) const;
+  /// The names of the fields, for messages ("none" if there are none).
+  std::string fieldList() const;
 };
 
 struct Registry {
@@ -329,42 +313,18 @@ struct Registry {
 };
 
 /// The codelet registry of this library (see Support.hpp on visibility).
-IPU_LOWER_EMU_HIDDEN inline Registry &registry() {
-  static Registry r;
-  return r;
-}
+IPU_LOWER_EMU_HIDDEN Registry &registry();
 
-inline void registerVertexClass(std::unique_ptr<VertexClass> vc) {
-  Registry &r = registry();
-  auto it = r.classes.find(vc->name);
-  if (it != r.classes.end()) { // cannot throw during static initialisation
-    it->second->registrations++;
-    it->second->problem = "codelet '" + vc->name +
-                          "' is registered more than once in this program";
-    return;
-  }
-  for (std::size_t i = 0; i < vc->fields.size(); ++i)
-    for (std::size_t j = 0; j < i; ++j)
-      if (vc->fields[i].name == vc->fields[j].name)
-        vc->problem = "codelet '" + vc->name + "' registers field '" +
-                      vc->fields[i].name + "' twice";
-  vc->registrations = 1;
-  const std::string name = vc->name;
-  r.classes.emplace(name, std::move(vc));
-}
+/// Adds a class to the registry (from a static initialiser, so it cannot
+/// throw: a class registered twice, or registering a field twice, records the
+/// problem, which Graph::addVertex reports).
+void registerVertexClass(std::unique_ptr<VertexClass> vc);
 
-inline const VertexClass *findVertexClass(const std::string &name) {
-  const Registry &r = registry();
-  auto it = r.classes.find(name);
-  return it == r.classes.end() ? nullptr : it->second.get();
-}
+/// The registered class `name`, or nullptr.
+const VertexClass *findVertexClass(const std::string &name);
 
-inline std::string registeredClassNames() {
-  std::string s;
-  for (const auto &kv : registry().classes)
-    s += (s.empty() ? "" : ", ") + kv.first;
-  return s.empty() ? "none" : s;
-}
+/// The names of the registered classes, for messages ("none" if there are none).
+std::string registeredClassNames();
 
 } // namespace emulator
 } // namespace poplar

@@ -10,8 +10,6 @@
 #include <poplar/exceptions.hpp>
 
 #include <cstdint>
-#include <cstdio>
-#include <cstdlib>
 #include <string>
 
 // Code guarded by `#ifdef IPU_LOWER_EMULATOR` (the codelet registration
@@ -21,20 +19,17 @@
 #endif
 
 // Process-wide emulator state (codelet registry, seed, last report) is reached
-// through function-local statics of inline functions with hidden visibility:
-// the translation units of ONE shared library (host.cpp + codelets.cpp) share
-// them, while two emulator libraries loaded into one process (RTLD_LOCAL, as
-// ctypes does) keep theirs apart. Default visibility would make GCC emit the
-// statics as STB_GNU_UNIQUE, which the dynamic loader merges process-wide.
+// through functions of the emulator library (src/), which every program links
+// statically, with hidden visibility: the translation units of ONE shared
+// library (host.cpp, codelets.cpp and the emulator) share them, while two
+// programs loaded into one process never bind to each other's state.
 #define IPU_LOWER_EMU_HIDDEN __attribute__((visibility("hidden")))
 
 namespace poplar {
 namespace emulator {
 
 /// Every emulator error is a poplar_error (a std::runtime_error).
-[[noreturn]] inline void fail(const std::string &message) {
-  throw poplar_error(message);
-}
+[[noreturn]] void fail(const std::string &message);
 
 inline std::string quote(const std::string &s) { return "'" + s + "'"; }
 
@@ -57,71 +52,21 @@ struct ProcessState {
   std::string report = "{}"; ///< JSON of the last completed Engine::run
 };
 
-inline unsigned long long initialSeed() {
-  const char *env = std::getenv("IPU_LOWER_EMULATOR_SEED");
-  if (env == nullptr || *env == '\0')
-    return 0; // default seed: fixed, so runs are reproducible
-  char *end = nullptr;
-  const unsigned long long v = std::strtoull(env, &end, 0);
-  if (end == env || *end != '\0') {
-    std::fprintf(stderr,
-                 "ipu-lower emulator: ignoring IPU_LOWER_EMULATOR_SEED='%s' "
-                 "(not an unsigned integer); using seed 0\n",
-                 env);
-    return 0;
-  }
-  return v;
-}
+/// The seed a library starts with: IPU_LOWER_EMULATOR_SEED when it is set to
+/// an unsigned integer (otherwise a warning on stderr), else 0.
+unsigned long long initialSeed();
 
-IPU_LOWER_EMU_HIDDEN inline ProcessState &processState() {
-  static ProcessState state = [] {
-    ProcessState s;
-    s.seed = initialSeed();
-    s.rng.state = s.seed;
-    return s;
-  }();
-  return state;
-}
+/// This library's state (see above on visibility).
+IPU_LOWER_EMU_HIDDEN ProcessState &processState();
 
-inline void reseed(unsigned long long seed) {
-  ProcessState &s = processState();
-  s.seed = seed;
-  s.rng.state = seed;
-}
+/// Restarts the vertex order shuffle from `seed` (ipu_lower_emulator_seed).
+void reseed(unsigned long long seed);
 
 /// JSON string literal (with quotes) for `s`.
-inline std::string jsonString(const std::string &s) {
-  std::string out = "\"";
-  for (const char c : s) {
-    switch (c) {
-    case '"': out += "\\\""; break;
-    case '\\': out += "\\\\"; break;
-    case '\n': out += "\\n"; break;
-    case '\t': out += "\\t"; break;
-    case '\r': out += "\\r"; break;
-    default:
-      if (static_cast<unsigned char>(c) < 0x20) {
-        char buf[8];
-        std::snprintf(buf, sizeof buf, "\\u%04x", static_cast<unsigned>(c));
-        out += buf;
-      } else {
-        out += c;
-      }
-    }
-  }
-  return out + "\"";
-}
+std::string jsonString(const std::string &s);
 
 /// Shortest round-tripping text of a double, valid JSON.
-inline std::string jsonNumber(double v) {
-  char buf[40];
-  for (int precision = 15; precision <= 17; ++precision) {
-    std::snprintf(buf, sizeof buf, "%.*g", precision, v);
-    if (std::strtod(buf, nullptr) == v)
-      break;
-  }
-  return buf;
-}
+std::string jsonNumber(double v);
 
 } // namespace emulator
 } // namespace poplar

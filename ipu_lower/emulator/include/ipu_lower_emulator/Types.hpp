@@ -6,7 +6,6 @@
 #include <poplar/IeeeHalf.hpp>
 
 #include <cstddef>
-#include <cstdio>
 #include <cstring>
 #include <string>
 #include <type_traits>
@@ -37,17 +36,8 @@ struct TypeInfo {
   bool floating;
 };
 
-inline const TypeInfo &typeInfo(TypeId t) {
-  static constexpr TypeInfo table[] = {
-      {"<invalid type>", 0, false}, {"bool", 1, false},
-      {"char", 1, false},           {"unsigned char", 1, false},
-      {"signed char", 1, false},    {"unsigned short", 2, false},
-      {"short", 2, false},          {"unsigned int", 4, false},
-      {"int", 4, false},            {"unsigned long long", 8, false},
-      {"long long", 8, false},      {"half", 2, true},
-      {"float", 4, true}};
-  return table[static_cast<unsigned>(t)];
-}
+/// Name, size and kind of a device type.
+const TypeInfo &typeInfo(TypeId t);
 inline unsigned typeSize(TypeId t) { return typeInfo(t).size; }
 inline std::string typeName(TypeId t) { return typeInfo(t).name; }
 
@@ -144,19 +134,7 @@ template <class S> void storeAs(void *p, TypeId t, S v) {
 }
 
 /// Text of one element (PrintTensor).
-inline std::string formatElement(const void *p, TypeId t) {
-  char buf[48];
-  switch (t) {
-  case TypeId::FLOAT:
-  case TypeId::HALF:
-    std::snprintf(buf, sizeof buf, "%g", loadAs<double>(p, t));
-    return buf;
-  case TypeId::UNSIGNED_LONGLONG:
-    return std::to_string(loadAs<unsigned long long>(p, t));
-  default:
-    return std::to_string(loadAs<long long>(p, t));
-  }
-}
+std::string formatElement(const void *p, TypeId t);
 
 } // namespace emulator
 } // namespace poplar

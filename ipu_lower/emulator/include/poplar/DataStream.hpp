@@ -58,11 +58,7 @@ public:
 private:
   explicit DataStream(std::shared_ptr<const emulator::StreamInfo> i)
       : impl(std::move(i)) {}
-  const emulator::StreamInfo &get() const {
-    if (!impl)
-      emulator::fail("DataStream: invalid (default-constructed) stream");
-    return *impl;
-  }
+  const emulator::StreamInfo &get() const;
   std::shared_ptr<const emulator::StreamInfo> impl;
   template <class> friend struct emulator::Access;
 };

@@ -25,7 +25,7 @@ class Device {
 public:
   Device() = default; // unverified (used widely: `poplar::Device device;`)
   Device(Device &&) noexcept = default;
-  virtual ~Device() = default;
+  virtual ~Device();
   Device &operator=(Device &&) noexcept = default;
   Device(const Device &) = delete;
   Device &operator=(const Device &) = delete;
@@ -33,32 +33,15 @@ public:
   unsigned getId() const { return get().id; }
   const Target &getTarget() const { return get().target; }
   /// Modelled devices always attach; a default-constructed Device does not.
-  bool attach() const {
-    if (!impl)
-      return false;
-    impl->attached = true;
-    return true;
-  }
+  bool attach() const;
   bool isAttached() const { return impl && impl->attached; }
-  void detach() const {
-    if (impl)
-      impl->attached = false;
-  }
+  void detach() const;
 
-  static Device createCPUDevice(unsigned numIPUs = 1) { // unverified: return type
-    return Device(Target::createCPUTarget(false, numIPUs), 0);
-  }
+  static Device createCPUDevice(unsigned numIPUs = 1); // unverified: return type
 
 private:
-  Device(Target target, unsigned id) : impl(new core::Device) {
-    impl->target = std::move(target);
-    impl->id = id;
-  }
-  const core::Device &get() const {
-    if (!impl)
-      emulator::fail("Device: no device (default-constructed or moved-from)");
-    return *impl;
-  }
+  Device(Target target, unsigned id);
+  const core::Device &get() const;
   std::unique_ptr<core::Device> impl;
   template <class> friend struct emulator::Access;
 };

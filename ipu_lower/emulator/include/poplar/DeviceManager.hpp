@@ -19,7 +19,7 @@ public:
   DeviceManager() = default;
   DeviceManager(const DeviceManager &) = default;
   DeviceManager(DeviceManager &&) noexcept = default;
-  virtual ~DeviceManager() = default;
+  virtual ~DeviceManager();
 
   std::size_t getNumDevices() const { return 0; }
   std::vector<Device> getDevices(const OptionFlags &opts = {}) const {
@@ -33,12 +33,8 @@ public:
     (void)opts;
     return {};
   }
-  Device getDevice(unsigned deviceManagerId, const OptionFlags &opts = {}) const {
-    (void)opts;
-    emulator::fail("DeviceManager::getDevice: no IPU device with id " +
-                   std::to_string(deviceManagerId) +
-                   " (the CPU emulator has no IPUs; use IPUModel)");
-  }
+  /// There are none: an error.
+  Device getDevice(unsigned deviceManagerId, const OptionFlags &opts = {}) const;
   std::vector<unsigned> getChildDeviceIds(unsigned parentId,
                                           unsigned numChildDeviceIpus = 1) const {
     (void)parentId;

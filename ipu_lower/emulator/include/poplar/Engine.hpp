@@ -12,7 +12,6 @@
 #ifndef IPU_LOWER_EMU_POPLAR_ENGINE_HPP
 #define IPU_LOWER_EMU_POPLAR_ENGINE_HPP
 
-#include <ipu_lower_emulator/EngineImpl.hpp>
 #include <poplar/ArrayRef.hpp>
 #include <poplar/DebugContext.hpp>
 #include <poplar/Device.hpp>
@@ -25,14 +24,11 @@
 #include <memory>
 #include <ostream>
 #include <string>
-#include <vector>
 
 namespace poplar {
 
 namespace core {
-class Engine : public emulator::EngineCore {
-  using EngineCore::EngineCore;
-};
+class Engine; // the emulator's engine (ipu_lower_emulator/EngineImpl.hpp)
 } // namespace core
 
 /// Compilation progress callback: (step, total).
@@ -45,80 +41,44 @@ public:
   Engine(const Graph &graph, ArrayRef<program::Program> progs,
          const OptionFlags &opt = {},
          ProgressFunc progressCallBack = ProgressFunc(),
-         const DebugContext &debugContext = {}) {
-    (void)opt;
-    (void)debugContext;
-    std::vector<core::ProgramImpl::Node> nodes;
-    for (const program::Program &p : progs)
-      nodes.push_back(emulator::Access<program::Program>::impl(p));
-    impl.reset(new core::Engine(emulator::Access<Graph>::data(graph), std::move(nodes)));
-    if (progressCallBack)
-      progressCallBack(1, 1);
-  }
+         const DebugContext &debugContext = {});
   Engine(const Graph &graph, program::Program prog, const OptionFlags &opt = {},
          ProgressFunc progressCallBack = ProgressFunc(),
-         const DebugContext &debugContext = {})
-      : Engine(graph, ArrayRef<program::Program>(&prog, 1), opt,
-               std::move(progressCallBack), debugContext) {}
-  Engine(Engine &&) noexcept = default;
-  Engine &operator=(Engine &&) noexcept = default; // unverified
-  ~Engine() = default;
+         const DebugContext &debugContext = {});
+  Engine(Engine &&) noexcept;
+  Engine &operator=(Engine &&) noexcept; // unverified
+  ~Engine();
 
-  void prepare(const Device &device) { get().load(device.getTarget()); } // unverified: return type
-  void deploy() { get(); }                                                // unverified: return type
-  void load(const Device &device) { get().load(device.getTarget()); }    // unverified: return type
-  void run(unsigned prog = 0, const std::string &debugName = "") {       // unverified: return type
-    (void)debugName;
-    get().run(prog);
-  }
-  void loadAndRun(const Device &device, unsigned prog = 0) { // unverified: return type
-    load(device);
-    run(prog);
-  }
-  void stop() { get(); } // unverified: return type
+  void prepare(const Device &device); // unverified: return type
+  void deploy();                      // unverified: return type
+  void load(const Device &device);    // unverified: return type
+  void run(unsigned prog = 0, const std::string &debugName = ""); // unverified: return type
+  void loadAndRun(const Device &device, unsigned prog = 0);       // unverified: return type
+  void stop(); // unverified: return type
 
-  void writeTensor(StringRef handle, const void *buf, const void *bufEnd) { // unverified: return type
-    get().writeTensor(handle.cloneAsString(), buf, bufEnd);
-  }
-  void readTensor(StringRef handle, void *buf, void *bufEnd) { // unverified: return type
-    get().readTensor(handle.cloneAsString(), buf, bufEnd);
-  }
-  void connectStream(StringRef handle, void *begin, void *end) { // unverified: return type
-    get().connectStream(handle.cloneAsString(), begin, end);
-  }
-  void connectStream(StringRef handle, void *p) { // unverified: return type
-    get().connectStream(handle.cloneAsString(), p);
-  }
+  void writeTensor(StringRef handle, const void *buf, const void *bufEnd); // unverified: return type
+  void readTensor(StringRef handle, void *buf, void *bufEnd);              // unverified: return type
+  void connectStream(StringRef handle, void *begin, void *end);            // unverified: return type
+  void connectStream(StringRef handle, void *p);                           // unverified: return type
 
   void printProfileSummary(std::ostream &outputStream,
-                           const OptionFlags &opt = {}) const { // unverified
-    (void)opt;
-    get().printSummary(outputStream);
-  }
+                           const OptionFlags &opt = {}) const; // unverified
 
   void resetExecutionProfile() {}     // unverified: return type
   void disableExecutionProfiling() {} // unverified: return type
   void enableExecutionProfiling() {}  // unverified: return type
 
 private:
-  core::Engine &get() const {
-    if (!impl)
-      emulator::fail("Engine: moved-from engine");
-    return *impl;
-  }
+  core::Engine &get() const;
   std::unique_ptr<core::Engine> impl;
 };
 
 } // namespace poplar
 
 // Emulator hooks (see the top of this file).
-extern "C" __attribute__((used, visibility("default"))) inline const char *
-ipu_lower_emulator_report(void) {
-  return poplar::emulator::processState().report.c_str();
-}
-extern "C" __attribute__((used, visibility("default"))) inline void
-ipu_lower_emulator_seed(unsigned long long seed) {
-  poplar::emulator::reseed(seed);
-}
+extern "C" __attribute__((visibility("default"))) const char *
+ipu_lower_emulator_report(void);
+extern "C" __attribute__((visibility("default"))) void
+ipu_lower_emulator_seed(unsigned long long seed);
 
 #endif // IPU_LOWER_EMU_POPLAR_ENGINE_HPP

@@ -29,19 +29,9 @@ public:
 
   bool operator==(const OptionFlags &other) const { return flags == other.flags; } // unverified
 
-  void set(StringRef option, StringRef value) { // unverified: return type
-    flags[option.cloneAsString()] = value.cloneAsString();
-  }
-  void set(initializer_list &&list) { // unverified
-    for (const OptionFlag &f : list)
-      flags[f.first] = f.second;
-  }
-  StringRef at(StringRef option) const { // unverified: return type
-    const auto it = flags.find(option.cloneAsString());
-    if (it == flags.end())
-      emulator::fail("OptionFlags::at: no option '" + option.cloneAsString() + "'");
-    return it->second;
-  }
+  void set(StringRef option, StringRef value); // unverified: return type
+  void set(initializer_list &&list);            // unverified
+  StringRef at(StringRef option) const;         // unverified: return type
   std::size_t size() const { return flags.size(); } // unverified: return type
   void clear() { flags.clear(); }                    // unverified: return type
 

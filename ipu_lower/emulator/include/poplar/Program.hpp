@@ -79,17 +79,8 @@ template <> struct Access<program::Program> {
   static const std::shared_ptr<core::ProgramImpl> &impl(const program::Program &p);
 };
 
-inline void checkScalarPredicate(const char *program, const Tensor &t) {
-  const ViewData &v = Access<Tensor>::data(t, program);
-  const TypeId ty = Access<Tensor>::type(t);
-  if (!v.shape.empty())
-    fail(std::string(program) + ": the predicate/control tensor " + v.describe() +
-         " must be a scalar (rank 0; use .reshape({})), not of shape " +
-         shapeString(v.shape));
-  if (typeInfo(ty).floating)
-    fail(std::string(program) + ": the predicate/control tensor " + v.describe() +
-         " must have an integral or bool type, not " + typeName(ty));
-}
+/// Fails unless `t` is a scalar of an integral or bool type.
+void checkScalarPredicate(const char *program, const Tensor &t);
 } // namespace emulator
 
 namespace program {
@@ -111,20 +102,12 @@ public:
 
 protected:
   using Kind = core::ProgramImpl::Kind;
-  Program(Kind kind, const DebugContext &dc)
-      : impl(std::make_shared<core::ProgramImpl>()) {
-    impl->kind = kind;
-    impl->name = dc.getPathName();
-  }
+  Program(Kind kind, const DebugContext &dc);
   static core::ProgramImpl::Node node(const Program &p) {
     return emulator::Access<Program>::impl(p);
   }
   /// Copy-on-write: the node this handle may modify.
-  core::ProgramImpl &own() {
-    if (impl.use_count() > 1)
-      impl = std::make_shared<core::ProgramImpl>(*impl);
-    return *impl;
-  }
+  core::ProgramImpl &own();
   std::shared_ptr<core::ProgramImpl> impl;
   template <class> friend struct emulator::Access;
 };
@@ -136,19 +119,10 @@ inline bool operator==(const Program &lhs, const Program &rhs) {
 /// Run the vertices of a compute set.
 class Execute : public Program {
 public:
-  Execute(ComputeSet cs, const DebugContext &debugContext = {})
-      : Program(Kind::Execute, debugContext) {
-    impl->cs = cs.getId();
-  }
+  Execute(ComputeSet cs, const DebugContext &debugContext = {});
   // Deprecated in SDK 3.0. unverified: the emulator writes 1 to the scalar t
   // when every vertex returned true (or void), else 0.
-  Execute(ComputeSet cs, Tensor t, const DebugContext &debugContext = {})
-      : Program(Kind::Execute, debugContext) {
-    emulator::checkScalarPredicate("Execute", t);
-    impl->cs = cs.getId();
-    impl->a = std::move(t);
-    impl->executeResult = true;
-  }
+  Execute(ComputeSet cs, Tensor t, const DebugContext &debugContext = {});
 };
 
 /// Run programs one after another.
@@ -157,71 +131,42 @@ public:
   Sequence(const DebugContext &debugContext = {})
       : Program(Kind::Sequence, debugContext) {}
   Sequence(std::initializer_list<Program> programs,
-           const DebugContext &debugContext = {})
-      : Program(Kind::Sequence, debugContext) {
-    for (const Program &p : programs)
-      impl->children.push_back(node(p));
-  }
-  void add(const Program &p) { own().children.push_back(node(p)); } // unverified: return type
+           const DebugContext &debugContext = {});
+  void add(const Program &p); // unverified: return type
 };
 
 /// Run a program a fixed number of times.
 class Repeat : public Program {
 public:
   Repeat(unsigned count, const Program &prog,
-         const DebugContext &debugContext = {})
-      : Program(Kind::Repeat, debugContext) {
-    impl->count = count;
-    impl->body = node(prog);
-  }
+         const DebugContext &debugContext = {});
 };
 
 /// Run `cond`, then `body` while the scalar predicate is false.
 class RepeatWhileFalse : public Program {
 public:
   RepeatWhileFalse(const Program &cond, Tensor predicate, const Program &body,
-                   const DebugContext &debugContext = {})
-      : Program(Kind::RepeatWhileFalse, debugContext) {
-    emulator::checkScalarPredicate("RepeatWhileFalse", predicate);
-    impl->cond = node(cond);
-    impl->a = std::move(predicate);
-    impl->body = node(body);
-  }
+                   const DebugContext &debugContext = {});
 };
 
 /// Run `cond`, then `body` while the scalar predicate is true.
 class RepeatWhileTrue : public Program {
 public:
   RepeatWhileTrue(const Program &cond, Tensor predicate, const Program &body,
-                  const DebugContext &debugContext = {})
-      : Program(Kind::RepeatWhileTrue, debugContext) {
-    emulator::checkScalarPredicate("RepeatWhileTrue", predicate);
-    impl->cond = node(cond);
-    impl->a = std::move(predicate);
-    impl->body = node(body);
-  }
+                  const DebugContext &debugContext = {});
 };
 
 /// Run a program forever (only an Abort or an error ends it).
 class Loop : public Program {
 public:
-  Loop(const Program &prog, const DebugContext &debugContext = {})
-      : Program(Kind::Loop, debugContext) {
-    impl->body = node(prog);
-  }
+  Loop(const Program &prog, const DebugContext &debugContext = {});
 };
 
 /// Run one of two programs depending on a scalar predicate.
 class If : public Program {
 public:
   If(Tensor predicate, const Program &trueBody, const Program &falseBody,
-     const DebugContext &debugContext = {})
-      : Program(Kind::If, debugContext) {
-    emulator::checkScalarPredicate("If", predicate);
-    impl->a = std::move(predicate);
-    impl->body = node(trueBody);
-    impl->elseBody = node(falseBody);
-  }
+     const DebugContext &debugContext = {});
 };
 
 /// Run the program whose case value matches a scalar control tensor.
@@ -233,46 +178,24 @@ public:
       : Switch(std::move(control), cases, Program(), debugContext) {}
   Switch(Tensor control,
          const std::vector<std::pair<std::int32_t, Program>> &cases,
-         const Program &defaultCaseBody, const DebugContext &debugContext = {})
-      : Program(Kind::Switch, debugContext) {
-    emulator::checkScalarPredicate("Switch", control);
-    impl->a = std::move(control);
-    impl->elseBody = node(defaultCaseBody);
-    for (const auto &c : cases)
-      add(c.first, c.second);
-  }
+         const Program &defaultCaseBody, const DebugContext &debugContext = {});
   Switch(Tensor control, const DebugContext &debugContext = {})
       : Switch(std::move(control), {}, Program(), debugContext) {}
   Switch(Tensor control, const Program &defaultCaseBody,
          const DebugContext &debugContext = {})
       : Switch(std::move(control), {}, defaultCaseBody, debugContext) {}
 
-  Switch &add(std::int32_t value, const Program &body) { // unverified: return type
-    core::ProgramImpl &n = own();
-    for (const auto &c : n.cases)
-      if (c.first == value)
-        emulator::fail("Switch::add: duplicate case value " + std::to_string(value));
-    n.cases.emplace_back(value, node(body));
-    return *this;
-  }
+  Switch &add(std::int32_t value, const Program &body); // unverified: return type
 
   static Switch
   switchWithBoundsChecking(Tensor control,
                            const std::vector<std::pair<std::int32_t, Program>> &cases,
-                           const DebugContext &debugContext = {}) {
-    Switch s(std::move(control), cases, debugContext);
-    s.own().elseBody = node(Abort("Switch: control value out of bounds"));
-    return s;
-  }
+                           const DebugContext &debugContext = {});
   static Switch switchWithUnreachableDefault(Tensor control,
-                                             const DebugContext &debugContext = {}) {
-    Switch s(std::move(control), debugContext);
-    s.own().elseBody = node(Abort("Switch: reached the unreachable default case"));
-    return s;
-  }
+                                             const DebugContext &debugContext = {});
 
 private:
-  // Defined below (Abort is declared after Switch in the SDK header order).
+  // program::Abort(message): Abort is declared after Switch in the SDK header order.
   static Program Abort(const std::string &message);
 };
 
@@ -281,104 +204,40 @@ private:
 class Copy : public Program {
 public:
   Copy(Tensor src, Tensor dst, bool dontOutline = false,
-       const DebugContext &debugContext = {})
-      : Program(Kind::Copy, debugContext) {
-    (void)dontOutline;
-    const emulator::ViewData &s = emulator::Access<Tensor>::data(src, "Copy");
-    const emulator::ViewData &d = emulator::Access<Tensor>::data(dst, "Copy");
-    if (src.elementType() != dst.elementType() || s.size() != d.size() ||
-        s.vars != d.vars)
-      emulator::fail("Copy: source " + s.describe() + " (" +
-                     emulator::typeName(emulator::Access<Tensor>::type(src)) + " " +
-                     emulator::shapeString(s.shape) + ") and destination " +
-                     d.describe() + " (" +
-                     emulator::typeName(emulator::Access<Tensor>::type(dst)) + " " +
-                     emulator::shapeString(d.shape) +
-                     ") must have the same element type, number of elements and graph");
-    impl->a = std::move(src);
-    impl->b = std::move(dst);
-  }
+       const DebugContext &debugContext = {});
   Copy(const DataStream &stream, Tensor dst, bool optimiseMemory = false,
-       const DebugContext &debugContext = {})
-      : Program(Kind::StreamToDevice, debugContext) {
-    (void)optimiseMemory;
-    const auto &info = emulator::Access<DataStream>::info(stream);
-    if (!info->toDevice())
-      emulator::fail("Copy: stream '" + info->handle +
-                     "' is device-to-host; it cannot be copied into a tensor");
-    checkStream(*info, dst);
-    impl->stream = info;
-    impl->b = std::move(dst);
-  }
+       const DebugContext &debugContext = {});
   Copy(Tensor src, const DataStream &stream, bool optimiseMemory = false,
-       const DebugContext &debugContext = {})
-      : Program(Kind::StreamFromDevice, debugContext) {
-    (void)optimiseMemory;
-    const auto &info = emulator::Access<DataStream>::info(stream);
-    if (info->toDevice())
-      emulator::fail("Copy: stream '" + info->handle +
-                     "' is host-to-device; a tensor cannot be copied into it");
-    checkStream(*info, src);
-    impl->stream = info;
-    impl->a = std::move(src);
-  }
+       const DebugContext &debugContext = {});
 
 private:
-  static void checkStream(const emulator::StreamInfo &info, const Tensor &t) {
-    const emulator::ViewData &v = emulator::Access<Tensor>::data(t, "Copy");
-    if (t.elementType() != info.type || v.size() != info.numElements)
-      emulator::fail("Copy: stream '" + info.handle + "' carries " +
-                     std::to_string(info.numElements) + " elements of " +
-                     info.type.toString().cloneAsString() + " but tensor " +
-                     v.describe() + " has " + std::to_string(v.size()) +
-                     " elements of " + t.elementType().toString().cloneAsString());
-  }
+  static void checkStream(const emulator::StreamInfo &info, const Tensor &t);
 };
 
 /// Mark the contents of a tensor as undefined (the emulator leaves them).
 class WriteUndef : public Program {
 public:
-  WriteUndef(Tensor t, const DebugContext &debugContext = {})
-      : Program(Kind::WriteUndef, debugContext) {
-    emulator::Access<Tensor>::data(t, "WriteUndef");
-    impl->a = std::move(t);
-  }
+  WriteUndef(Tensor t, const DebugContext &debugContext = {});
 };
 
 /// Synchronise tiles (INTERNAL) or IPUs (EXTERNAL / GLOBAL).
 class Sync : public Program {
 public:
-  Sync(SyncType type, const DebugContext &debugContext = {})
-      : Program(Kind::Sync, debugContext) {
-    impl->sync = type;
-  }
+  Sync(SyncType type, const DebugContext &debugContext = {});
 };
 
 /// Print a tensor's contents to the host (stdout).
 class PrintTensor : public Program {
 public:
-  PrintTensor(Tensor t, const DebugContext &debugContext = {})
-      : Program(Kind::PrintTensor, debugContext) {
-    const emulator::ViewData &v = emulator::Access<Tensor>::data(t, "PrintTensor");
-    impl->message = v.varName();
-    impl->a = std::move(t);
-  }
-  PrintTensor(StringRef title, Tensor t, const DebugContext &debugContext = {})
-      : Program(Kind::PrintTensor, debugContext) {
-    emulator::Access<Tensor>::data(t, "PrintTensor");
-    impl->message = title.cloneAsString();
-    impl->a = std::move(t);
-  }
+  PrintTensor(Tensor t, const DebugContext &debugContext = {});
+  PrintTensor(StringRef title, Tensor t, const DebugContext &debugContext = {});
 };
 
 /// Throw an exception on the host.
 class Abort : public Program {
 public:
   Abort(const DebugContext &debugContext = {}) : Program(Kind::Abort, debugContext) {}
-  Abort(const std::string &message, const DebugContext &debugContext = {})
-      : Program(Kind::Abort, debugContext) {
-    impl->message = message;
-  }
+  Abort(const std::string &message, const DebugContext &debugContext = {});
 };
 
 /// Throw an exception on the host if a scalar predicate is true.
@@ -387,17 +246,8 @@ public:
   AbortOnCondition(Tensor predicate, const DebugContext &debugContext = {})
       : AbortOnCondition(std::move(predicate), std::string(), debugContext) {}
   AbortOnCondition(Tensor predicate, const std::string &message,
-                   const DebugContext &debugContext = {})
-      : Program(Kind::AbortOnCondition, debugContext) {
-    emulator::checkScalarPredicate("AbortOnCondition", predicate);
-    impl->a = std::move(predicate);
-    impl->message = message;
-  }
+                   const DebugContext &debugContext = {});
 };
-
-inline Program Switch::Abort(const std::string &message) {
-  return program::Abort(message);
-}
 
 } // namespace program
 

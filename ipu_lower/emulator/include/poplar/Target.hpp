@@ -8,10 +8,9 @@
 #include <poplar/TargetType.hpp>
 #include <poplar/Type.hpp>
 
-#include <algorithm>
 #include <cstddef>
-#include <functional>
 #include <string>
+#include <utility>
 
 namespace poplar {
 
@@ -33,32 +32,11 @@ struct TargetInfo {
   double clockHz = 0;
 
   unsigned numTiles() const { return numIPUs * tilesPerIPU; }
-  bool operator==(const TargetInfo &o) const {
-    return valid == o.valid && arch == o.arch && type == o.type &&
-           numIPUs == o.numIPUs && tilesPerIPU == o.tilesPerIPU &&
-           bytesPerTile == o.bytesPerTile && workers == o.workers &&
-           dataPathBytes == o.dataPathBytes &&
-           exchangeBytesPerCycle == o.exchangeBytesPerCycle &&
-           syncCycles == o.syncCycles && clockHz == o.clockHz;
-  }
+  bool operator==(const TargetInfo &o) const;
 
+  /// The target of `numIPUs` IPUs of architecture `a`.
   static TargetInfo fromArch(const ArchParams &a, TargetType type,
-                             unsigned numIPUs) {
-    TargetInfo t;
-    t.valid = true;
-    t.arch = a.name;
-    t.type = type;
-    t.numIPUs = numIPUs;
-    t.tilesPerIPU = a.tiles;
-    t.bytesPerTile = a.bytesPerTile;
-    t.workers = a.workersPerTile;
-    t.dataPathBytes = a.dataPathBytes;
-    t.exchangeBytesPerCycle = a.exchangeBytesPerCycle;
-    t.syncCycles = a.syncCycles;
-    t.memcpyBytesPerCycle = a.dataPathBytes; // assumption; unused
-    t.clockHz = a.clockHz;
-    return t;
-  }
+                             unsigned numIPUs);
 };
 } // namespace emulator
 
@@ -75,10 +53,7 @@ public:
   bool operator==(const Target &o) const { return info == o.info; }
   bool operator!=(const Target &o) const { return !(info == o.info); }
 
-  std::size_t hash() const {
-    return std::hash<std::string>()(info.arch) ^
-           (std::size_t(info.numIPUs) << 20) ^ info.tilesPerIPU;
-  }
+  std::size_t hash() const;
   TargetType getTargetType() const { return get().type; }
   std::string getTargetSystemString() const { return get().arch; }
   StringRef getTargetArchString() const { return get().arch; }
@@ -95,46 +70,21 @@ public:
   unsigned getNumTiles() const { return get().numTiles(); }
   unsigned getFloatVectorWidth() const { return getVectorWidth(FLOAT); } // unverified: return type
   unsigned getHalfVectorWidth() const { return getVectorWidth(HALF); }   // unverified: return type
-  unsigned getVectorWidth(const Type &type) const { // unverified: return type
-    return std::max(1u, get().dataPathBytes / getTypeSize(type));
-  }
-  unsigned getTypeSize(const Type &type) const { // unverified: return type
-    const unsigned size = emulator::typeSize(emulator::idOf(type));
-    if (size == 0)
-      emulator::fail("Target::getTypeSize: invalid type");
-    return size;
-  }
+  unsigned getVectorWidth(const Type &type) const; // unverified: return type
+  unsigned getTypeSize(const Type &type) const;    // unverified: return type
   double getTileClockFrequency() const { return get().clockHz; } // unverified: return type
 
   /// The emulator's CPU target: one tile, other numbers as ipu2 (assumption).
-  static Target createCPUTarget(bool accurateHalf = false, unsigned numIPUs = 1) {
-    (void)accurateHalf;
-    emulator::TargetInfo info = emulator::TargetInfo::fromArch(
-        emulator::getArch("ipu2"), TargetType::CPU, numIPUs);
-    info.arch = "cpu";
-    info.tilesPerIPU = 1;
-    return Target(info);
-  }
+  static Target createCPUTarget(bool accurateHalf = false, unsigned numIPUs = 1);
   static Target createIPUTarget(StringRef system, const OptionFlags &opts = {}) {
     return createIPUTarget(1, system, opts);
   }
   static Target createIPUTarget(unsigned numIPUs, StringRef system,
-                                const OptionFlags &opts = {}) {
-    (void)opts;
-    if (numIPUs == 0)
-      emulator::fail("Target::createIPUTarget: numIPUs must be at least 1");
-    return Target(emulator::TargetInfo::fromArch(
-        emulator::getArch(system.cloneAsString()), TargetType::IPU, numIPUs));
-  }
+                                const OptionFlags &opts = {});
 
 private:
   explicit Target(emulator::TargetInfo i) : info(std::move(i)) {}
-  const emulator::TargetInfo &get() const {
-    if (!info.valid)
-      emulator::fail("Target: this target is default-constructed and has no "
-                     "properties (take it from a Device or Target::createIPUTarget)");
-    return info;
-  }
+  const emulator::TargetInfo &get() const;
   emulator::TargetInfo info;
   template <class> friend struct emulator::Access;
 };

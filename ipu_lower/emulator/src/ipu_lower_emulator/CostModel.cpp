@@ -1,0 +1,32 @@
+// The BSP cycle cost model (ipu_lower_emulator/CostModel.hpp).
+#include <ipu_lower_emulator/CostModel.hpp>
+
+#include <algorithm>
+
+namespace poplar {
+namespace emulator {
+
+StepCost makeStepCost(const std::vector<std::uint64_t> &computeCycles,
+                      const std::vector<std::uint64_t> &exchangeBytes,
+                      unsigned exchangeBytesPerCycle, unsigned syncCycles,
+                      bool alwaysSync) {
+  StepCost c;
+  std::uint64_t maxBytes = 0;
+  for (unsigned t = 0; t < computeCycles.size(); ++t) {
+    if (computeCycles[t] != 0) {
+      c.tileCompute.emplace_back(t, computeCycles[t]);
+      c.compute = std::max(c.compute, computeCycles[t]);
+    }
+    if (exchangeBytes[t] != 0) {
+      c.tileExchange.emplace_back(t, exchangeBytes[t]);
+      c.exchangeBytes += exchangeBytes[t];
+      maxBytes = std::max(maxBytes, exchangeBytes[t]);
+    }
+  }
+  c.exchange = ceilDiv(maxBytes, exchangeBytesPerCycle);
+  c.sync = (alwaysSync || maxBytes != 0) ? syncCycles : 0;
+  return c;
+}
+
+} // namespace emulator
+} // namespace poplar
