@@ -551,7 +551,7 @@ def plan_layouts(sdfg_op: sd.SdfgOp, arch: Arch) -> dict[str, ipu.TileMapAttr | 
         # workers take rows of a box in turn: rows of narrower elements could share a word
         whole_words = all(element_bytes[n] >= ATOMIC_STORE_BYTES for n in names)
         halo = _grid_halo(set(names), shape, analyzed) if whole_words else None
-        tile_map = (halo and choose_grid(shape, arch.tiles, halo)) or balanced_tile_map(prod(shape), arch.tiles, grains[root])
+        tile_map = (halo and choose_grid(shape, arch.tiles, halo, arch.workers_per_tile)) or balanced_tile_map(prod(shape), arch.tiles, grains[root])
         layouts.update({name: tile_map for name in names})
     check_memory(sdfg_op, containers, layouts, arch)
     return layouts

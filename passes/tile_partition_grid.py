@@ -82,13 +82,18 @@ def _splits(extents: Sequence[int], tiles: int) -> Iterator[tuple[int, ...]]:
             yield (count, *rest)
 
 
-def grid_cost(shape: Sequence[int], blocks: Sequence[int], halo: Halo) -> int:
-    """The busiest tile's points plus the elements around its box it reads (the box
-    widened by the halo's widths in each dimension, corners included). One element received is weighed like one
-    point computed: a stencil point is a few cycles of compute, an f32 element 4 bytes
-    at the exchange's 4-8 bytes per cycle (ipu_lower/arch.py)."""
+def grid_cost(shape: Sequence[int], blocks: Sequence[int], halo: Halo, workers: int = 1) -> int:
+    """The busiest tile's points, as its workers take its box's rows in turn (a share of
+    ceil(rows / workers) rows each), plus the elements around its box it reads (the box
+    widened by the halo's widths in each dimension, corners included). One element
+    received is weighed like one point computed: a stencil point is a few cycles of
+    compute, an f32 element 4 bytes at the exchange's 4-8 bytes per cycle
+    (ipu_lower/arch.py)."""
     box = [ceil(n / b) for n, b in zip(shape, blocks)]
-    return prod(e + lo + hi for e, (lo, hi) in zip(box, halo.widths(len(box))))
+    rows = prod(box[:-1])
+    points = ceil(rows / workers) * workers * box[-1]
+    ring = prod(e + lo + hi for e, (lo, hi) in zip(box, halo.widths(len(box)))) - prod(box)
+    return points + ring
 
 
 def strip_cost(shape: Sequence[int], tiles: int, halo: Halo) -> int:
@@ -96,9 +101,9 @@ def strip_cost(shape: Sequence[int], tiles: int, halo: Halo) -> int:
     return ceil(prod(shape) / tiles) + halo.flat_before + halo.flat_after
 
 
-def best_grid(shape: Sequence[int], tiles: int, halo: Halo) -> tuple[int, ...]:
+def best_grid(shape: Sequence[int], tiles: int, halo: Halo, workers: int = 1) -> tuple[int, ...]:
     """The blocks per dimension of least `grid_cost`; among equals, the fewest tiles."""
-    return min(_splits(shape, tiles), key=lambda blocks: (grid_cost(shape, blocks, halo), prod(blocks)))
+    return min(_splits(shape, tiles), key=lambda blocks: (grid_cost(shape, blocks, halo, workers), prod(blocks)))
 
 
 def grid_map(shape: Sequence[int], blocks: Sequence[int]) -> ipu.GridMapAttr:
@@ -108,12 +113,12 @@ def grid_map(shape: Sequence[int], blocks: Sequence[int]) -> ipu.GridMapAttr:
     return ipu.GridMapAttr(dims, strides)
 
 
-def choose_grid(shape: tuple[int, ...], tiles: int, halo: Halo) -> ipu.GridMapAttr | None:
+def choose_grid(shape: tuple[int, ...], tiles: int, halo: Halo, workers: int = 1) -> ipu.GridMapAttr | None:
     """A grid map for a group of arrays of `shape` read with `halo`, when it costs less
-    than strips."""
+    than strips (run by `workers` worker threads a tile)."""
     if not 2 <= len(shape) <= 3 or not halo.any:  # the vertex's extents are members blockExtent0..2
         return None
-    blocks = best_grid(shape, tiles, halo)
-    if grid_cost(shape, blocks, halo) >= strip_cost(shape, tiles, halo):
+    blocks = best_grid(shape, tiles, halo, workers)
+    if grid_cost(shape, blocks, halo, workers) >= strip_cost(shape, tiles, halo):
         return None
     return grid_map(shape, blocks)

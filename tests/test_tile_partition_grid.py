@@ -85,6 +85,15 @@ def test_a_vertical_stencil_reads_no_columns():
     assert rows > columns and grid_cost(shape, blocks, vertical) < strip_cost(shape, tiles, vertical) / 2
 
 
+def test_boxes_have_rows_the_workers_share_evenly():
+    # the 6 workers of a tile take a box's rows in turn: 24 rows keep all busy alike,
+    # where the squarest boxes (27 rows) would leave the busiest worker 5 rows in 27
+    shape = (1024, 1024)
+    blocks = best_grid(shape, 1472, ring(2), workers=6)
+    rows = -(-shape[0] // blocks[0])
+    assert rows % 6 == 0 and grid_cost(shape, blocks, ring(2), 6) < grid_cost(shape, (38, 38), ring(2), 6)
+
+
 def test_jacobi_grid_beats_strips_at_1024():
     shape, tiles = (1024, 1024), 1472
     blocks = best_grid(shape, tiles, ring(2))

@@ -45,9 +45,10 @@ sdfg.sdfg @jacobi args ["A", "B"] symbols [] {
 // -----
 
 // Whole rows 1..6 of an 8x8 matrix, each the sum of the rows above and below. The
-// arrays are cut into a grid of boxes (here 1x1: 64 elements on 1216 tiles), since a box
-// reads the rows above and below it where a strip of rows would read a whole row either
-// side; the map's grid is the arrays' cut to the rows it writes (`from 1: 1 to 7`).
+// arrays are cut into a grid of boxes, since a box reads the rows above and below it
+// where a strip of rows would read a whole row either side: 4x1 boxes on 16 tiles (the
+// 6 workers of a tile take a box's rows in turn, so smaller boxes would not finish
+// sooner). The map's grid is the arrays' cut to the rows it writes (`from 1:`).
 
 sdfg.sdfg @rows args ["A", "B"] symbols [] {
   %A = sdfg.container "A" : !sdfg.array<8 x 8 x f32>
@@ -67,11 +68,11 @@ sdfg.sdfg @rows args ["A", "B"] symbols [] {
 }
 
 // CHECK:      ipu.graph "rows" arch "ipu1" args ["A", "B"] {
-// CHECK-NEXT:   %A = ipu.variable "A" mapping grid<<0 to 8 x 1> * 8, <0 to 8 x 1> * 1> : memref<8x8xf32>
-// CHECK-NEXT:   %B = ipu.variable "B" mapping grid<<0 to 8 x 1> * 8, <0 to 8 x 1> * 1> : memref<8x8xf32>
+// CHECK-NEXT:   %A = ipu.variable "A" mapping grid<<0 to 2 x 4> * 8, <0 to 8 x 1> * 1> : memref<8x8xf32>
+// CHECK-NEXT:   %B = ipu.variable "B" mapping grid<<0 to 2 x 4> * 8, <0 to 8 x 1> * 1> : memref<8x8xf32>
 // CHECK-NEXT:   ipu.from_host %A : memref<8x8xf32>
 // CHECK-NEXT:   ipu.from_host %B : memref<8x8xf32>
-// CHECK-NEXT:   ipu.tiled_map "m" over grid<<from 1: 1 to 7 x 1> * 8, <0 to 8 x 1> * 1> ins(%A neighbours : memref<8x8xf32>) outs(%B block : memref<8x8xf32>) {
+// CHECK-NEXT:   ipu.tiled_map "m" over grid<<from 1: 0 to 2 x 3> * 8, <0 to 8 x 1> * 1> ins(%A neighbours : memref<8x8xf32>) outs(%B block : memref<8x8xf32>) {
 // CHECK-NEXT:   ^bb0(%A_1: memref<8x8xf32>):
 // CHECK-NEXT:     %0 = ipu.access %A_1[-1, 0] : memref<8x8xf32>
 // CHECK-NEXT:     %1 = ipu.access %A_1[1, 0] : memref<8x8xf32>
