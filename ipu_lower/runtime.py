@@ -404,8 +404,10 @@ def compile(  # noqa: A001 - mirrors dace.program.compile
     (see `ipu_lower.program`). With `demote_f64`, 64-bit data and arithmetic run in 32
     bits (see ipu-demote-f64). `directory` receives the emitted files of the last build."""
     from ipu_lower.emit import to_sdfg
+    from ipu_lower.frontend.importer import reject_python_callbacks
 
     sdfg = to_sdfg(program_or_sdfg)
+    reject_python_callbacks(sdfg)  # before its callback symbols read as sizes to ask for
     given = {name: symbol_value(name, value) for name, value in (symbols or {}).items()}
 
     def build(values: dict[str, int]) -> CompiledProgram:

@@ -87,6 +87,23 @@ def test_symbols_no_shape_gives_come_from_keywords_or_compile():
     np.testing.assert_array_equal(B, [0, 1, 2, 3, 4, 0, 0, 0])
 
 
+Q, R = dace.symbol("Q"), dace.symbol("R")
+
+
+@dace.program
+def outer(x: dace.float32[Q], y: dace.float32[R], A: dace.float32[Q, R]):
+    A[:] = np.outer(x, y)  # DaCe 1.0.2 calls back into Python for np.outer
+
+
+def test_a_python_callback_is_an_error_at_compile_not_a_symbol_to_ask_for():
+    from ipu_lower.frontend.importer import SdfgImportError
+
+    with pytest.warns(UserWarning, match="callback to Python"), pytest.raises(
+        SdfgImportError, match=r"SDFG 'outer', state '.*', node '.*' \(Tasklet\): calls back into the Python interpreter \('numpy_outer'"
+    ):
+        ipu_lower.compile(outer)
+
+
 def test_symbol_values_must_be_integers():
     with pytest.raises(TypeError, match=r"symbol 'N' must be a non-negative integer, got '4,M=5'"):
         ipu_lower.compile(scale, symbols={"N": "4,M=5"})

@@ -73,7 +73,30 @@ class SdfgImportError(Exception):
 
 def import_sdfg(sdfg: SDFG) -> ModuleOp:
     """Translate `sdfg` (which is modified: connector types get inferred)."""
+    reject_python_callbacks(sdfg)
     return ModuleOp([_SdfgImporter(sdfg).run()])
+
+
+def reject_python_callbacks(sdfg: SDFG) -> None:
+    """Fail on a call DaCe could not parse and left to the Python interpreter (a callback
+    symbol, such as `numpy_outer` for np.outer): the IPU runs no Python."""
+    for inner in sdfg.all_sdfgs_recursive():
+        callbacks = [name for name, t in inner.symbols.items() if isinstance(t, dtypes.callback)]
+        if callbacks:
+            raise SdfgImportError(
+                _caller(inner, callbacks),
+                f"calls back into the Python interpreter ('{callbacks[0]}', which DaCe could not turn into "
+                "dataflow); the IPU runs no Python, so write it with operations DaCe supports",
+            )
+
+
+def _caller(sdfg: SDFG, callbacks: list[str]) -> str:
+    """Where the first call of a callback is: its tasklet, or the SDFG."""
+    for state in sdfg.all_states():
+        for node in state.nodes():
+            if isinstance(node, nodes.Tasklet) and any(f"{c}(" in node.code.as_string for c in callbacks):
+                return f"SDFG '{sdfg.name}', state '{state.label}', node '{node.label}' (Tasklet)"
+    return f"SDFG '{sdfg.name}'"
 
 
 class _SdfgImporter:
