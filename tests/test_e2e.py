@@ -655,6 +655,27 @@ def test_reductions_match_dace_and_numpy(n, m, l):
 
 
 @dace.program
+def reductions_in_maps(A: dace.float32[M, L], x: dace.float32[L], rows: dace.float32[M], cols: dace.float32[L]):
+    for i in dace.map[0:M - 1]:
+        rows[i] = np.sum(A[i + 1, :]) - np.min(A[i, :])
+    for j in dace.map[1:L]:
+        cols[j] = np.max(A[:, j]) * dace.float32(2) + x[j]
+
+
+@pytest.mark.parametrize("m, l", [(2, 2), (37, 301)])
+def test_reductions_inside_maps_are_hoisted(m, l):
+    # a Reduce inside a map (np.sum of the row a map parameter picks) becomes one
+    # reduction before the map, over every row, which the map reads at its parameter
+    arrays = {"A": RNG.random((m, l), dtype=np.float32), "x": RNG.random(l, dtype=np.float32),
+              "rows": np.zeros(m, np.float32), "cols": np.zeros(l, np.float32)}
+    symbols = {"M": m, "L": l}
+    ours, _ = run_ipu(reductions_in_maps, arrays, symbols)
+    assert_same(ours, run_dace(reductions_in_maps.to_sdfg(simplify=True), arrays, symbols), ["rows", "cols"])
+    A = arrays["A"].astype(np.float64)
+    np.testing.assert_allclose(ours["rows"][:-1], A[1:].sum(axis=1) - A[:-1].min(axis=1), rtol=1e-5)
+
+
+@dace.program
 def half_reductions(x: dace.float16[N], total: dace.float16[1], smallest: dace.float16[1]):
     total[0] = np.sum(x)
     smallest[0] = np.min(x)

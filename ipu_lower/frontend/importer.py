@@ -55,6 +55,7 @@ from ipu_lower.frontend.reductions import (
     library_kind,
     reduction_kind,
     unknown_reduction,
+    hoist_reductions_out_of_maps,
     write_reductions_through_views,
 )
 from ipu_lower.frontend.safe_expr import UnsafeExpressionError, check_expression
@@ -130,6 +131,7 @@ class _SdfgImporter:
         except Exception as err:  # DaCe raises many kinds; report them as input errors
             raise self.fail(f"DaCe cannot infer connector types: {err}") from err
         write_reductions_through_views(self.sdfg)
+        hoist_reductions_out_of_maps(self.sdfg)
         args = self.argument_names()
         for name, desc in self.sdfg.arrays.items():
             if not views.is_view(desc):  # views are resolved to what they view

@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 from dace import data as dt
-from dace import dtypes, nodes
+from dace import Memlet, dtypes, nodes, subsets
 from dace.sdfg import SDFG, SDFGState
 from xdsl.dialects import arith
 from xdsl.dialects.builtin import FloatAttr, IntegerAttr, IntegerType, Signedness
@@ -364,6 +364,71 @@ def write_reductions_through_views(sdfg: SDFG) -> None:
                 isinstance(n, nodes.AccessNode) and n.data == view.data for s in sdfg.states() for n in s.nodes()
             ):
                 del sdfg.arrays[view.data]
+
+
+def hoist_reductions_out_of_maps(sdfg: SDFG) -> None:
+    """A `Reduce` inside a map, of the box of an array the map's parameters pick
+    (`for i in dace.map[0:M]: r[i] = np.sum(A[i, :])`), into a transient scalar: one
+    `Reduce` before the map, over every index of the dimensions the parameters pick,
+    into a transient array the map then reads where the iteration's box was."""
+    from dace.libraries.standard.nodes.reduce import Reduce
+
+    for state in sdfg.states():
+        for node in list(state.nodes()):
+            entry = state.entry_node(node) if isinstance(node, Reduce) else None
+            if isinstance(entry, nodes.MapEntry) and state.entry_node(entry) is None:
+                _hoist(sdfg, state, node, entry, Reduce)
+
+
+def _hoist(sdfg: SDFG, state: SDFGState, reduce, entry: nodes.MapEntry, reduce_class) -> None:
+    """Hoist one `Reduce` out of the map of `entry` when it has that form (see
+    `hoist_reductions_out_of_maps`); otherwise leave it, for the importer to report."""
+    ins, outs = state.in_edges(reduce), state.out_edges(reduce)
+    if len(ins) != 1 or len(outs) != 1 or ins[0].src is not entry or ins[0].data.wcr is not None:
+        return
+    scalar = outs[0].dst
+    if not isinstance(scalar, nodes.AccessNode) or len(state.in_edges(scalar)) != 1:
+        return
+    desc = scalar.desc(sdfg)
+    if not desc.transient or desc.total_size != 1 or outs[0].data.wcr is not None:
+        return
+    params = {str(p) for p in entry.map.params}
+    subset = ins[0].data.subset
+    shape = sdfg.arrays[ins[0].data.data].shape
+    kept: list[int] = []  # the dimensions a parameter indexes: one element an iteration
+    for d, (begin, end, _) in enumerate(subset.ndrange()):
+        used = params & {str(s) for bound in (begin, end) for s in getattr(bound, "free_symbols", ())}
+        if used and (begin != end or len(used) != 1):
+            return
+        if used:
+            kept.append(d)
+    if not kept or reduce.axes is not None and sorted(reduce.axes) != list(range(len(shape))):
+        return
+    # The reduction covers every index of the kept dimensions (results the map does not
+    # read are computed too), so that it reads whole rows or columns of the container.
+    whole = [(0, shape[d] - 1, 1) if d in kept else r for d, r in enumerate(subset.ndrange())]
+    axes = [d for d in range(len(shape)) if d not in kept]
+    name, array = sdfg.add_transient(f"{scalar.data}_all", [shape[d] for d in kept], desc.dtype, find_new_name=True)
+    source = next(e for e in state.in_edges(entry) if e.dst_conn == "IN_" + ins[0].src_conn[len("OUT_"):])
+    hoisted = reduce_class(reduce.label, reduce.wcr, axes, reduce.identity)
+    results = state.add_access(name)
+    state.add_edge(source.src, None, hoisted, None, Memlet(data=source.data.data, subset=subsets.Range(whole)))
+    state.add_edge(hoisted, None, results, None, Memlet.from_array(name, array))
+    connector = entry.next_connector(name)
+    entry.add_in_connector(f"IN_{connector}")
+    entry.add_out_connector(f"OUT_{connector}")
+    state.add_edge(results, None, entry, f"IN_{connector}", Memlet.from_array(name, array))
+    at = subsets.Range([subset.ndrange()[d] for d in kept])
+    for edge in state.out_edges(scalar):
+        state.add_edge(entry, f"OUT_{connector}", edge.dst, edge.dst_conn, Memlet(data=name, subset=at))
+    state.remove_node(scalar)
+    state.remove_node(reduce)
+    if not any(isinstance(n, nodes.AccessNode) and n.data == scalar.data for s in sdfg.states() for n in s.nodes()):
+        del sdfg.arrays[scalar.data]
+    if not state.out_edges_by_connector(entry, ins[0].src_conn):
+        state.remove_edge(source)
+        entry.remove_in_connector(source.dst_conn)
+        entry.remove_out_connector(ins[0].src_conn)
 
 
 def _covers(subset, desc) -> bool:
