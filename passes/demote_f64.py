@@ -40,6 +40,11 @@ class _Demote(TypeConversionPattern):
     int64: bool = True
     recursive: bool = True
 
+    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
+        if isinstance(op, arith.CmpiOp | arith.CmpfOp):
+            return  # an i1 of its operands: its i64 predicate is an enum, not data to demote
+        super().match_and_rewrite(op, rewriter)
+
     @attr_type_rewrite_pattern
     def convert_type(self, typ: Float64Type | IntegerType) -> Attribute | None:
         if typ == f64:

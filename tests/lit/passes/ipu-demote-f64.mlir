@@ -84,3 +84,31 @@ sdfg.sdfg @shifted args ["v", "s", "w"] symbols ["N"] {
 // WARN: ipu-demote-f64.mlir:[[# @LINE - 29]]:3: demoting container 'v' from f64 to f32
 // WARN: ipu-demote-f64.mlir:[[# @LINE - 29]]:3: demoting container 's' from f64 to f32
 // KEEP64: sdfg.container "v" : !sdfg.array<(N + 1) x f32>
+
+// A comparison keeps its predicate (an i64 enum, not data): demoting it used to loop
+// forever. Its i64 operands are demoted where they are made.
+sdfg.sdfg @compare args ["k", "b"] symbols [] {
+  %k = sdfg.container "k" : !sdfg.array<4 x i64>
+  %b = sdfg.container "b" : !sdfg.array<4 x i64>
+  sdfg.state "s" {
+    sdfg.map "m" (%i) = (0) to (4) step (1) {
+      %x = sdfg.read %k[%i] : !sdfg.array<4 x i64>
+      %r = sdfg.tasklet "t" ins(a = %x) outs(o) : (i64) -> (i64) {
+      ^bb0(%a: i64):
+        %zero = arith.constant 0 : i64
+        %c = arith.cmpi sgt, %a, %zero : i64
+        %n = arith.subi %zero, %a : i64
+        %m = arith.select %c, %a, %n : i64
+        sdfg.yield %m : i64
+      }
+      sdfg.write %r to %b[%i] : !sdfg.array<4 x i64>
+    }
+  }
+}
+
+// CHECK-LABEL: sdfg.sdfg @compare
+// CHECK:         ^{{.*}}([[A:%.*]]: i32):
+// CHECK-NEXT:      [[ZERO:%.*]] = arith.constant 0 : i32
+// CHECK-NEXT:      [[C:%.*]] = arith.cmpi sgt, [[A]], [[ZERO]] : i32
+// CHECK-NEXT:      [[N:%.*]] = arith.subi [[ZERO]], [[A]] : i32
+// CHECK-NEXT:      arith.select [[C]], [[A]], [[N]] : i32
