@@ -676,6 +676,34 @@ def test_reductions_inside_maps_are_hoisted(m, l):
 
 
 @dace.program
+def branches_in_maps(A: dace.float32[N], B: dace.float32[N], C: dace.float32[N], D: dace.float32[N]):
+    for i in dace.map[0:N]:  # elif chain, two outputs
+        if A[i] > dace.float32(0.7):
+            B[i] = A[i] * dace.float32(2)
+            C[i] = A[i]
+        elif A[i] > B[i]:
+            B[i] = A[i] + dace.float32(1)
+            C[i] = B[i]
+        else:
+            B[i] = dace.float32(0)
+            C[i] = -A[i]
+    for i in dace.map[0:N]:  # on the map parameter; no else: D keeps its values
+        if i % 3 == 0:
+            D[i] = A[i] - C[i]
+
+
+@pytest.mark.parametrize("n", [1, 1001])
+def test_branches_inside_maps_select(n):
+    # an if inside a dace.map is a nested SDFG of branch states: it becomes one tasklet
+    # computing both sides and selecting, an output no branch writes keeping its value
+    arrays = {name: RNG.random(n, dtype=np.float32) for name in "ABCD"}
+    ours, _ = run_ipu(branches_in_maps, arrays, {"N": n})
+    assert_same(ours, run_dace(branches_in_maps.to_sdfg(simplify=True), arrays, {"N": n}), "ABCD")
+    untouched = np.arange(n) % 3 != 0
+    np.testing.assert_array_equal(ours["D"][untouched], arrays["D"][untouched])
+
+
+@dace.program
 def half_reductions(x: dace.float16[N], total: dace.float16[1], smallest: dace.float16[1]):
     total[0] = np.sum(x)
     smallest[0] = np.min(x)

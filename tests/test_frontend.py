@@ -632,10 +632,17 @@ def dynamic_memlet_sdfg() -> dace.SDFG:
 
 
 def nested_sdfg_in_map_sdfg() -> dace.SDFG:
+    # a loop inside the nested SDFG: not the branches on scalars that become a tasklet
     inner = dace.SDFG("inner")
     inner.add_scalar("a", dace.float32)
     inner.add_scalar("b", dace.float32)
+    inner.add_symbol("k", dace.int32)
+    start = inner.add_state("start", is_start_block=True)
     s = inner.add_state("s")
+    done = inner.add_state("done")
+    inner.add_edge(start, s, dace.InterstateEdge(assignments={"k": "0"}))
+    inner.add_edge(s, s, dace.InterstateEdge("k < 3", assignments={"k": "k + 1"}))
+    inner.add_edge(s, done, dace.InterstateEdge("not (k < 3)"))
     t = s.add_tasklet("t", {"p"}, {"q"}, "q = p")
     s.add_edge(s.add_read("a"), None, t, "p", dace.Memlet("a[0]"))
     s.add_edge(t, "q", s.add_write("b"), None, dace.Memlet("b[0]"))

@@ -44,12 +44,14 @@ from dace.sdfg.state import (
 from dace.sdfg.utils import dfs_topological_sort
 from xdsl.dialects.builtin import IntegerType, ModuleOp, i1, i32
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
+from xdsl.transforms.dead_code_elimination import region_dce
 
 from ipu_lower.dialects import sdfg as sd
 from ipu_lower.dialects.index_expr import IndexExpr
 from ipu_lower.element_types import element_type_of_numpy
 from ipu_lower.frontend import control_flow as cf
 from ipu_lower.frontend import nested, views
+from ipu_lower.frontend.branches import tasklets_from_branches
 from ipu_lower.frontend.reductions import (
     ReductionImporter,
     library_kind,
@@ -126,6 +128,7 @@ class _SdfgImporter:
         return SdfgImportError(where, message)
 
     def run(self) -> sd.SdfgOp:
+        tasklets_from_branches(self.sdfg)
         try:
             infer_connector_types(self.sdfg)
         except Exception as err:  # DaCe raises many kinds; report them as input errors
@@ -733,7 +736,9 @@ class _SdfgImporter:
         except TaskletError as err:
             raise self.fail(str(err), state, tasklet) from err
         body.add_op(sd.YieldOp(*results))
-        op = sd.TaskletOp(tasklet.label, inputs, typed_outputs, Region(body))
+        region = Region(body)
+        region_dce(region)  # what a branch computes into names no output takes
+        op = sd.TaskletOp(tasklet.label, inputs, typed_outputs, region)
         block.add_op(op)
         for edge, result in zip(outputs, op.outputs):
             dst = edge.dst
