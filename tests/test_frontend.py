@@ -697,7 +697,8 @@ MORE_UNSUPPORTED = {
                        "SDFG 'dyn', state 'main', node 'm' (Tasklet): dynamic memlet"),
     "nested SDFG in a map": (nested_sdfg_in_map_sdfg,
                              ("SDFG 'outer', state 'main', node 'inner' (NestedSDFG): NestedSDFG nodes "
-                              "inside a map are not supported yet")),
+                              "inside a map are not supported yet but for branches on scalars (an if/else in a "
+                              "dace.map); this one has loops, arrays or renamed symbols")),
     "transient array inside a map": (
         transient_array_in_map_sdfg,
         ("SDFG 'tarray', state 'main', node 'tmp' (AccessNode): access nodes inside a map must be "

@@ -674,6 +674,13 @@ class _SdfgImporter:
                     )
             elif isinstance(node, nodes.MapEntry):
                 raise self.fail("nested maps are not supported yet", state, node)
+            elif isinstance(node, nodes.NestedSDFG):
+                raise self.fail(
+                    "NestedSDFG nodes inside a map are not supported yet but for branches on scalars "
+                    "(an if/else in a dace.map); this one has loops, arrays or renamed symbols",
+                    state,
+                    node,
+                )
             elif not isinstance(node, nodes.MapExit):
                 raise self.fail(
                     f"{type(node).__name__} nodes inside a map are not supported yet", state, node
