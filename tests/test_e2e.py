@@ -704,6 +704,29 @@ def test_branches_inside_maps_select(n):
 
 
 @dace.program
+def reductions_of_boxes(A: dace.float32[M, L], B: dace.float32[M, L, N], s: dace.float32[1],
+                        c: dace.float32[L - 2], r: dace.float32[M, N], rows: dace.float32[M]):
+    s[0] = np.sum(A[1:-1, :])
+    c[:] = np.max(A[:, 1:-1], axis=0)
+    for i, k in dace.map[0:M, 0:N]:
+        r[i, k] = np.sum(B[i, 1:, k])
+    for t in range(M):  # the row a loop variable picks: a dynamic slice, then its sum
+        rows[t] = np.sum(A[t, :])
+
+
+@pytest.mark.parametrize("m, l, n", [(3, 3, 1), (41, 29, 3)])
+def test_reductions_of_boxes_reduce_a_copy(m, l, n):
+    # a Reduce of a box (np.sum(A[1:-1, :])) reduces a copy of the box into a transient
+    arrays = {"A": RNG.random((m, l), dtype=np.float32), "B": RNG.random((m, l, n), dtype=np.float32),
+              "s": np.zeros(1, np.float32), "c": np.zeros(l - 2, np.float32), "r": np.zeros((m, n), np.float32),
+              "rows": np.zeros(m, np.float32)}
+    symbols = {"M": m, "L": l, "N": n}
+    ours, _ = run_ipu(reductions_of_boxes, arrays, symbols)
+    assert_same(ours, run_dace(reductions_of_boxes.to_sdfg(simplify=True), arrays, symbols), ["s", "c", "r", "rows"])
+    np.testing.assert_allclose(ours["s"], [arrays["A"][1:-1].sum(dtype=np.float64)], rtol=1e-5)
+
+
+@dace.program
 def half_reductions(x: dace.float16[N], total: dace.float16[1], smallest: dace.float16[1]):
     total[0] = np.sum(x)
     smallest[0] = np.min(x)

@@ -58,6 +58,7 @@ from ipu_lower.frontend.reductions import (
     reduction_kind,
     unknown_reduction,
     hoist_reductions_out_of_maps,
+    reduce_whole_containers,
     write_reductions_through_views,
 )
 from ipu_lower.frontend.safe_expr import UnsafeExpressionError, check_expression
@@ -135,6 +136,7 @@ class _SdfgImporter:
             raise self.fail(f"DaCe cannot infer connector types: {err}") from err
         write_reductions_through_views(self.sdfg)
         hoist_reductions_out_of_maps(self.sdfg)
+        reduce_whole_containers(self.sdfg)
         args = self.argument_names()
         for name, desc in self.sdfg.arrays.items():
             if not views.is_view(desc):  # views are resolved to what they view

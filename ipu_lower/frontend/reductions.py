@@ -431,6 +431,31 @@ def _hoist(sdfg: SDFG, state: SDFGState, reduce, entry: nodes.MapEntry, reduce_c
         entry.remove_out_connector(ins[0].src_conn)
 
 
+def reduce_whole_containers(sdfg: SDFG) -> None:
+    """A `Reduce` of a box of a container (`np.sum(A[1:-1])`) reduces a copy of the box
+    instead: a transient of the box's shape, filled by a copy (which ipu-tile-partition
+    lowers to a Copy program), so that the reduction reads a whole container, the form
+    the partitioner supports."""
+    from dace.libraries.standard.nodes.reduce import Reduce
+
+    for state in sdfg.states():
+        for node in list(state.nodes()):
+            if not isinstance(node, Reduce) or state.entry_node(node) is not None:
+                continue
+            edges = [e for e in state.in_edges(node) if not e.data.is_empty()]
+            if len(edges) != 1 or not isinstance(edges[0].src, nodes.AccessNode) or edges[0].data.wcr is not None:
+                continue
+            edge = edges[0]
+            source = sdfg.arrays[edge.data.data]
+            if isinstance(source, dt.View) or _covers(edge.data.subset, source):
+                continue
+            name, box = sdfg.add_transient(f"{edge.data.data}_box", edge.data.subset.size(), source.dtype, find_new_name=True)
+            copy = state.add_access(name)
+            state.add_edge(edge.src, edge.src_conn, copy, None, Memlet(data=edge.data.data, subset=edge.data.subset, other_subset=subsets.Range.from_array(box)))
+            state.add_edge(copy, None, node, edge.dst_conn, Memlet.from_array(name, box))
+            state.remove_edge(edge)
+
+
 def _covers(subset, desc) -> bool:
     """Whether a subset is the whole of a data descriptor."""
     sizes = subset.size()

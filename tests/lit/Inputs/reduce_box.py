@@ -1,0 +1,9 @@
+import dace
+import numpy as np
+
+N = dace.symbol("N")
+
+
+@dace.program
+def interior_sum(A: dace.float32[N], s: dace.float32[1]):
+    s[0] = np.sum(A[1:-1])
