@@ -8,7 +8,10 @@ iteration point); `plan_fusion` then decides, in one pass over the steps, which 
 fuse into which earlier map (`can_fuse` states the rule). A map C fuses into an earlier
 map P when both have the same iteration space, every container through which they
 interact (P writes and C reads or writes it, or P reads and C writes it) is accessed at
-the iteration point only, and no op between them writes what C touches or reads what
+the iteration point only, or, when one of them accesses it elsewhere, each write of
+one and access of the other are of the same point's element or never meet (rows a loop
+variable keeps apart: `A[i - 1, j]` and `A[i, j]`; see `_independent`), and no op
+between them writes what C touches or reads what
 C writes, so that C can move up next to P, and the fused map writes arrays of one shape
 once the transients it no longer needs are gone. Maps writing scalars are never fused.
 
@@ -122,6 +125,8 @@ class Step:
     off_point: frozenset[str] = field(default_factory=frozenset)
     written_shapes: frozenset[tuple[str, tuple[IndexExpr, ...]]] = field(default_factory=frozenset)
     """The arrays the map writes, with their shapes (see `one_written_shape`)."""
+    subsets: frozenset[tuple[str, bool, tuple[IndexExpr, ...]]] = field(default_factory=frozenset)
+    """Each access of an array (container, whether it writes, `canonical` subset)."""
 
     def touches(self) -> frozenset[str]:
         return self.reads | self.writes
@@ -135,14 +140,76 @@ def summarize(op: Operation) -> Step:
     assert isinstance(op, sd.MapOp)
     off_point: set[str] = set()
     shapes: set[tuple[str, tuple[IndexExpr, ...]]] = set()
+    subsets: set[tuple[str, bool, tuple[IndexExpr, ...]]] = set()
     for inner in op.body.block.ops:
         if isinstance(inner, sd.WriteOp):
             shapes.add((sd.container_name(inner.container), tuple(inner.container.type.dims())))  # type: ignore[union-attr]
+        if isinstance(inner, sd.ReadOp | sd.WriteOp):
+            subsets.add((sd.container_name(inner.container), isinstance(inner, sd.WriteOp), canonical(inner, op.params)))
         if isinstance(inner, sd.ReadOp | sd.WriteOp) and not at_point(inner, op.params):
             if isinstance(inner, sd.WriteOp) and inner.container.type.rank == 0:  # type: ignore[union-attr]
                 return Step(frozenset(reads), frozenset(writes))  # writes a scalar: never fused
             off_point.add(sd.container_name(inner.container))
-    return Step(frozenset(reads), frozenset(writes), tuple(op.ranges()), frozenset(off_point), frozenset(shapes))
+    return Step(
+        frozenset(reads), frozenset(writes), tuple(op.ranges()), frozenset(off_point), frozenset(shapes), frozenset(subsets)
+    )
+
+
+_PARAMETER = "__fuse_p"
+"""The symbols `canonical` names map parameters by (no SDFG symbol starts so)."""
+
+
+def canonical(op: sd.ReadOp | sd.WriteOp, params: Sequence[SSAValue]) -> tuple[IndexExpr, ...]:
+    """The subset of an access with the map's parameters as symbols `__fuse_p0`, ...
+    (by position, so that maps over one space compare) and loop variables as symbols of
+    their own (the same in the whole state)."""
+    names = {
+        d: IndexExpr.symbol(f"{_PARAMETER}{list(params).index(index)}" if index in params else f"__fuse_v{id(index)}")
+        for d, index in enumerate(op.indices)
+    }
+    return tuple(e.substitute(dims=names) for e in op.subset_exprs())
+
+
+def _uses_parameter(e: IndexExpr) -> bool:
+    return any(s.startswith(_PARAMETER) for s in e.symbols())
+
+
+def _same_point(a: tuple[IndexExpr, ...], b: tuple[IndexExpr, ...], params: int) -> bool:
+    """Whether two accesses are of one element, the same point's, and no other point's:
+    equal subsets in which each parameter indexes a dimension of its own (plus a
+    constant) and the other dimensions use none."""
+    if any((x - y).constant_value() != 0 for x, y in zip(a, b)):
+        return False
+    indexed = []
+    for e in a:
+        if _uses_parameter(e):
+            k = next((k for k in range(params) if (e - IndexExpr.symbol(f"{_PARAMETER}{k}")).constant_value() is not None), None)
+            if k is None:
+                return False
+            indexed.append(k)
+    return sorted(indexed) == list(range(params))
+
+
+def _disjoint(a: tuple[IndexExpr, ...], b: tuple[IndexExpr, ...]) -> bool:
+    """Whether no point's access `a` meets any point's access `b`: in some dimension
+    neither uses a parameter and they differ by a constant (rows i and i - 1)."""
+    return any(
+        not _uses_parameter(x) and not _uses_parameter(y) and (x - y).constant_value() not in (None, 0)
+        for x, y in zip(a, b)
+    )
+
+
+def _independent(name: str, p: Step, c: Step) -> bool:
+    """Whether fusing `c` into `p` keeps what each reads and writes of `name`: every
+    write of one and access of the other are of the same point's element, or never meet."""
+    params = len(p.space or ())
+    ours = [(w, s) for n, w, s in p.subsets if n == name]
+    theirs = [(w, s) for n, w, s in c.subsets if n == name]
+    if not ours or not theirs:
+        return False  # a step that does not say how it accesses the container
+    return all(
+        _same_point(a, b, params) or _disjoint(a, b) for wa, a in ours for wb, b in theirs if wa or wb
+    )
 
 
 def can_fuse(p: Step, c: Step, between_reads: frozenset[str], between_writes: frozenset[str]) -> bool:
@@ -151,7 +218,7 @@ def can_fuse(p: Step, c: Step, between_reads: frozenset[str], between_writes: fr
     if p.space is None or c.space is None or p.space != c.space:
         return False
     shared = (p.writes & c.touches()) | (p.reads & c.writes)
-    if shared & (p.off_point | c.off_point):
+    if any(not _independent(name, p, c) for name in shared & (p.off_point | c.off_point)):
         return False
     return not (between_writes & c.touches() or between_reads & c.writes)
 
@@ -180,6 +247,7 @@ def fused(p: Step, c: Step) -> Step:
         p.space,
         p.off_point | c.off_point,
         p.written_shapes | c.written_shapes,
+        p.subsets | c.subsets,
     )
 
 

@@ -727,6 +727,22 @@ def test_reductions_of_boxes_reduce_a_copy(m, l, n):
 
 
 @dace.program
+def row_sweeps(T: dace.int32, A: dace.float32[M, N]):
+    for t in range(T):
+        for i in range(1, M - 1):  # each row from the rows above (new) and below (old)
+            A[i, 1:-1] = (A[i - 1, 1:-1] + A[i, 1:-1] + A[i + 1, 1:-1]) / dace.float32(3)
+
+
+def test_row_sweeps_at_a_loop_variable_fuse_and_match_dace():
+    # the maps DaCe makes for one row read rows i - 1, i, i + 1 and write row i through
+    # a temporary: sdfg-fuse-maps fuses them, rows i - 1 and i + 1 never meeting row i
+    arrays = {"A": RNG.random((9, 7), dtype=np.float32)}
+    ours, compiled = run_ipu(row_sweeps, {**arrays, "T": np.int32(2)}, {"M": 9, "N": 7})
+    assert_same(ours, run_dace(row_sweeps.to_sdfg(simplify=True), {**arrays, "T": np.int32(2)}, {"M": 9, "N": 7}), ["A"])
+    assert sum(1 for s in compiled.report["steps"] if s["kind"] == "execute" and s["vertices"] > 1) == 1
+
+
+@dace.program
 def half_reductions(x: dace.float16[N], total: dace.float16[1], smallest: dace.float16[1]):
     total[0] = np.sum(x)
     smallest[0] = np.min(x)

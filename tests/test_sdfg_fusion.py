@@ -9,6 +9,8 @@ import io
 import shutil
 from pathlib import Path
 
+from dataclasses import replace
+
 import numpy as np
 import pytest
 from xdsl.context import Context
@@ -202,7 +204,8 @@ def test_summaries_of_maps_and_copies():
     module = parse_mlir(MAPS)
     (state,) = states(module)
     point, transposed, scalar, copy = (summarize(op) for op in state.body.block.ops)
-    assert point == map_step(["a", "x"], ["y"], off=["a", "x"], shapes=[("y", (IndexExpr.symbol("N"),))])
+    assert replace(point, subsets=frozenset()) == map_step(["a", "x"], ["y"], off=["a", "x"], shapes=[("y", (IndexExpr.symbol("N"),))])
+    assert ("y", True, (IndexExpr.symbol("__fuse_p0"),)) in point.subsets
     assert transposed.space is not None and transposed.off_point == {"A"}
     assert transposed.reads == transposed.writes == {"A"}
     assert scalar == op_step(["x"], ["s"])  # writes a scalar: never fused
@@ -318,6 +321,51 @@ sdfg.sdfg @d args ["x", "y"] symbols [] {
     assert names == ["x", "y", "read"]
     (copy,) = [op for op in module.walk() if isinstance(op, sd.CopyOp)]
     assert sd.container_name(copy.source) == "read"
+
+
+ROWS = """
+sdfg.sdfg @rows args ["A"] symbols [] {
+  %A = sdfg.container "A" : !sdfg.array<6 x 6 x f32>
+  %t = sdfg.container "t" transient : !sdfg.array<4 x f32>
+  sdfg.for "l" %i = 1 to 5 step 1 {
+    sdfg.state "s" {
+      sdfg.map "sum" (%j) = (0) to (4) step (1) {
+        %u = sdfg.read %A[%i - 1, %j + 1] : !sdfg.array<6 x 6 x f32>
+        %d = sdfg.read %A[%i + 1, %j + 1] : !sdfg.array<6 x 6 x f32>
+        %s = sdfg.tasklet "add" ins(a = %u, b = %d) outs(o) : (f32, f32) -> (f32) {
+        ^bb0(%a: f32, %b: f32):
+          %r = arith.addf %a, %b : f32
+          sdfg.yield %r : f32
+        }
+        sdfg.write %s to %t[%j] : !sdfg.array<4 x f32>
+      }
+      sdfg.map "store" (%j) = (0) to (4) step (1) {
+        %v = sdfg.read %t[%j] : !sdfg.array<4 x f32>
+        sdfg.write %v to %A[%i, WRITTEN] : !sdfg.array<6 x 6 x f32>
+      }
+    }
+  }
+}
+"""
+
+
+@pytest.mark.parametrize("written, fuses", [
+    ("%j + 1", True),  # row i, which the first map never reads (rows i - 1 and i + 1)
+    ("%j + 2", True),  # rows still apart, whatever the columns
+])
+def test_maps_on_rows_a_loop_variable_keeps_apart_fuse(written, fuses):
+    module = parse_mlir(ROWS.replace("WRITTEN", written))
+    (state,) = states(module)
+    steps = [summarize(op) for op in state.body.block.ops]
+    assert (plan_fusion(steps, {"t": 1}) == [[0, 1]]) == fuses  # t dies once fused
+
+
+def test_maps_on_one_row_at_other_points_do_not_fuse():
+    # the second map writes row i at column j + 2, which the first reads at column j + 1
+    # of another point: fused, a point would read what another point wrote
+    module = parse_mlir(ROWS.replace("%A[%i + 1, %j + 1]", "%A[%i, %j + 1]").replace("WRITTEN", "%j + 2"))
+    (state,) = states(module)
+    assert plan_fusion([summarize(op) for op in state.body.block.ops], {"t": 1}) == []
 
 
 def test_fusion_forwards_a_value_the_second_map_overwrites_before_reading():
