@@ -175,10 +175,12 @@ def _uses_parameter(e: IndexExpr) -> bool:
 
 
 def _same_point(a: tuple[IndexExpr, ...], b: tuple[IndexExpr, ...], params: int) -> bool:
-    """Whether two accesses are of one element, the same point's, and no other point's:
-    equal subsets in which each parameter indexes a dimension of its own (plus a
-    constant) and the other dimensions use none."""
-    if any((x - y).constant_value() != 0 for x, y in zip(a, b)):
+    """Whether two accesses of a row a loop variable picks are of one element, the same
+    point's, and no other point's: equal subsets in which each parameter indexes a
+    dimension of its own (plus a constant) and some other dimension uses none. (Off
+    the point of an array the parameters index whole, the fused map would write at two
+    offsets, which ipu-tile-partition does not place.)"""
+    if any((x - y).constant_value() != 0 for x, y in zip(a, b)) or all(map(_uses_parameter, a)):
         return False
     indexed = []
     for e in a:
