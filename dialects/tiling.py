@@ -296,10 +296,15 @@ class GridMapMixin:
                 raise VerifyException(f"{what} strides {strides} give two blocks one tile")
             reach += stride * dim.last_tile()
 
+    def run_extents(self) -> list[tuple[int, ...]]:
+        """The box extents of each combination of per-dimension runs, row-major (the
+        `run` of `GridBlock`)."""
+        return [tuple(r.count for r in combo) for combo in product(*(d.runs() for d in self.dim_maps()))]
+
     def runs(self) -> list[TileRun]:
         """Per combination of per-dimension runs, row-major: its tiles are not a range,
         so only `count` (the elements of each of its boxes) is meaningful."""
-        return [TileRun(0, 1, prod(r.count for r in combo)) for combo in product(*(d.runs() for d in self.dim_maps()))]
+        return [TileRun(0, 1, prod(extents)) for extents in self.run_extents()]
 
     def total(self) -> int:
         return prod(d.total() for d in self.dim_maps())

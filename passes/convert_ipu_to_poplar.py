@@ -18,7 +18,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from itertools import product
 from math import prod
 
 from xdsl.context import Context
@@ -67,7 +66,7 @@ def run_extents(tile_map: ipu.TileMapAttr | ipu.GridMapAttr) -> list[tuple[int, 
     runs); none for a tile map."""
     if not isinstance(tile_map, ipu.GridMapAttr):
         return [() for _ in tile_map.runs()]
-    return [tuple(r.count for r in combo) for combo in product(*(d.runs() for d in tile_map.dim_maps()))]
+    return tile_map.run_extents()
 
 
 @dataclass(frozen=True)
