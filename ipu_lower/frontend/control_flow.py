@@ -32,8 +32,11 @@ import ast
 from dataclasses import dataclass, field
 
 import networkx as nx
+from dace import symbolic
 from dace.sdfg import SDFGState
-from dace.sdfg.state import ControlFlowBlock, ControlFlowRegion
+from dace.sdfg.state import ControlFlowBlock, ControlFlowRegion, LoopRegion
+
+from ipu_lower.frontend.symbolic import SymbolicError, read_symbolic
 
 
 class ControlFlowError(Exception):
@@ -309,3 +312,86 @@ def structure(cfg: ControlFlowRegion) -> list[Item]:
     if not cfg.nodes():
         return []
     return _Structurer(cfg).sequence(cfg.start_block, None)
+
+
+def loop_of_region(region: LoopRegion) -> Loop:
+    """A `LoopRegion` as a `Loop` item (raises ControlFlowError)."""
+    if region.inverted:
+        raise ControlFlowError(
+            f"loop '{region.label}' tests its condition after the body (do-while); not supported yet"
+        )
+    entry = _statements(region.init_statement, region)
+    latch = _statements(region.update_statement, region)
+    variable = region.loop_variable or None
+    if variable not in dict(entry) or variable not in dict(latch):
+        variable = None
+    body = structure(region)
+    return Loop(region.label, None, region.loop_condition.as_string, body, entry, latch, variable)
+
+
+def _statements(code, region: LoopRegion) -> Assignments:
+    """`name = expression` statements of a LoopRegion's init or update code."""
+    if code is None or not code.as_string.strip():
+        return []
+    try:
+        tree = ast.parse(code.as_string)
+    except SyntaxError as err:
+        raise ControlFlowError(f"cannot parse '{code.as_string}' of loop '{region.label}': {err.msg}") from err
+    result = []
+    for statement in tree.body:
+        if not (isinstance(statement, ast.Assign) and len(statement.targets) == 1
+                and isinstance(statement.targets[0], ast.Name)):
+            raise ControlFlowError(
+                f"'{ast.unparse(statement)}' of loop '{region.label}' is not an assignment to a symbol"
+            )
+        result.append((statement.targets[0].id, ast.unparse(statement.value)))
+    return result
+
+
+@dataclass(frozen=True)
+class Counting:
+    """How a loop counts its variable: from `init` by `step` while it is below (above,
+    for a negative step) `bound + offset` (Python expressions, as DaCe wrote them)."""
+
+    init: str
+    bound: str
+    offset: int
+    step: int
+
+    def interval(self) -> tuple:
+        """The first and the last value the variable may take (sympy; raises
+        SymbolicError); the last is a bound when the step is not one."""
+        first, bound = read_symbolic(self.init), read_symbolic(self.bound) + self.offset
+        return (first, bound - 1) if self.step > 0 else (bound + 1, first)
+
+
+def counting(loop: Loop) -> Counting | None:
+    """How `loop` counts its variable, when the latch adds a constant to it and the
+    condition compares it with a bound on the side the step moves towards; else None."""
+    variable = loop.variable
+    if variable is None:
+        return None
+    init, update = dict(loop.entry)[variable], dict(loop.latch)[variable]
+    others = [v for n, v in loop.entry + loop.latch if n != variable]
+    if any(reads_name(v, variable) for v in others):
+        return None
+    try:
+        step = read_symbolic(update) - symbolic.symbol(variable)
+        test = ast.parse(loop.condition.strip(), mode="eval").body
+    except (SyntaxError, SymbolicError):
+        return None
+    if not (getattr(step, "is_Integer", False) and int(step) != 0):
+        return None
+    step = int(step)
+    if not (isinstance(test, ast.Compare) and len(test.ops) == 1):
+        return None
+    left, op, right = test.left, test.ops[0], test.comparators[0]
+    flipped = {ast.Lt: ast.Gt, ast.LtE: ast.GtE, ast.Gt: ast.Lt, ast.GtE: ast.LtE}
+    if isinstance(right, ast.Name) and right.id == variable and type(op) in flipped:
+        left, right, op = right, left, flipped[type(op)]()
+    if not (isinstance(left, ast.Name) and left.id == variable) or reads_name(ast.unparse(right), variable):
+        return None
+    offset = {ast.Lt: 0, ast.LtE: 1, ast.Gt: 0, ast.GtE: -1}.get(type(op))
+    if offset is None or (step > 0) != isinstance(op, ast.Lt | ast.LtE):
+        return None
+    return Counting(init, ast.unparse(right), offset, step)

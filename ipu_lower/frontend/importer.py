@@ -30,7 +30,7 @@ from dataclasses import dataclass
 import numpy as np
 import sympy
 from dace import data as dt
-from dace import dtypes, nodes, symbolic
+from dace import dtypes, nodes
 from dace.sdfg import SDFG, SDFGState
 from dace.sdfg.infer_types import infer_connector_types
 from dace.sdfg.state import (
@@ -54,15 +54,14 @@ from ipu_lower.frontend import nested, views
 from ipu_lower.frontend.branches import tasklets_from_branches
 from ipu_lower.frontend.reductions import (
     ReductionImporter,
+    hoist_reductions_out_of_maps,
     library_kind,
+    reduce_whole_containers,
     reduction_kind,
     unknown_reduction,
-    hoist_reductions_out_of_maps,
-    reduce_whole_containers,
     write_reductions_through_views,
 )
-from ipu_lower.frontend.safe_expr import UnsafeExpressionError, check_expression
-from ipu_lower.frontend.symbolic import SymbolicError, to_index_expr
+from ipu_lower.frontend.symbolic import SymbolicError, read_symbolic, to_index_expr
 from ipu_lower.frontend.tasklet import TaskletError, translate_tasklet
 
 
@@ -243,37 +242,11 @@ class _SdfgImporter:
         raise self.fail(f"control-flow block '{block.label}' ({type(block).__name__}) is not supported yet")
 
     def loop_region(self, region: LoopRegion) -> list[Operation]:
-        if region.inverted:
-            raise self.fail(
-                f"loop '{region.label}' tests its condition after the body (do-while); not supported yet"
-            )
-        entry = self.statements(region.init_statement, region)
-        latch = self.statements(region.update_statement, region)
-        variable = region.loop_variable or None
-        if variable not in dict(entry) or variable not in dict(latch):
-            variable = None
         try:
-            body = cf.structure(region)
+            item = cf.loop_of_region(region)
         except cf.ControlFlowError as err:
             raise self.fail(err.message) from err
-        item = cf.Loop(region.label, None, region.loop_condition.as_string, body, entry, latch, variable)
         return self.loop(item, region)
-
-    def statements(self, code, where) -> cf.Assignments:
-        """`name = expression` statements of a LoopRegion's init or update code."""
-        if code is None or not code.as_string.strip():
-            return []
-        try:
-            tree = ast.parse(code.as_string)
-        except SyntaxError as err:
-            raise self.fail(f"cannot parse '{code.as_string}' of loop '{where.label}': {err.msg}") from err
-        result = []
-        for statement in tree.body:
-            if not (isinstance(statement, ast.Assign) and len(statement.targets) == 1
-                    and isinstance(statement.targets[0], ast.Name)):
-                raise self.fail(f"'{ast.unparse(statement)}' of loop '{where.label}' is not an assignment to a symbol")
-            result.append((statement.targets[0].id, ast.unparse(statement.value)))
-        return result
 
     def conditional(self, block: ConditionalBlock, index: int) -> list[Operation]:
         """Branch `index` of a conditional block and those after it, as nested ifs."""
@@ -315,38 +288,19 @@ class _SdfgImporter:
         variable = item.variable
         if variable is None or variable in self.data_symbols or _assigns(item.body, variable):
             return None
-        init, update = dict(item.entry)[variable], dict(item.latch)[variable]
+        count = cf.counting(item)
+        if count is None:
+            return None
         entry = [(n, v) for n, v in item.entry if n != variable]
         latch = [(n, v) for n, v in item.latch if n != variable]
-        if any(cf.reads_name(v, variable) for _, v in entry + latch):
-            return None
-        try:
-            step = _symbolic(update) - symbolic.symbol(variable)
-            test = ast.parse(item.condition.strip(), mode="eval").body
-        except (SyntaxError, SymbolicError):
-            return None
-        if not (getattr(step, "is_Integer", False) and int(step) != 0):
-            return None
-        step = int(step)
-        if not (isinstance(test, ast.Compare) and len(test.ops) == 1):
-            return None
-        left, op, right = test.left, test.ops[0], test.comparators[0]
-        flipped = {ast.Lt: ast.Gt, ast.LtE: ast.GtE, ast.Gt: ast.Lt, ast.GtE: ast.LtE}
-        if isinstance(right, ast.Name) and right.id == variable and type(op) in flipped:
-            left, right, op = right, left, flipped[type(op)]()
-        if not (isinstance(left, ast.Name) and left.id == variable) or cf.reads_name(ast.unparse(right), variable):
-            return None
-        offset = {ast.Lt: 0, ast.LtE: 1, ast.Gt: 0, ast.GtE: -1}.get(type(op))
-        if offset is None or (step > 0) != isinstance(op, ast.Lt | ast.LtE):
-            return None
         names = list(self.loop_vars) + [
             n for n, d in self.sdfg.arrays.items()
             if isinstance(d, dt.Scalar) and _integer(d) and n not in self.loop_vars
         ]
         dims = {n: k for k, n in enumerate(names)}
         try:
-            lower = to_index_expr(_symbolic(init), dims)
-            upper = to_index_expr(_symbolic(ast.unparse(right)), dims) + offset
+            lower = to_index_expr(read_symbolic(count.init), dims)
+            upper = to_index_expr(read_symbolic(count.bound), dims) + count.offset
         except SymbolicError:  # not an index expression of symbols, loop variables and integer scalars
             return None
         if (lower.symbols() | upper.symbols()) & self.assigned:
@@ -354,7 +308,9 @@ class _SdfgImporter:
         used = sd.first_use_order([lower, upper])
         renumber = {d: IndexExpr.dim(k) for k, d in enumerate(used)}
         operands = [self.loop_vars.get(names[d]) or self.containers[names[d]] for d in used]
-        return _Counted(lower.substitute(dims=renumber), upper.substitute(dims=renumber), step, operands, entry, latch)
+        return _Counted(
+            lower.substitute(dims=renumber), upper.substitute(dims=renumber), count.step, operands, entry, latch
+        )
 
     def assign(self, assignments: cf.Assignments, where) -> list[Operation]:
         """Interstate assignments, each a state computing the value into the symbol's
@@ -452,7 +408,7 @@ class _SdfgImporter:
 
     def subset_index(self, text: str, what: str, where):
         try:
-            return _symbolic(text)
+            return read_symbolic(text)
         except SymbolicError as err:
             raise self.fail(f"{what}: cannot read '{text}' ({err})", where) from err
 
@@ -809,19 +765,6 @@ class _Counted:
     operands: list[SSAValue]
     entry: cf.Assignments
     latch: cf.Assignments
-
-
-def _symbolic(text: str):
-    """DaCe's sympy value of an interstate or loop expression, after the safe loader's
-    whitelist check (so that no string reaches sympy's eval unchecked, whatever the
-    SDFG's origin); SymbolicError when it is not an expression DaCe can read."""
-    try:
-        check_expression(text, allow_subscripts=True)
-        return symbolic.pystr_to_symbolic(text)
-    except UnsafeExpressionError as err:
-        raise SymbolicError(str(err)) from err
-    except Exception as err:  # DaCe's parser raises many kinds
-        raise SymbolicError(f"DaCe cannot read it: {err}") from err
 
 
 def _free_names(code: str) -> list[str]:

@@ -15,6 +15,7 @@ from functools import reduce
 import sympy
 
 from ipu_lower.dialects.index_expr import ExprError, IndexExpr
+from ipu_lower.frontend.safe_expr import UnsafeExpressionError, check_expression
 
 MAX_POWER = 64
 
@@ -33,6 +34,21 @@ def to_index_expr(value, dims: Mapping[str, int] | None = None) -> IndexExpr:
         part, why = err.args
         detail = f"'{part}' {why}" if str(part) != str(value) else f"it {why}"
         raise SymbolicError(f"'{value}' is not an integer index expression ({detail})") from None
+
+
+def read_symbolic(text: str):
+    """DaCe's sympy value of an interstate or loop expression, after the safe loader's
+    whitelist check (so that no string reaches sympy's eval unchecked, whatever the
+    SDFG's origin); SymbolicError when it is not an expression DaCe can read."""
+    from dace import symbolic
+
+    try:
+        check_expression(text, allow_subscripts=True)
+        return symbolic.pystr_to_symbolic(text)
+    except UnsafeExpressionError as err:
+        raise SymbolicError(str(err)) from err
+    except Exception as err:  # DaCe's parser raises many kinds
+        raise SymbolicError(f"DaCe cannot read it: {err}") from err
 
 
 class _Unsupported(Exception):
