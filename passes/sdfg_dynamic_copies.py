@@ -14,9 +14,11 @@ not grow with the trip count. A box the step writes but does not cover whole is 
 in first as well, so the copy back keeps the elements the step leaves.
 
 `plan_buffers` decides, per step, as plain data (one buffer per box an array is
-accessed at); one pattern per state and condition region applies it. Index expressions
-that mix a loop variable and a map parameter (`A[t + i]`), and a scalar step reading an
-array it accesses this way after writing it, are errors.
+accessed at); one pattern per state and condition region applies it. First, a scalar
+step that reads an element it has written (`A[i, j] -= s; A[i, j] /= d` in one state)
+takes the written value instead (`forward_stores`). Index expressions that mix a loop
+variable and a map parameter (`A[t + i]`), and a scalar step reading another element of
+an array it accesses this way after writing it, are errors.
 """
 
 from __future__ import annotations
@@ -159,6 +161,30 @@ def state_plans(state: sd.StateOp) -> list[StepPlan]:
     return [p for p in plans if p.buffers]
 
 
+def forward_stores(state: sd.StateOp) -> None:
+    """Each read outside maps of the element a write before it in the same run of
+    memlets and tasklets stored, with no other store to its container between, takes
+    the stored value."""
+    stored: dict[SSAValue, sd.WriteOp] = {}
+    for op in list(state.body.block.ops):
+        if isinstance(op, sd.ReadOp) and (write := stored.get(op.container)) is not None and _same_element(op, write):
+            op.result.replace_all_uses_with(write.value)
+            op.detach()
+            op.erase()
+        elif isinstance(op, sd.WriteOp):
+            stored[op.container] = op
+        elif isinstance(op, sd.AccumulateOp):
+            stored.pop(op.container, None)
+        elif not isinstance(op, sd.ReadOp | sd.TaskletOp | sd.ApplyOp):
+            stored.clear()  # a map or a copy: the run ends
+
+
+def _same_element(a: Access, b: Access) -> bool:
+    return list(a.indices) == list(b.indices) and [e.key() for e in a.subset_exprs()] == [
+        e.key() for e in b.subset_exprs()
+    ]
+
+
 def plan_buffers(sdfg_op: sd.SdfgOp) -> dict[Operation, list[StepPlan]]:
     """The step plans of every state and condition region of `sdfg_op` that has any."""
     plans: dict[Operation, list[StepPlan]] = {}
@@ -256,6 +282,8 @@ class SdfgDynamicCopiesPass(ModulePass):
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         for sdfg_op in [s for s in op.ops if isinstance(s, sd.SdfgOp)]:
+            for state in [s for s in sdfg_op.walk() if isinstance(s, sd.StateOp)]:
+                forward_stores(state)
             plans = plan_buffers(sdfg_op)
             if plans:
                 names = {c.container_name.data for c in sdfg_op.containers()}

@@ -293,16 +293,28 @@ def scalars_first(ops: Sequence[Operation]) -> list[Operation]:
     op it neither uses a value of nor conflicts with on a container. DaCe computes the
     constants of an expression (`dace.float32(0.2)`) just before the map that uses
     them, which would otherwise keep that map from moving up to fuse with the map
-    producing its other input."""
+    producing its other input. The reads just before a tasklet that only it uses move
+    with it, so that no read is left in an earlier step than its tasklet."""
     touched = {op: accesses(op) for op in ops}
-    order: list[Operation] = []
+    units: list[list[Operation]] = []
     for op in ops:
+        unit = [op]
+        if isinstance(op, sd.TaskletOp):
+            while units and len(units[-1]) == 1 and _read_only_for(units[-1][0], op):
+                unit.insert(0, units.pop()[0])
+        units.append(unit)
+    order: list[list[Operation]] = []
+    for unit in units:
         position = len(order)
-        if isinstance(op, sd.ReadOp | sd.TaskletOp | sd.WriteOp):
-            while position and not _must_follow(op, order[position - 1], touched):
+        if isinstance(unit[-1], sd.ReadOp | sd.TaskletOp | sd.WriteOp):
+            while position and not any(_must_follow(op, e, touched) for op in unit for e in order[position - 1]):
                 position -= 1
-        order.insert(position, op)
-    return order
+        order.insert(position, unit)
+    return [op for unit in order for op in unit]
+
+
+def _read_only_for(op: Operation, tasklet: sd.TaskletOp) -> bool:
+    return isinstance(op, sd.ReadOp) and all(use.operation is tasklet for use in op.result.uses)
 
 
 def _must_follow(op: Operation, earlier: Operation, touched: dict[Operation, tuple[set[str], set[str]]]) -> bool:

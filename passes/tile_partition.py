@@ -812,7 +812,7 @@ class _MapToTiledMap(RewritePattern):
         elif accesses.span is not None:
             tile_map = tile_map.restricted(*accesses.span)
         where, view_rules, view_ops = _inputs(accesses, ops)
-        rewriter.insert(view_ops, InsertPoint.before(op))
+        rewriter.insert(view_ops, _graph_level(op))
         if (copy := _view_copy(accesses, ops, where)) is not None:
             rewriter.replace(op, copy)
             return
@@ -877,8 +877,12 @@ def _view_of(container: SSAValue, key: ViewKey, created: list[ipu.ViewOp]) -> SS
     return created[-1].result
 
 
-
-
+def _graph_level(op: Operation) -> InsertPoint:
+    """Before the loop or branch around `op` that is directly in the SDFG (or graph):
+    views are the graph's, whatever loop first uses them."""
+    while not isinstance(op.parent_op(), sd.SdfgOp | ipu.GraphOp):
+        op = op.parent_op()  # type: ignore[assignment]
+    return InsertPoint.before(op)
 
 
 @dataclass
@@ -894,7 +898,7 @@ class _CopyToCopy(RewritePattern):
             if isinstance(end, ViewKey):
                 view = ipu.ViewOp(value, end.begin, end.end, end.dims)
                 view.result.name_hint = f"{value.name_hint}_box" if value.name_hint else None
-                rewriter.insert(view, InsertPoint.before(op))
+                rewriter.insert(view, _graph_level(op))
                 value, end = view.result, (0, _count(end))
             ends.append((value, end))
         (src, src_range), (dst, dst_range) = ends

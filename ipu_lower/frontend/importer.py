@@ -52,6 +52,7 @@ from ipu_lower.element_types import element_type_of_numpy
 from ipu_lower.frontend import control_flow as cf
 from ipu_lower.frontend import nested, views
 from ipu_lower.frontend.branches import tasklets_from_branches
+from ipu_lower.frontend.loop_extents import LoopExtentError, static_loop_extents
 from ipu_lower.frontend.reductions import (
     ReductionImporter,
     hoist_reductions_out_of_maps,
@@ -129,6 +130,10 @@ class _SdfgImporter:
 
     def run(self) -> sd.SdfgOp:
         tasklets_from_branches(self.sdfg)
+        try:
+            static_loop_extents(self.sdfg)
+        except LoopExtentError as err:
+            raise self.fail(err.message, err.state, err.node) from err
         try:
             infer_connector_types(self.sdfg)
         except Exception as err:  # DaCe raises many kinds; report them as input errors
