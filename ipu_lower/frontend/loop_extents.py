@@ -198,11 +198,18 @@ class _Rewriter:
             return False
         return self.dynamic_box(edge.data.src_subset) or self.dynamic_box(edge.data.dst_subset)
 
-    def copy_as_map(self, state: SDFGState, src: nodes.AccessNode, src_subset, dst: nodes.AccessNode, dst_subset):
+    def copy_as_map(self, state: SDFGState, src: nodes.AccessNode, src_subset, dst: nodes.AccessNode, dst_subset,
+                    where=None):
         """A map copying box `src_subset` of `src` into `dst_subset` of `dst` (boxes of
-        the same sizes once dimensions of size one are dropped)."""
+        the same sizes once dimensions of size one are dropped); errors name `where`
+        (by default `dst`)."""
+        where = where or dst
         src_subset = src_subset or subsets.Range.from_array(src.desc(self.sdfg))
         dst_subset = dst_subset or subsets.Range.from_array(dst.desc(self.sdfg))
+        for name, box in ((src.data, src_subset), (dst.data, dst_subset)):
+            if any(step != 1 for _, _, step in box.ndrange()):
+                raise LoopExtentError(f"box '{name}[{box}]' of loop-dependent size has a stride; not supported yet",
+                                      state, where)
         src_dims = [d for d, s in enumerate(src_subset.size()) if sympy.simplify(s - 1) != 0]
         dst_dims = [d for d, s in enumerate(dst_subset.size()) if sympy.simplify(s - 1) != 0]
         src_sizes, dst_sizes = src_subset.size(), dst_subset.size()
@@ -211,7 +218,7 @@ class _Rewriter:
         ):
             raise LoopExtentError(
                 f"copy from '{src.data}[{src_subset}]' to '{dst.data}[{dst_subset}]' of loop-dependent size "
-                "changes the shape of its box; not supported yet", state, dst,
+                "changes the shape of its box; not supported yet", state, where,
             )
         params = {d: f"__k{k}" for k, d in enumerate(dst_dims)}
         dst_index = [params.get(d, str(b)) for d, (b, _, _) in enumerate(dst_subset.ndrange())]
@@ -246,7 +253,7 @@ class _Rewriter:
             )
             self.transients[name] = _Transient([None] * len(desc.shape), identity)
             padded = state.add_access(name)
-            self.copy_as_map(state, src, subset, padded, subsets.Range.from_array(desc))
+            self.copy_as_map(state, src, subset, padded, subsets.Range.from_array(desc), node)
             self.whole_reads.append(state.add_edge(padded, None, node, edge.dst_conn, Memlet.from_array(name, desc)))
             state.remove_edge(edge)
             if isinstance(edge.src.desc(self.sdfg), dt.View) and not state.out_edges(edge.src):
@@ -306,16 +313,23 @@ class _Rewriter:
         inner = [e for e in state.all_edges(*scope.nodes()) if not e.data.is_empty()]
         shifts = {}
         for param, (begin, end, step) in zip(entry.map.params, ranges):
-            shift = self.param_shift(param, inner)
-            if shift is None or step != 1:
-                return False
-            shifts[param] = shift
+            if step != 1:
+                raise LoopExtentError(f"map range '{begin}:{end + 1}:{step}' of loop-dependent length has a "
+                                      "stride; not supported yet", state, entry)
+            shifts[param] = self.param_shift(param, inner)
+            if shifts[param] is None:
+                accesses = sorted({str(e.data) for e in inner if param in str(e.data.subset)})
+                raise LoopExtentError(
+                    f"map over a loop-dependent range accesses {', '.join(accesses)} at offsets from "
+                    f"'{param}' that differ by a loop variable; not supported yet", state, entry,
+                )
         new_ranges, guards = [], []
         for param, (begin, end, step) in zip(entry.map.params, ranges):
             first, last = begin + shifts[param], end + shifts[param]
             low, high = self.hull.bound(first, upper=False), self.hull.bound(last, upper=True)
             if low is None or high is None:
-                return False
+                raise LoopExtentError(f"map range '{begin}:{end + 1}' is not linear in the loop variables; "
+                                      "not supported yet", state, entry)
             new_ranges.append((_dace(low), _dace(high), 1))
             if self.hull.depends(first):
                 guards.append(f"{param} >= {first}")

@@ -1,0 +1,210 @@
+"""Slices whose length depends on a loop variable (`A[i, i:]`, `x[:i]`, `np.dot(A[i, :i],
+x[:i])`): the rewrite of ipu_lower.frontend.loop_extents, and triangular programs run
+on the emulator against DaCe's CPU result."""
+
+import copy
+import shutil
+
+import dace
+import numpy as np
+import pytest
+
+import ipu_lower
+from ipu_lower.emit import to_sdfg
+from ipu_lower.frontend.importer import SdfgImportError, import_sdfg
+from ipu_lower.frontend.loop_extents import static_loop_extents
+
+N = dace.symbol("N")
+
+
+@dace.program
+def eliminate(A: dace.float32[N, N], x: dace.float32[N]):
+    for i in range(1, N):
+        x[i:] -= A[i - 1, i:] * x[i - 1]
+
+
+@dace.program
+def scale_upper(A: dace.float32[N, N]):
+    for i in range(N):
+        A[i, i:] = A[i, i:] * 2
+
+
+@dace.program
+def scale_lower(A: dace.float32[N, N]):
+    for i in range(N):
+        A[i, :i] = A[i, :i] * 0.5
+
+
+@dace.program
+def forward(L: dace.float32[N, N], b: dace.float32[N], x: dace.float32[N]):
+    for i in range(N):
+        x[i] = (b[i] - np.dot(L[i, :i], x[:i])) / L[i, i]
+
+
+@dace.program
+def backward(U: dace.float32[N, N], b: dace.float32[N], x: dace.float32[N]):
+    for i in range(N - 1, -1, -1):
+        x[i] = (b[i] - U[i, i + 1:] @ x[i + 1:]) / U[i, i]
+
+
+@dace.program
+def upper_row_sums(A: dace.float32[N, N], r: dace.float32[N]):
+    for i in range(N):
+        r[i] = np.sum(A[i, i:])
+
+
+@dace.program
+def lower_row_max(A: dace.float32[N, N], r: dace.float32[N]):
+    for i in range(N):
+        r[i] = np.max(A[i, :i + 1])
+
+
+@dace.program
+def corner_sums(A: dace.float32[N, N], r: dace.float32[N]):
+    for i in range(N):
+        r[i] = np.sum(A[i:, :i + 1])
+
+
+@dace.program
+def column_below(A: dace.float32[N, N]):
+    for i in range(N):
+        A[i + 1:, i] /= A[i, i]
+
+
+@dace.program
+def reflect(A: dace.float32[N, N], B: dace.float32[N, N]):
+    for i in range(N):
+        B[i:, i] = A[i, i:]
+
+
+@dace.program
+def cholesky(A: dace.float32[N, N]):
+    for i in range(N):
+        for j in range(i):
+            A[i, j] -= np.dot(A[i, :j], A[j, :j])
+            A[i, j] /= A[j, j]
+        A[i, i] -= np.dot(A[i, :i], A[i, :i])
+        A[i, i] = np.sqrt(A[i, i])
+
+
+@dace.program
+def lu(A: dace.float32[N, N]):
+    for i in range(N):
+        for j in range(i):
+            A[i, j] -= A[i, :j] @ A[:j, j]
+            A[i, j] /= A[j, j]
+        for j in range(i, N):
+            A[i, j] -= A[i, :i] @ A[:i, j]
+
+
+def _case(name: str, n: int, rng) -> dict:
+    A = (rng.random((n, n)) + n * np.eye(n)).astype(np.float32)  # diagonally dominant
+    vector = rng.random(n).astype(np.float32)
+    zeros = np.zeros(n, np.float32)
+    return {
+        "eliminate": {"A": A, "x": vector},
+        "scale_upper": {"A": A},
+        "scale_lower": {"A": A},
+        "forward": {"L": np.tril(A), "b": vector, "x": zeros},
+        "backward": {"U": np.triu(A), "b": vector, "x": zeros},
+        "upper_row_sums": {"A": A, "r": zeros},
+        "lower_row_max": {"A": A - 2, "r": zeros},
+        "corner_sums": {"A": A, "r": zeros},
+        "column_below": {"A": A},
+        "reflect": {"A": A, "B": np.zeros((n, n), np.float32)},
+        "cholesky": {"A": (A @ A.T).astype(np.float32)},
+        "lu": {"A": A},
+    }[name]
+
+
+PROGRAMS = {p.f.__name__: p for p in [eliminate, scale_upper, scale_lower, forward, backward, upper_row_sums,
+                                 lower_row_max, corner_sums, column_below, reflect, cholesky, lu]}
+
+
+@pytest.fixture(autouse=True)
+def dace_build_folder(tmp_path_factory):
+    dace.config.Config.set("default_build_folder", value=str(tmp_path_factory.getbasetemp() / "dacecache"))
+
+
+@pytest.mark.skipif(shutil.which("g++") is None, reason="needs g++")
+@pytest.mark.parametrize("name", sorted(PROGRAMS))
+def test_triangular_program_matches_dace(name):
+    program = PROGRAMS[name]
+    reference = copy.deepcopy(program.to_sdfg(simplify=True)).compile()
+    rng = np.random.default_rng(7)
+    # 1 and 2: boxes empty in every iteration, or in all but one; 9: fewer than a row of
+    # tiles; 37 on ipu1 as well, where rows do not divide the tile count
+    for n, arch in [(1, "ipu2"), (2, "ipu2"), (9, "ipu2"), (37, "ipu1")]:
+        arrays = _case(name, n, rng)
+        theirs = {k: v.copy() for k, v in arrays.items()}
+        reference(**theirs, N=n)
+        ours = {k: v.copy() for k, v in arrays.items()}
+        ipu_lower.compile(program, symbols={"N": n}, arch=arch)(**ours)
+        for key in arrays:
+            np.testing.assert_allclose(ours[key], theirs[key], rtol=1e-5, atol=1e-4, err_msg=f"{key}, N={n}")
+
+
+# -- the rewrite ---------------------------------------------------------------------------
+
+
+def test_maps_and_transients_are_rebased_on_the_loop_variable():
+    sdfg = to_sdfg(eliminate)
+    static_loop_extents(sdfg)
+    transient = next(d for n, d in sdfg.arrays.items() if d.transient and len(d.shape) == 1 and n != "__tmp0")
+    assert [str(s) for s in transient.shape] == ["N"]  # N - i elements from i on, for every i in 1:N
+    maps = [n for s in sdfg.all_states() for n in s.nodes() if isinstance(n, dace.nodes.MapEntry)]
+    assert sorted(str(m.map.range) for m in maps) == ["1:N", "1:N"]
+    guarded = [n for s in sdfg.all_states() for n in s.nodes()
+               if isinstance(n, dace.nodes.Tasklet) and "__i0 >= i" in n.code.as_string]
+    assert len(guarded) == 1  # only the map writing x: the transient's padding is never read
+    assert guarded[0].code.as_string.rstrip().endswith("__out = __in1")  # x's old value, already an input
+
+
+def test_nested_triangular_loops_take_the_hull_of_both():
+    # j < i < N: A[i, :j] is at most N - 2 long, so the padded copies have N - 2 elements
+    sdfg = to_sdfg(cholesky)
+    static_loop_extents(sdfg)
+    padded = {n: [str(s) for s in d.shape] for n, d in sdfg.arrays.items() if n.endswith("_padded")}
+    assert sorted(padded.values()) == [["Max(1, N - 1)"]] * 2 + [["Max(1, N - 2)"]] * 2
+
+
+def test_programs_without_loop_dependent_extents_are_left_alone():
+    @dace.program
+    def rows(A: dace.float32[N, N]):
+        for i in range(N):
+            A[i, :] = A[i, :] * 2
+
+    sdfg = to_sdfg(rows)
+    before = sdfg.to_json()
+    static_loop_extents(sdfg)
+    assert sdfg.to_json() == before
+
+
+def test_a_product_of_operands_at_different_offsets_is_reported():
+    @dace.program
+    def misaligned(A: dace.float32[N, N], x: dace.float32[N], r: dace.float32[N]):
+        for i in range(N):
+            r[i] = np.dot(A[i, i:], x[:N - i])
+
+    with pytest.raises(SdfgImportError, match=r"node '_Dot_' \(Dot\): the operands of this product of "
+                                             "loop-dependent length start at different offsets"):
+        import_sdfg(to_sdfg(misaligned))
+
+
+def test_a_copy_that_reshapes_a_loop_dependent_box_is_reported():
+    sdfg = dace.SDFG("reshaping")
+    sdfg.add_symbol("N", dace.int32)
+    sdfg.add_array("A", [N, N], dace.float32)
+    sdfg.add_array("B", [N * N], dace.float32)
+    guard = sdfg.add_state("guard")
+    body = sdfg.add_state("body")
+    done = sdfg.add_state("done")
+    sdfg.add_edge(sdfg.add_state("init", is_start_block=True), guard, dace.InterstateEdge(assignments={"i": "0"}))
+    sdfg.add_edge(guard, body, dace.InterstateEdge("i < N"))
+    sdfg.add_edge(guard, done, dace.InterstateEdge("not (i < N)"))
+    sdfg.add_edge(body, guard, dace.InterstateEdge(assignments={"i": "i + 1"}))
+    body.add_nedge(body.add_read("A"), body.add_write("B"),
+                   dace.Memlet(data="A", subset="0:i, 0:2", other_subset="0:2*i"))
+    with pytest.raises(SdfgImportError, match=r"state 'body', node 'B' \(AccessNode\): copy from 'A\[0:i, 0:2\]' "
+                                             r"to 'B\[0:2\*i\]' of loop-dependent size changes the shape of its box"):
+        import_sdfg(sdfg)
