@@ -3,7 +3,9 @@ x[:i])`): the rewrite of ipu_lower.frontend.loop_extents, and triangular program
 on the emulator against DaCe's CPU result."""
 
 import copy
+import importlib.util
 import shutil
+from pathlib import Path
 
 import dace
 import numpy as np
@@ -17,10 +19,17 @@ from ipu_lower.frontend.loop_extents import static_loop_extents
 N = dace.symbol("N")
 
 
-@dace.program
-def eliminate(A: dace.float32[N, N], x: dace.float32[N]):
-    for i in range(1, N):
-        x[i:] -= A[i - 1, i:] * x[i - 1]
+def _lit_inputs():
+    """The programs of the lit test (tests/lit/cli/loop-extents.test)."""
+    path = Path(__file__).parent / "lit" / "Inputs" / "loop_extents.py"
+    spec = importlib.util.spec_from_file_location("loop_extents_inputs", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+LIT = _lit_inputs()
+eliminate, forward, misaligned = LIT.eliminate, LIT.forward, LIT.misaligned
 
 
 @dace.program
@@ -33,12 +42,6 @@ def scale_upper(A: dace.float32[N, N]):
 def scale_lower(A: dace.float32[N, N]):
     for i in range(N):
         A[i, :i] = A[i, :i] * 0.5
-
-
-@dace.program
-def forward(L: dace.float32[N, N], b: dace.float32[N], x: dace.float32[N]):
-    for i in range(N):
-        x[i] = (b[i] - np.dot(L[i, :i], x[:i])) / L[i, i]
 
 
 @dace.program
@@ -181,11 +184,6 @@ def test_programs_without_loop_dependent_extents_are_left_alone():
 
 
 def test_a_product_of_operands_at_different_offsets_is_reported():
-    @dace.program
-    def misaligned(A: dace.float32[N, N], x: dace.float32[N], r: dace.float32[N]):
-        for i in range(N):
-            r[i] = np.dot(A[i, i:], x[:N - i])
-
     with pytest.raises(SdfgImportError, match=r"node '_Dot_' \(Dot\): the operands of this product of "
                                              "loop-dependent length start at different offsets"):
         import_sdfg(to_sdfg(misaligned))
