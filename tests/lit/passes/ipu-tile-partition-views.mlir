@@ -166,3 +166,31 @@ sdfg.sdfg @row_write args ["A", "B", "x"] symbols [] {
 // CHECK:      %A_view = ipu.view %A[1, 0:6] dims [*, 1] : memref<4x6xf32> -> memref<4x6xf32>
 // CHECK-NEXT: %x_view = ipu.view %x[0:6] dims [*, 0] : memref<6xf32> -> memref<4x6xf32>
 // CHECK-NEXT: ipu.tiled_map "m" over <from 12: 6 to 9 x 2> ins(%A_view block, %x_view block : memref<4x6xf32>, memref<4x6xf32>) outs(%B block : memref<4x6xf32>) {
+
+// -----
+
+// A view read inside a loop (the row a dynamic slice fills each iteration, read over
+// its first 5 elements): the view is the graph's, made once before the loop.
+sdfg.sdfg @in_loop args ["row", "y"] symbols [] {
+  %row = sdfg.container "row" : !sdfg.array<6 x f32>
+  %y = sdfg.container "y" : !sdfg.array<5 x f32>
+  sdfg.for "l" %t = 0 to 3 step 1 {
+    sdfg.state "s" {
+      sdfg.map "m" (%i) = (0) to (5) step (1) {
+        %r = sdfg.read %row[%i] : !sdfg.array<6 x f32>
+        %c = sdfg.read %y[%i] : !sdfg.array<5 x f32>
+        %v = sdfg.tasklet "add" ins(a = %r, b = %c) outs(o) : (f32, f32) -> (f32) {
+        ^bb0(%a: f32, %b: f32):
+          %s = arith.addf %a, %b : f32
+          sdfg.yield %s : f32
+        }
+        sdfg.write %v to %y[%i] : !sdfg.array<5 x f32>
+      }
+    }
+  }
+}
+
+// CHECK-LABEL: ipu.graph "in_loop" arch "ipu1"
+// CHECK:      %row_view = ipu.view %row[0:5] : memref<6xf32> -> memref<5xf32>
+// CHECK-NEXT: ipu.repeat 3 {
+// CHECK-NEXT:   ipu.tiled_map "m" over <{{.*}}> ins(%row_view block, %y block : memref<5xf32>, memref<5xf32>)

@@ -140,3 +140,49 @@ sdfg.sdfg @cond args ["x"] symbols [] {
 // CHECK:         sdfg.if "positive" {
 // CHECK-NEXT:      sdfg.copy {{%.*}}[[[T:%.*]]:[[T]] + 1] to [[X:%.*]][] : !sdfg.array<4 x f32>, !sdfg.array<f32>
 // CHECK-NEXT:      {{%.*}} = sdfg.read [[X]][] : !sdfg.array<f32>
+
+// -----
+
+// `A[i, j] -= s; A[i, j] *= 2` in one state: the second read of the element takes the
+// value the step stored (store-to-load forwarding), so the step reads A[i, j] once,
+// before writing it, and one buffer serves both.
+
+sdfg.sdfg @forwarded args ["A", "s"] symbols [] {
+  %A = sdfg.container "A" : !sdfg.array<4 x 4 x f32>
+  %s = sdfg.container "s" : !sdfg.array<f32>
+  sdfg.for "rows" %i = 0 to 4 step 1 {
+    sdfg.for "columns" %j = 0 to %i step 1 : (index) {
+      sdfg.state "s" {
+        %a = sdfg.read %A[%i, %j] : !sdfg.array<4 x 4 x f32>
+        %b = sdfg.read %s[] : !sdfg.array<f32>
+        %d = sdfg.tasklet "sub" ins(x = %a, y = %b) outs(o) : (f32, f32) -> (f32) {
+        ^bb0(%x: f32, %y: f32):
+          %r = arith.subf %x, %y : f32
+          sdfg.yield %r : f32
+        }
+        sdfg.write %d to %A[%i, %j] : !sdfg.array<4 x 4 x f32>
+        %again = sdfg.read %A[%i, %j] : !sdfg.array<4 x 4 x f32>
+        %t = sdfg.tasklet "twice" ins(x = %again) outs(o) : (f32) -> (f32) {
+        ^bb0(%x: f32):
+          %r = arith.addf %x, %x : f32
+          sdfg.yield %r : f32
+        }
+        sdfg.write %t to %A[%i, %j] : !sdfg.array<4 x 4 x f32>
+      }
+    }
+  }
+}
+
+// CHECK-LABEL: sdfg.sdfg @forwarded
+// CHECK:         [[AIJ:%.*]] = sdfg.container "A_at" transient : !sdfg.array<f32>
+// CHECK-NOT:     sdfg.container
+// CHECK:             sdfg.state "s" {
+// CHECK-NEXT:          sdfg.copy {{%.*}} to [[AIJ]][] : !sdfg.array<4 x 4 x f32>, !sdfg.array<f32>
+// CHECK-NEXT:          [[A:%.*]] = sdfg.read [[AIJ]][] : !sdfg.array<f32>
+// CHECK-NEXT:          [[S:%.*]] = sdfg.read {{%.*}}[] : !sdfg.array<f32>
+// CHECK-NEXT:          [[D:%.*]] = sdfg.tasklet "sub" ins(x = [[A]], y = [[S]])
+// CHECK:               sdfg.write [[D]] to [[AIJ]][] : !sdfg.array<f32>
+// CHECK-NEXT:          [[T:%.*]] = sdfg.tasklet "twice" ins(x = [[D]])
+// CHECK:               sdfg.write [[T]] to [[AIJ]][] : !sdfg.array<f32>
+// CHECK-NEXT:          sdfg.copy [[AIJ]][] to {{%.*}} : !sdfg.array<f32>, !sdfg.array<4 x 4 x f32>
+// CHECK-NEXT:        }

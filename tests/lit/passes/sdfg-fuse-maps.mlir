@@ -583,6 +583,36 @@ sdfg.sdfg @s args ["x", "y", "z"] symbols [] {
 
 // -----
 
+// The reads just before a tasklet move with it: the tasklet reads u, which the copy
+// writes, so a[1] stays after the copy too, in the same step as its tasklet (alone, it
+// could have moved above the copy, which does not write a).
+
+sdfg.sdfg @with_tasklet args ["a", "b"] symbols [] {
+  %a = sdfg.container "a" : !sdfg.array<4 x f32>
+  %b = sdfg.container "b" : !sdfg.array<4 x f32>
+  %u = sdfg.container "u" transient : !sdfg.array<f32>
+  sdfg.state "s" {
+    sdfg.copy %b[2:3] to %u[] : !sdfg.array<4 x f32>, !sdfg.array<f32>
+    %v = sdfg.read %a[1] : !sdfg.array<4 x f32>
+    %w = sdfg.read %u[] : !sdfg.array<f32>
+    %r = sdfg.tasklet "add" ins(x = %v, y = %w) outs(o) : (f32, f32) -> (f32) {
+    ^bb0(%x: f32, %y: f32):
+      %s = arith.addf %x, %y : f32
+      sdfg.yield %s : f32
+    }
+    sdfg.write %r to %a[0] : !sdfg.array<4 x f32>
+  }
+}
+
+// CHECK-LABEL: sdfg.sdfg @with_tasklet
+// CHECK:         sdfg.state "s" {
+// CHECK-NEXT:      sdfg.copy %b[2:3] to %u[]
+// CHECK-NEXT:      %v = sdfg.read %a[1] : !sdfg.array<4 x f32>
+// CHECK-NEXT:      %w = sdfg.read %u[] : !sdfg.array<f32>
+// CHECK-NEXT:      %r = sdfg.tasklet "add"
+
+// -----
+
 // Maps writing arrays of different shapes fuse only when the fused map ends up writing
 // one shape (whose layout places its work): t dies in "dies" (m2 is its only reader, at
 // the point), but "stays" reads t again later, so its m1 and m2 stay apart.
