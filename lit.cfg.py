@@ -20,8 +20,6 @@ config.substitutions.append(("%inputs", os.path.join(root, "tests", "lit", "Inpu
 config.substitutions.append(("%python", python))
 config.substitutions.append(("%emulator_include", os.path.join(root, "ipu_lower", "emulator", "include")))
 config.environment["PATH"] = os.pathsep.join([bindir, os.environ.get("PATH", "")])
-# The tools import this checkout's packages, whichever checkout the environment was installed from.
-config.environment["PYTHONPATH"] = os.pathsep.join(p for p in [root, os.environ.get("PYTHONPATH")] if p)
 # Built programs go to the repository's build/, not the user's ~/.cache (shared with pytest).
 config.environment["IPU_LOWER_CACHE"] = os.environ.get("IPU_LOWER_CACHE", os.path.join(root, "build", "test-cache"))
 

@@ -6,7 +6,9 @@ the row (`A[t, :]` in a map over the row), the data must first move to a known p
 A map or a scalar step (memlets and tasklets outside maps, or the condition of a branch
 or loop) that accesses an array so accesses a transient buffer instead: the box the
 loop variables select (one index wide in each dimension they index, or that a constant
-indexes; whole in the dimensions the map parameters index) is copied into the buffer
+indexes; in the dimensions the map parameters index, all of the dimension, or, when the
+step writes the box, the indices its accesses reach over the map's range where each is
+a parameter plus a constant) is copied into the buffer
 before the step when the step reads it, and back after the step when it writes it.
 These copies are `sdfg.copy` ops whose ranges use the loop variables; ipu-tile-partition
 turns them into dynamic slices and updates (poplibs' `dynamicSlice`), so the graph does
@@ -54,6 +56,11 @@ class Buffer:
     accesses: list[Access] = field(default_factory=list)
     covered: bool = False
     """whether the step writes every element of the buffer"""
+    window: list[tuple[int, int] | None] = field(default_factory=list)
+    """per kept dimension of a buffer the step writes, the [first, end) its accesses
+    reach over the map's box, when the bounds are constants and each index is a
+    parameter plus a constant (so that the map writes the buffer at the point); None:
+    all of the dimension"""
 
     def read(self) -> bool:
         return any(not isinstance(a, sd.WriteOp) for a in self.accesses)
@@ -106,25 +113,50 @@ def plan_step(ops: Sequence[Operation], params: Sequence[SSAValue], bounds: list
         used = tuple(op.indices[d] for d in order)
         key = (op.container, tuple(dims), tuple(e.key() for e in offsets), used)
         buffer = buffers.setdefault(key, Buffer(op.container, tuple(dims), tuple(offsets), tuple(used)))
+        reach = _reach(op, buffer, params, bounds)
+        buffer.window = reach if not buffer.accesses else [_union(a, b) for a, b in zip(buffer.window, reach)]
         buffer.accesses.append(op)
-        if isinstance(op, sd.WriteOp) and _covers(op, buffer, params, bounds):
-            buffer.covered = True
+    for buffer in buffers.values():
+        if not buffer.written():  # read only: all of the dimension, which the map reads like the array
+            buffer.window = [None] * len(buffer.window)
+        buffer.covered = any(isinstance(a, sd.WriteOp) and _covers(a, buffer, params, bounds) for a in buffer.accesses)
     if not params:
         _check_read_before_write(ops, {b.container for b in buffers.values()})
     return StepPlan(tuple(ops), tuple(buffers.values()))
 
 
+def _reach(op: Access, buffer: Buffer, params: Sequence[SSAValue], bounds) -> list[tuple[int, int] | None]:
+    """Per kept dimension, the indices `op` reaches over the map's box (see `Buffer.window`)."""
+    reach: list[tuple[int, int] | None] = []
+    for k in buffer.kept():
+        e = op.subset_exprs()[k]
+        window = None
+        if len(e.dims()) == 1:
+            (d,) = e.dims()
+            shift = (e - IndexExpr.dim(d)).constant_value()
+            lo, hi = (b.constant_value() for b in bounds[list(params).index(op.indices[d])])
+            if shift is not None and lo is not None and hi is not None and lo < hi:  # not an empty buffer
+                window = (lo + shift, hi + shift)
+        reach.append(window)
+    return reach
+
+
+def _union(a: tuple[int, int] | None, b: tuple[int, int] | None) -> tuple[int, int] | None:
+    return None if a is None or b is None else (min(a[0], b[0]), max(a[1], b[1]))
+
+
 def _covers(write: sd.WriteOp, buffer: Buffer, params: Sequence[SSAValue], bounds) -> bool:
     """Whether `write` stores every element of the buffer: the kept indices are the
-    map parameters in order, over the whole of their dimensions."""
+    map parameters in order (plus constants), over the whole of the buffer's extent."""
     kept = [write.subset_exprs()[k] for k in buffer.kept()]
     shape = [write.container.type.dims()[k] for k in buffer.kept()]  # type: ignore[union-attr]
     if len(kept) != len(params):
         return False
-    zero = IndexExpr.constant(0)
-    for e, param, extent, (lo, hi) in zip(kept, params, shape, bounds):
+    reach = _reach(write, buffer, params, bounds)
+    for e, param, extent, window, reached, (lo, hi) in zip(kept, params, shape, buffer.window, reach, bounds):
         index = e.substitute(dims={d: IndexExpr.dim(list(params).index(write.indices[d])) for d in e.dims()})
-        if index != IndexExpr.dim(list(params).index(param)) or (lo, hi) != (zero, extent):
+        shift = (index - IndexExpr.dim(list(params).index(param))).constant_value()
+        if shift is None or reached != window or (window is None and (shift, lo, hi) != (0, IndexExpr.constant(0), extent)):
             return False
     return True
 
@@ -239,7 +271,10 @@ class _Buffers(RewritePattern):
         while (candidate := hint if not k else f"{hint}_{k}") in self.names:
             k += 1
         self.names.add(candidate)
-        shape = [ctype.dims()[k] for k in buffer.kept()]
+        shape = [
+            ctype.dims()[k] if window is None else IndexExpr.constant(window[1] - window[0])
+            for k, window in zip(buffer.kept(), buffer.window)
+        ]
         container = sd.ContainerOp(candidate, sd.ArrayType(shape, ctype.element_type), transient=True)
         container.result.name_hint = candidate
         sdfg_op = anchor.parent_op()
@@ -254,14 +289,23 @@ class _Buffers(RewritePattern):
         ctype = buffer.container.type
         assert isinstance(ctype, sd.ArrayType)
         offsets = dict(zip(buffer.dims, buffer.offsets))
+        windows = dict(zip(buffer.kept(), buffer.window))
         zero = IndexExpr.constant(0)
-        box = [(offsets[k], offsets[k] + 1) if k in offsets else (zero, d) for k, d in enumerate(ctype.dims())]
+        box = [
+            (offsets[k], offsets[k] + 1) if k in offsets
+            else (zero, d) if windows[k] is None
+            else (IndexExpr.constant(windows[k][0]), IndexExpr.constant(windows[k][1]))
+            for k, d in enumerate(ctype.dims())
+        ]
         whole = [(zero, d) for d in value.type.dims()]  # type: ignore[union-attr]
         return box, whole
 
     @staticmethod
     def redirect(access: Access, buffer: Buffer, value: SSAValue, rewriter: PatternRewriter) -> None:
-        kept = [access.subset_exprs()[k] for k in buffer.kept()]
+        kept = [
+            access.subset_exprs()[k] - (window[0] if window is not None else 0)
+            for k, window in zip(buffer.kept(), buffer.window)
+        ]
         used = sd.first_use_order(kept)
         renumber = {d: IndexExpr.dim(n) for n, d in enumerate(used)}
         indices = [access.indices[d] for d in used]
