@@ -2,6 +2,9 @@
 CPU emulator and compared with DaCe's CPU build of the same SDFG (and numpy), on sizes
 that do not divide the tile count."""
 
+import sys
+from pathlib import Path
+
 import dace
 import numpy as np
 import pytest
@@ -10,19 +13,14 @@ from dace.transformation.interstate.loop_lifting import LoopLifting
 from test_e2e import assert_same, run_dace, run_ipu
 
 from ipu_lower.emit import to_sdfg
+from ipu_lower.frontend.importer import SdfgImportError, import_sdfg
+
+sys.path.insert(0, str(Path(__file__).parent / "lit" / "Inputs"))
+from map_loops import row_sums  # the lit test's program
 
 M = dace.symbol("M")
 N = dace.symbol("N")
 RNG = np.random.default_rng(4321)
-
-
-@dace.program
-def row_sums(A: dace.float32[M, N], r: dace.float32[M]):
-    for i in dace.map[0:M]:
-        s = dace.float32(0)
-        for j in range(N):
-            s += A[i, j]
-        r[i] = s
 
 
 @dace.program
@@ -161,3 +159,207 @@ def test_a_local_array_copied_out_as_a_row():
 def test_a_value_written_and_read_again_in_one_step():
     arrays = {**matrix(29, 8), "r": np.zeros(29, np.float32)}
     check(doubled_sums, arrays, {"M": 29, "N": 8}, ["r"], {"r": arrays["A"].sum(axis=1) * 2})
+
+
+# -- what cannot move out of the map: one line naming the SDFG, state and node ------------
+
+
+@dace.program
+def halvings(A: dace.float32[M], r: dace.int32[M]):
+    for i in dace.map[0:M]:
+        x = A[i]
+        n = 0
+        while x > 1:
+            x = x / 2
+            n += 1
+        r[i] = n
+
+
+@dace.program
+def every_other_row(A: dace.float32[M, N], r: dace.float32[M]):
+    for i in dace.map[0:M:2]:
+        s = dace.float32(0)
+        for j in range(N):
+            s += A[i, j]
+        r[i] = s
+
+
+@dace.program
+def square_bound(A: dace.float32[M, N], r: dace.float32[M]):
+    for i in dace.map[0:M]:
+        s = dace.float32(0)
+        for j in range(i * i):
+            s += A[i, j]
+        r[i] = s
+
+
+@dace.program
+def strided_start(A: dace.float32[M, N], r: dace.float32[M]):
+    for i in dace.map[0:M]:
+        s = dace.float32(0)
+        for j in range(i, N, 2):
+            s += A[i, j]
+        r[i] = s
+
+
+@dace.program
+def gathered_column(A: dace.float32[M, N], I: dace.int32[M], r: dace.float32[M]):
+    for i in dace.map[0:M]:
+        s = dace.float32(0)
+        k = I[i]
+        for j in range(N):
+            s += A[i, k]
+        r[i] = s
+
+
+@dace.program
+def gathered_rows(A: dace.float32[M, N], I: dace.int32[M], r: dace.float32[M]):
+    for i in dace.map[0:M]:
+        k = I[i]
+        s = dace.float32(0)
+        for j in range(N):
+            s += A[k, j]
+        r[i] = s
+
+
+@dace.program
+def map_in_loop(A: dace.float32[M, N], B: dace.float32[M, N]):
+    for i in dace.map[0:M]:
+        for t in range(3):
+            for j in dace.map[0:N]:
+                B[i, j] = B[i, j] + A[i, j]
+
+
+@dace.program
+def sums_in_loop(A: dace.float32[M, N], r: dace.float32[M]):
+    for i in dace.map[0:M]:
+        s = dace.float32(0)
+        for t in range(2):
+            s += np.sum(A[i, :])
+        r[i] = s
+
+
+@dace.program
+def shifted_rows(A: dace.float32[M, N], r: dace.float32[M]):
+    B = A[:, 1:]
+    for i in dace.map[0:M]:
+        s = dace.float32(0)
+        for j in range(N - 1):
+            s += B[i, j]
+        r[i] = s
+
+
+@dace.program
+def triangle_total(A: dace.float32[M, N], r: dace.float32[1]):
+    for i in dace.map[0:M]:
+        for j in range(i):
+            r[0] += A[i, j]
+
+
+@dace.program
+def square_local(A: dace.float32[M, N], r: dace.float32[M]):
+    for i in dace.map[0:M]:
+        t = np.ndarray(i * i, dtype=np.float32)
+        for j in range(N):
+            t[0] = A[i, j]
+        r[i] = t[0]
+
+
+@dace.program
+def early_exit(A: dace.float32[M, N], r: dace.float32[M]):
+    for i in dace.map[0:M]:
+        s = dace.float32(0)
+        for j in range(N):
+            if A[i, j] < 0:
+                break
+            s += A[i, j]
+        r[i] = s
+
+
+def nested(program):
+    """The SDFG of `program`, its map's state and its nested SDFG node."""
+    sdfg = to_sdfg(program)
+    (node, state), = [(n, s) for n, s in sdfg.all_nodes_recursive() if isinstance(n, nodes.NestedSDFG)]
+    return sdfg, state, node
+
+
+def with_other_node_in_the_map():
+    sdfg, state, node = nested(row_sums)
+    extra = state.add_tasklet("extra", {}, {}, "")
+    state.add_nedge(state.entry_node(node), extra, dace.Memlet())
+    state.add_nedge(extra, state.exit_node(state.entry_node(node)), dace.Memlet())
+    return sdfg
+
+
+def with_unconnected_argument():
+    sdfg, state, node = nested(row_sums)
+    (edge,) = [e for e in state.in_edges(node) if e.dst_conn]
+    node.remove_in_connector(edge.dst_conn)
+    state.remove_memlet_path(edge)
+    return sdfg
+
+
+def with_assignment_in_a_guarded_arm():
+    sdfg, _, node = nested(large_sums)
+    (edge,) = [e for e in node.sdfg.edges() if e.dst.label.endswith("_latch") and e.data.is_unconditional()]
+    edge.data.assignments["k"] = "1"
+    return sdfg
+
+
+def with_unparsable_value():
+    sdfg, _, node = nested(large_sums)
+    (edge,) = [e for e in node.sdfg.edges() if "__tmp2" in e.data.assignments]
+    edge.data.assignments["__tmp2"] = edge.data.assignments["__tmp2"] + " +"
+    return sdfg
+
+
+def with_break_block():
+    from dace.sdfg.state import BreakBlock, LoopRegion
+
+    sdfg, _, node = nested(row_sums)
+    node.sdfg.apply_transformations_repeated([LoopLifting])
+    (loop,) = [b for b in node.sdfg.nodes() if isinstance(b, LoopRegion)]
+    (last,), stop = loop.sink_nodes(), BreakBlock("stop")
+    loop.add_node(stop)
+    loop.add_edge(last, stop, dace.InterstateEdge())
+    return sdfg
+
+
+DIAGNOSTICS = {
+    "a loop on data": (halvings, "loop 'while_", ("which reads data of the point; only loops bounded by "
+                                                  "symbols, loop variables and the map's parameters can run "
+                                                  "outside the map")),
+    "a strided map": (every_other_row, "the map's range '0:M:2' has a step; not supported yet"),
+    "a bound not linear": (square_bound, "the bounds of loop 'for_", "are not linear in the map's parameters"),
+    "a start of the point with a step": (strided_start, "starts at 'i', a value of the point, with a step other"),
+    "a loop assigning data of the point": (gathered_column, "a value of the point; not supported yet"),
+    "an index of data of the point": (gathered_rows, "the index 'k, j' of '", "uses 'k', a value of the point"),
+    "a map in the loop": (map_in_loop, "holds MapEntry '", "only Python tasklets can run inside a loop in a map"),
+    "a library node in the loop": (sums_in_loop, "holds Reduce 'Reduce'; only Python tasklets"),
+    "a view of the caller": (shifted_rows, "argument '", "is a view 'B' of the caller; not supported yet"),
+    "an accumulation some points skip": (triangle_total, "accumulates into 'r' where only some points run"),
+    "a local array of a square size": (square_local, "the size 'i**2' of a local array is not linear"),
+    "a break": (early_exit, "leaves the loop at 'for_", "other than through its guard (break or return)"),
+    "another node in the map": (with_other_node_in_the_map, "the map holds other nodes besides the nested SDFG"),
+    "an argument not connected": (with_unconnected_argument, "is neither transient nor connected to the map"),
+    "a symbol some points assign": (with_assignment_in_a_guarded_arm, ("symbol 'k' is assigned where only some "
+                                    "points run (inside a loop bounded by the point or a branch on its data)")),
+    "an unparsable value": (with_unparsable_value, "cannot parse '__tmp_"),
+    "a break block": (with_break_block, "BreakBlock 'stop' is not supported yet"),
+}
+
+
+@pytest.mark.parametrize("case", list(DIAGNOSTICS))
+def test_what_cannot_move_out_of_the_map_is_one_line_naming_the_node(case):
+    build, *parts = DIAGNOSTICS[case]
+    sdfg = to_sdfg(build) if isinstance(build, dace.frontend.python.parser.DaceProgram) else build()
+    (node, state), = [(n, s) for n, s in sdfg.all_nodes_recursive() if isinstance(n, nodes.NestedSDFG)]
+    where = (f"SDFG '{sdfg.name}', state '{state.label}', node '{node.label}' (NestedSDFG): "
+             f"nested SDFG '{node.label}' in map '{state.entry_node(node).label}': ")
+    with pytest.raises(SdfgImportError) as info:
+        import_sdfg(sdfg)
+    message = str(info.value)
+    assert "\n" not in message
+    assert message.startswith(where), message
+    for part in parts:
+        assert part in message, message

@@ -87,11 +87,8 @@ def _nested_map_body(state: SDFGState):
 
 
 def _names(text: str) -> set[str]:
-    try:
-        tree = ast.parse(text.strip(), mode="eval")
-    except SyntaxError:
-        return set()
-    return {n.id for n in ast.walk(tree) if isinstance(n, ast.Name)}
+    """The names a condition or value reads (SyntaxError for text that is not Python)."""
+    return {n.id for n in ast.walk(ast.parse(text.strip(), mode="eval")) if isinstance(n, ast.Name)}
 
 
 @dataclass(frozen=True)
@@ -202,18 +199,24 @@ class _Interchange:
             dtype = self.value_type(name, [v for n, v in assignments if n == name])
             self.per_point[name] = self.add_expanded(name, (), dtype)
 
+    def names(self, text: str) -> set[str]:
+        try:
+            return _names(text)
+        except SyntaxError as err:
+            raise self.fail(f"cannot parse '{text}': {err.msg}") from err
+
     def depends_on_point(self, text: str, per_point=None) -> bool:
-        names = _names(text)
+        names = self.names(text)
         return bool(names & (set(self.params) | set(self.inner.arrays) | set(per_point or self.per_point)))
 
     def reads_data(self, text: str) -> bool:
-        return bool(_names(text) & (set(self.inner.arrays) | set(self.per_point)))
+        return bool(self.names(text) & (set(self.inner.arrays) | set(self.per_point)))
 
     def value_type(self, name: str, values: list[str]):
         """The element type of a per-point symbol: that of the first container its
         values read, else its symbol type (32-bit for integers)."""
         for value in values:
-            for read in sorted(_names(value) & set(self.inner.arrays)):
+            for read in sorted(self.names(value) & set(self.inner.arrays)):
                 return self.inner.arrays[read].dtype
         dtype = self.inner.symbols.get(name, dtypes.int32)
         return dtypes.int32 if dtype in (dtypes.int64, dtypes.uint64) else dtype
@@ -252,8 +255,8 @@ class _Interchange:
     def state_local(self, name: str) -> bool:
         """Whether `name` is a scalar that one state writes before it reads it."""
         desc = self.inner.arrays[name]
-        if desc.total_size != 1 or any(name in _names(e.data.condition.as_string) or
-                                       any(name in _names(v) for v in e.data.assignments.values())
+        if desc.total_size != 1 or any(name in self.names(e.data.condition.as_string) or
+                                       any(name in self.names(v) for v in e.data.assignments.values())
                                        for e in self.inner.all_interstate_edges(recursive=False)):
             return False
         where = {(state, not state.in_edges(n)) for state in self.inner.states() for n in state.nodes()
