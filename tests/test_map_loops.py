@@ -91,6 +91,17 @@ def doubled_sums(A: dace.float32[M, N], r: dace.float32[M]):
         r[i] = q
 
 
+@dace.program
+def doubled_then_summed(A: dace.float32[M, N], r: dace.float32[M], t: dace.float32[M]):
+    B = A * dace.float32(2)  # in the map's state: it moves to a state before the loops
+    for i in dace.map[0:M]:
+        s = dace.float32(0)
+        for j in range(N):
+            s += B[i, j]
+        r[i] = s
+    t[:] = r + dace.float32(1)  # stays in the map's state, after the loops
+
+
 def matrix(m: int, n: int) -> dict:
     return {"A": RNG.random((m, n), dtype=np.float32)}
 
@@ -159,6 +170,12 @@ def test_a_local_array_copied_out_as_a_row():
 def test_a_value_written_and_read_again_in_one_step():
     arrays = {**matrix(29, 8), "r": np.zeros(29, np.float32)}
     check(doubled_sums, arrays, {"M": 29, "N": 8}, ["r"], {"r": arrays["A"].sum(axis=1) * 2})
+
+
+def test_maps_before_and_after_in_the_same_state():
+    arrays = {**matrix(41, 9), "r": np.zeros(41, np.float32), "t": np.zeros(41, np.float32)}
+    sums = (arrays["A"] * 2).sum(axis=1)
+    check(doubled_then_summed, arrays, {"M": 41, "N": 9}, ["r", "t"], {"r": sums, "t": sums + 1})
 
 
 # -- what cannot move out of the map: one line naming the SDFG, state and node ------------

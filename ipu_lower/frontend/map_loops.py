@@ -276,7 +276,7 @@ class _Interchange:
 
     def point(self) -> list:
         """The index of the point in a per-point container."""
-        return [(symbolic.pystr_to_symbolic(p) - b, symbolic.pystr_to_symbolic(p) - b, 1)
+        return [(symbolic.symbol(p) - b, symbolic.symbol(p) - b, 1)
                 for p, (b, _, _) in zip(self.params, self.ranges)]
 
     def local_name(self, name: str) -> str | None:
@@ -673,7 +673,7 @@ class _MapBuilder:
         box_map.open()
         tasklet = self.state.add_tasklet(f"copy_{src}_{dst}", {}, {}, "__out = __in")
         for (name, box, dims), write in zip(zip((src, dst), boxes, sizes), (False, True)):
-            at = {d: symbolic.pystr_to_symbolic(p) for (d, _), p in zip(dims, params)}
+            at = {d: symbolic.symbol(p) for (d, _), p in zip(dims, params)}
             element = subsets.Range([(b + at.get(d, 0), b + at.get(d, 0), 1) for d, (b, _, _) in enumerate(box.ndrange())])
             outer, subset, _ = self.rewrite.outer_access(name, element, write)
             if write:
