@@ -708,10 +708,7 @@ class _MapBuilder:
                 return connector(rewrite.outer_access(name, subsets.Range([(0, 0, 1)]))[:2])
             return None
 
-        try:
-            tree = ast.parse(text.strip(), mode="eval")
-        except SyntaxError as err:
-            raise rewrite.fail(f"cannot parse '{text}': {err.msg}") from err
+        tree = ast.parse(text.strip(), mode="eval")  # parsed before, when its names were classified
         code = ast.unparse(cf.replace_reads(tree, element, symbol))
         self.open()
         tasklet = self.state.add_tasklet(label, {}, {"__out"}, f"__out = {code}")
