@@ -632,7 +632,7 @@ def dynamic_memlet_sdfg() -> dace.SDFG:
 
 
 def nested_sdfg_in_map_sdfg() -> dace.SDFG:
-    # a loop inside the nested SDFG: not the branches on scalars that become a tasklet
+    # a loop whose guard state computes: its control flow cannot move out of the map
     inner = dace.SDFG("inner")
     inner.add_scalar("a", dace.float32)
     inner.add_scalar("b", dace.float32)
@@ -696,9 +696,8 @@ MORE_UNSUPPORTED = {
     "dynamic memlet": (dynamic_memlet_sdfg,
                        "SDFG 'dyn', state 'main', node 'm' (Tasklet): dynamic memlet"),
     "nested SDFG in a map": (nested_sdfg_in_map_sdfg,
-                             ("SDFG 'outer', state 'main', node 'inner' (NestedSDFG): NestedSDFG nodes "
-                              "inside a map are not supported yet but for branches on scalars (an if/else in a "
-                              "dace.map); this one has loops, arrays or renamed symbols")),
+                             ("SDFG 'outer', state 'main', node 'inner' (NestedSDFG): nested SDFG 'inner' in "
+                              "map 'm': the guard 's' of a loop is not an empty state; not supported yet")),
     "transient array inside a map": (
         transient_array_in_map_sdfg,
         ("SDFG 'tarray', state 'main', node 'tmp' (AccessNode): access nodes inside a map must be "

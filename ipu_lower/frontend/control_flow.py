@@ -29,6 +29,7 @@ as `ControlFlowError` naming the states.
 from __future__ import annotations
 
 import ast
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import networkx as nx
@@ -115,6 +116,28 @@ def reads_name(expression: str, name: str) -> bool:
     except SyntaxError:
         return True
     return any(isinstance(n, ast.Name) and n.id == name for n in ast.walk(tree))
+
+
+def replace_reads(tree: ast.AST, element: Callable, name: Callable) -> ast.AST:
+    """`tree` (an interstate expression) with what it reads replaced: each subscript of a
+    name, `A[i, j]`, by what `element(name, indices)` returns, and each other name it
+    loads by what `name(id)` returns; a None answer keeps the node (its parts are still
+    visited)."""
+
+    class Reads(ast.NodeTransformer):
+        def visit_Subscript(self, node: ast.Subscript):
+            if isinstance(node.value, ast.Name):
+                indices = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]
+                replaced = element(node.value.id, indices)
+                if replaced is not None:
+                    return replaced
+            return self.generic_visit(node)
+
+        def visit_Name(self, node: ast.Name):
+            replaced = name(node.id) if isinstance(node.ctx, ast.Load) else None
+            return node if replaced is None else replaced
+
+    return Reads().visit(tree)
 
 
 class _Structurer:

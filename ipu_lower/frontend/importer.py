@@ -53,6 +53,7 @@ from ipu_lower.frontend import control_flow as cf
 from ipu_lower.frontend import nested, views
 from ipu_lower.frontend.branches import tasklets_from_branches
 from ipu_lower.frontend.loop_extents import LoopExtentError, static_loop_extents
+from ipu_lower.frontend.map_loops import MapLoopError, interchange_map_loops
 from ipu_lower.frontend.reductions import (
     ReductionImporter,
     hoist_reductions_out_of_maps,
@@ -130,6 +131,10 @@ class _SdfgImporter:
 
     def run(self) -> sd.SdfgOp:
         tasklets_from_branches(self.sdfg)
+        try:
+            interchange_map_loops(self.sdfg)
+        except MapLoopError as err:
+            raise self.fail(err.message, err.state, err.node) from err
         try:
             static_loop_extents(self.sdfg)
         except LoopExtentError as err:
@@ -373,29 +378,19 @@ class _SdfgImporter:
         except SyntaxError as err:
             raise self.fail(f"cannot parse '{text}': {err.msg}", where) from err
         inputs: dict[str, SSAValue] = {}
-        importer = self
 
-        class Inputs(ast.NodeTransformer):
-            def visit_Subscript(self, node: ast.Subscript):
-                name = node.value.id if isinstance(node.value, ast.Name) else None
-                if name not in importer.sdfg.arrays:
-                    return self.generic_visit(node)
-                indices = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]
-                subset = [importer.subset_index(ast.unparse(i), f"subscript of '{name}' in '{text}'", where)
-                          for i in indices]
-                value = importer.read_element(name, subset, block, where, text)
-                return importer.input_name(inputs, f"__e{len(inputs)}", value)
+        def element(name: str, indices: list[ast.expr]) -> ast.expr | None:
+            if name not in self.sdfg.arrays:
+                return None
+            subset = [self.subset_index(ast.unparse(i), f"subscript of '{name}' in '{text}'", where) for i in indices]
+            value = self.read_element(name, subset, block, where, text)
+            return self.input_name(inputs, f"__e{len(inputs)}", value)
 
-            def visit_Name(self, node: ast.Name):
-                if not isinstance(node.ctx, ast.Load) or node.id in inputs:
-                    return node
-                value = importer.symbol_value(node.id, block, where)
-                if value is None:
-                    return node
-                inputs[node.id] = value
-                return node
+        def symbol(name: str) -> None:
+            if name not in inputs and (value := self.symbol_value(name, block, where)) is not None:
+                inputs[name] = value
 
-        code = ast.unparse(Inputs().visit(tree))
+        code = ast.unparse(cf.replace_reads(tree, element, symbol))
         body = Block(arg_types=[v.type for v in inputs.values()])
         try:
             results = translate_tasklet(f"__out = {code}", body, list(inputs), [("__out", result_type)])
@@ -637,13 +632,6 @@ class _SdfgImporter:
                     )
             elif isinstance(node, nodes.MapEntry):
                 raise self.fail("nested maps are not supported yet", state, node)
-            elif isinstance(node, nodes.NestedSDFG):
-                raise self.fail(
-                    "NestedSDFG nodes inside a map are not supported yet but for branches on scalars "
-                    "(an if/else in a dace.map); this one has loops, arrays or renamed symbols",
-                    state,
-                    node,
-                )
             elif not isinstance(node, nodes.MapExit):
                 raise self.fail(
                     f"{type(node).__name__} nodes inside a map are not supported yet", state, node

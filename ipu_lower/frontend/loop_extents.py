@@ -58,7 +58,7 @@ def static_loop_extents(sdfg: SDFG) -> None:
     """Rewrite the loop-dependent extents of `sdfg` (see the module docstring)."""
     intervals = _loop_intervals(sdfg)
     if intervals:
-        _Rewriter(sdfg, _Hull(intervals)).run()
+        _Rewriter(sdfg, Hull(intervals)).run()
 
 
 # -- the values loop variables take -----------------------------------------------------
@@ -105,7 +105,10 @@ def _visit(item, found: dict[str, tuple]) -> None:
 
 
 @dataclass
-class _Hull:
+class Hull:
+    """Bounds of expressions over the values variables take: `intervals` holds each
+    variable's first and last value (sympy, possibly in other variables of it)."""
+
     intervals: dict[str, tuple]
 
     def loop_names(self, expr) -> set[str]:
@@ -150,7 +153,7 @@ class _Transient:
 
 
 class _Rewriter:
-    def __init__(self, sdfg: SDFG, hull: _Hull):
+    def __init__(self, sdfg: SDFG, hull: Hull):
         self.sdfg, self.hull = sdfg, hull
         self.transients: dict[str, _Transient] = {
             name: _Transient([None] * len(desc.shape))
