@@ -15,14 +15,15 @@ from ipu_lower.targets.poplar_cpp import PoplarCppTarget, split_files
 
 
 def to_sdfg(program_or_sdfg: Any):
-    """A `dace.SDFG` from a `@dace.program` (named like its function) or an SDFG."""
+    """A `dace.SDFG` from a `@dace.program` (named like its function), or a copy of an
+    SDFG (the importer rewrites what it is given; the caller's SDFG stays as it was)."""
     import dace
 
     from ipu_lower.frontend.sdfg_json import register_ipu_enums
 
     register_ipu_enums()
     if isinstance(program_or_sdfg, dace.SDFG):
-        return program_or_sdfg
+        return dace.SDFG.from_json(program_or_sdfg.to_json())  # deepcopy fails on some control-flow regions
     if isinstance(program_or_sdfg, dace.frontend.python.parser.DaceProgram):
         if any(isinstance(a, str) for a in program_or_sdfg.f.__annotations__.values()):
             # DaCe 1.0.2 silently mistypes string annotations (e.g. as int8 scalars).

@@ -206,3 +206,12 @@ def test_a_copy_that_reshapes_a_loop_dependent_box_is_reported():
     with pytest.raises(SdfgImportError, match=r"state 'body', node 'B' \(AccessNode\): copy from 'A\[0:i, 0:2\]' "
                                              r"to 'B\[0:2\*i\]' of loop-dependent size changes the shape of its box"):
         import_sdfg(sdfg)
+
+
+def test_lowering_leaves_the_callers_sdfg_as_it_was():
+    from ipu_lower.emit import lower_program
+
+    sdfg = eliminate.to_sdfg(simplify=True)
+    before = sdfg.to_json()
+    lower_program(sdfg, {"N": 5}, "ipu2")
+    assert sdfg.to_json() == before
