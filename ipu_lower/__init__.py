@@ -4,6 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from ipu_lower.dace_types import register_when_dace_loads
+
+register_when_dace_loads()
+
 
 def compile(program_or_sdfg: Any, symbols=None, arch=None, directory=None, demote_f64=False):  # noqa: A001
     """Lower and build a `@dace.program` or `dace.SDFG` for the CPU emulator; see

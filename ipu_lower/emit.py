@@ -19,9 +19,9 @@ def to_sdfg(program_or_sdfg: Any):
     SDFG (the importer rewrites what it is given; the caller's SDFG stays as it was)."""
     import dace
 
-    from ipu_lower.frontend.sdfg_json import register_ipu_enums
+    from ipu_lower.dace_types import register
 
-    register_ipu_enums()
+    register()
     if isinstance(program_or_sdfg, dace.SDFG):
         return dace.SDFG.from_json(program_or_sdfg.to_json())  # deepcopy fails on some control-flow regions
     if isinstance(program_or_sdfg, dace.frontend.python.parser.DaceProgram):

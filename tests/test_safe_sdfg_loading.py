@@ -22,6 +22,7 @@ from dace.sdfg.utils import dfs_topological_sort
 from dace.transformation.dataflow import MapTiling
 from dace.transformation.passes.pattern_matching import match_patterns
 
+from ipu_lower.dace_types import register
 from ipu_lower.frontend import sdfg_json
 from ipu_lower.frontend.safe_expr import (
     UnsafeExpressionError,
@@ -32,7 +33,6 @@ from ipu_lower.frontend.safe_expr import (
 from ipu_lower.frontend.sdfg_json import (
     SdfgInputError,
     load_sdfg_json,
-    register_ipu_enums,
     sdfg_from_json_safely,
     validate_sdfg_json,
 )
@@ -134,7 +134,7 @@ def _as_file_json(sdfg: dace.SDFG) -> dict:
 
 @pytest.fixture(scope="module")
 def documents() -> dict[str, dict]:
-    register_ipu_enums()
+    register()
     docs = {name: _as_file_json(build()) for name, build in _BUILDERS.items()}
     assert docs["matmul_expanded"]["attributes"]["transformation_hist"]
     assert isinstance(docs["matmul_expanded"]["attributes"]["orig_sdfg"], dict)
@@ -246,8 +246,8 @@ def test_sdfg_round_trips_through_a_gzip_file(documents, in_tmp):
 
 
 def test_ipu_storage_and_schedule_names_load(documents, in_tmp):
-    register_ipu_enums()
-    register_ipu_enums()  # idempotent
+    register()
+    register()  # idempotent
     for name in ("IPU_Tile", "IPU_Streaming"):
         assert name in dace.dtypes.StorageType.__members__
     for name in ("IPU_Device", "IPU_Workers"):

@@ -58,6 +58,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
+from ipu_lower.dace_types import register
 from ipu_lower.frontend.safe_expr import (
     MAX_EXPRESSION_LENGTH,
     UnsafeExpressionError,
@@ -67,20 +68,15 @@ from ipu_lower.frontend.safe_expr import (
 )
 
 __all__ = [
-    "IPU_SCHEDULE_TYPES",
-    "IPU_STORAGE_TYPES",
     "MAX_SDFG_BYTES",
     "SdfgInputError",
     "load_sdfg_json",
-    "register_ipu_enums",
     "sdfg_from_json_safely",
     "validate_sdfg_json",
 ]
 
 MAX_SDFG_BYTES = 256 * 1024 * 1024  # decompressed JSON text
 MAX_CODE_LENGTH = 1024 * 1024  # one tasklet / global code block
-IPU_STORAGE_TYPES = ("IPU_Tile", "IPU_Streaming")
-IPU_SCHEDULE_TYPES = ("IPU_Device", "IPU_Workers")
 
 # fmt: off
 _BASIC_TYPECLASSES = frozenset({
@@ -221,28 +217,12 @@ def _gunzip(data: bytes, where: str) -> bytes:
 # DaCe glue
 
 
-def register_ipu_enums() -> None:
-    """Register the IPU storage and schedule types in DaCe (idempotent).
-
-    Without this a `.sdfg` file naming them silently loads them as `Undefined`.
-    """
-    from dace import dtypes
-
-    for enum, names in (
-        (dtypes.StorageType, IPU_STORAGE_TYPES),
-        (dtypes.ScheduleType, IPU_SCHEDULE_TYPES),
-    ):
-        for name in names:
-            if name not in enum.__members__:
-                enum.register(name)
-
-
 def sdfg_from_json_safely(obj: dict):
     """Validate `obj` and load it with `dace.SDFG.from_json`; all failures are SdfgInputError."""
     import dace
     from dace.config import set_temporary
 
-    register_ipu_enums()
+    register()
     validate_sdfg_json(obj)
     where = f"SDFG {_quote(obj['attributes'].get('name'))}"
     try:
@@ -261,7 +241,7 @@ def sdfg_from_json_safely(obj: dict):
 
 def validate_sdfg_json(obj: dict) -> None:
     """Raise SdfgInputError unless `obj` is an SDFG document DaCe may safely deserialize."""
-    register_ipu_enums()
+    register()
     try:
         _Validator().sdfg(obj, ())
     except RecursionError:
