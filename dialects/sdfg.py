@@ -399,12 +399,19 @@ class StateOp(LabelledBodyMixin, IRDLOperation):
         _verify_in_program(self)
 
 
+MAP_SCHEDULES = ("IPU_Device", "IPU_Workers")
+"""DaCe's schedules for IPU maps: spread over the tiles, or on one tile's workers."""
+
+
 @irdl_op_definition
 class MapOp(IRDLOperation):
     """A parallel map scope. Each block argument of the body is one parameter, ranging
-    over [lower, upper) with step `step` (expressions of symbols).
+    over [lower, upper) with step `step` (expressions of symbols). The DaCe schedule,
+    when the SDFG names one of `MAP_SCHEDULES`, says where it runs: `IPU_Workers` keeps
+    the map and the arrays it touches on one tile; otherwise ipu-tile-partition decides.
 
     `sdfg.map "m" (%i, %j) = (0, 0) to (N, M) step (1, 1) { ... }`
+    `sdfg.map "m" (%i) = (0) to (N) step (1) schedule "IPU_Workers" { ... }`
     """
 
     name = "sdfg.map"
@@ -412,6 +419,7 @@ class MapOp(IRDLOperation):
     lower = prop_def(ArrayAttr[IndexExprAttr])
     upper = prop_def(ArrayAttr[IndexExprAttr])
     step = prop_def(ArrayAttr[IndexExprAttr])
+    schedule = opt_prop_def(StringAttr)
     body = region_def("single_block")
     traits = traits_def(NoTerminator())
 
@@ -423,6 +431,7 @@ class MapOp(IRDLOperation):
         step: Sequence[IndexExpr | int],
         body: Region | None = None,
         param_names: Sequence[str] = (),
+        schedule: str | None = None,
     ):
         if body is None:
             block = Block(arg_types=[IndexType()] * len(lower))
@@ -435,6 +444,7 @@ class MapOp(IRDLOperation):
                 "lower": ArrayAttr([expr_attr(e) for e in lower]),
                 "upper": ArrayAttr([expr_attr(e) for e in upper]),
                 "step": ArrayAttr([expr_attr(e) for e in step]),
+                **({"schedule": StringAttr(schedule)} if schedule is not None else {}),
             },
             regions=[body],
         )
@@ -442,6 +452,9 @@ class MapOp(IRDLOperation):
     @property
     def params(self) -> tuple[SSAValue, ...]:
         return self.body.block.args
+
+    def on_one_tile(self) -> bool:
+        return self.schedule is not None and self.schedule.data == "IPU_Workers"
 
     def ranges(self) -> list[tuple[IndexExpr, IndexExpr, IndexExpr]]:
         return list(zip(exprs(self.lower), exprs(self.upper), exprs(self.step)))
@@ -457,6 +470,10 @@ class MapOp(IRDLOperation):
             )
         if any(not isinstance(p.type, IndexType) for p in self.params):
             raise VerifyException(f"map '{label}' parameters must be of type index")
+        if self.schedule is not None and self.schedule.data not in MAP_SCHEDULES:
+            raise VerifyException(
+                f"map '{label}' has schedule '{self.schedule.data}', not one of {', '.join(MAP_SCHEDULES)}"
+            )
         for bounds in (self.lower, self.upper, self.step):
             _verify_no_dims(exprs(bounds), f"range of map '{label}'")
         for s in exprs(self.step):
@@ -477,6 +494,9 @@ class MapOp(IRDLOperation):
         _print_expr_list(printer, exprs(self.upper))
         printer.print_string(" step ")
         _print_expr_list(printer, exprs(self.step))
+        if self.schedule is not None:
+            printer.print_string(" schedule ")
+            printer.print_attribute(self.schedule)
         printer.print_op_attributes(self.attributes, print_keyword=True)
         printer.print_string(" ")
         printer.print_region(self.body, print_entry_block_args=False, print_empty_block=False)
@@ -493,9 +513,10 @@ class MapOp(IRDLOperation):
         upper = _parse_expr_list(parser)
         parser.parse_keyword("step")
         step = _parse_expr_list(parser)
+        schedule = parser.parse_str_literal() if parser.parse_optional_keyword("schedule") else None
         attrs = parser.parse_optional_attr_dict_with_keyword()
         body = parser.parse_region([p.resolve(IndexType()) for p in params])
-        op = cls(label, lower, upper, step, body)
+        op = cls(label, lower, upper, step, body, schedule=schedule)
         if attrs:
             op.attributes.update(attrs.data)
         return op

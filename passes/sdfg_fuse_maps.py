@@ -127,6 +127,8 @@ class Step:
     """The arrays the map writes, with their shapes (see `one_written_shape`)."""
     subsets: frozenset[tuple[str, bool, tuple[IndexExpr, ...]]] = field(default_factory=frozenset)
     """Each access of an array (container, whether it writes, `canonical` subset)."""
+    schedule: str | None = None
+    """The map's DaCe schedule: maps fuse only with maps of the same."""
 
     def touches(self) -> frozenset[str]:
         return self.reads | self.writes
@@ -151,7 +153,8 @@ def summarize(op: Operation) -> Step:
                 return Step(frozenset(reads), frozenset(writes))  # writes a scalar: never fused
             off_point.add(sd.container_name(inner.container))
     return Step(
-        frozenset(reads), frozenset(writes), tuple(op.ranges()), frozenset(off_point), frozenset(shapes), frozenset(subsets)
+        frozenset(reads), frozenset(writes), tuple(op.ranges()), frozenset(off_point), frozenset(shapes),
+        frozenset(subsets), op.schedule.data if op.schedule is not None else None,
     )
 
 
@@ -217,7 +220,7 @@ def _independent(name: str, p: Step, c: Step) -> bool:
 def can_fuse(p: Step, c: Step, between_reads: frozenset[str], between_writes: frozenset[str]) -> bool:
     """Whether map `c` may fuse into the earlier map `p`, the ops between them reading
     and writing `between_reads` and `between_writes`."""
-    if p.space is None or c.space is None or p.space != c.space:
+    if p.space is None or c.space is None or p.space != c.space or p.schedule != c.schedule:
         return False
     shared = (p.writes & c.touches()) | (p.reads & c.writes)
     if any(not _independent(name, p, c) for name in shared & (p.off_point | c.off_point)):
@@ -250,6 +253,7 @@ def fused(p: Step, c: Step) -> Step:
         p.off_point | c.off_point,
         p.written_shapes | c.written_shapes,
         p.subsets | c.subsets,
+        p.schedule,
     )
 
 

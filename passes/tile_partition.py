@@ -522,6 +522,7 @@ def plan_layouts(sdfg_op: sd.SdfgOp, arch: Arch) -> dict[str, ipu.TileMapAttr | 
 
     groups = _UnionFind()
     analyzed: list[tuple[Step, MapAccesses | None]] = []
+    on_one_tile: set[str] = set()
     for step in program_steps(sdfg_op):
         analyzed.append((step, accesses := analyze_step(step)))
         if accesses is not None:
@@ -530,6 +531,8 @@ def plan_layouts(sdfg_op: sd.SdfgOp, arch: Arch) -> dict[str, ipu.TileMapAttr | 
             arrays = [n for n in accesses.laid_out_together() if shapes[n]]
             for a in arrays[1:]:
                 groups.union(arrays[0], a)
+            if isinstance(step, sd.MapOp) and step.on_one_tile():
+                on_one_tile.update(arrays)
         elif isinstance(step, sd.CopyOp):
             src, dst = sd.container_name(step.source), sd.container_name(step.destination)
             if shapes[src] and shapes[src] == shapes[dst] and _is_whole(step):
@@ -548,6 +551,9 @@ def plan_layouts(sdfg_op: sd.SdfgOp, arch: Arch) -> dict[str, ipu.TileMapAttr | 
     layouts: dict[str, ipu.TileMapAttr | ipu.GridMapAttr] = {name: SCALAR_MAP for name, shape in shapes.items() if not shape}
     for root, names in members.items():
         shape = shapes[names[0]]
+        if on_one_tile & set(names):  # a map scheduled IPU_Workers: its tile's workers share it
+            layouts.update({name: balanced_tile_map(prod(shape), 1, grains[root]) for name in names})
+            continue
         # workers take rows of a box in turn: rows of narrower elements could share a word
         whole_words = all(element_bytes[n] >= ATOMIC_STORE_BYTES for n in names)
         halo = _grid_halo(set(names), shape, analyzed) if whole_words else None

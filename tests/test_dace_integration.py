@@ -77,3 +77,19 @@ def test_a_marked_sdfg_runs_like_the_unmarked_one():
     x, y = np.arange(37, dtype=np.float32), np.zeros(37, np.float32)
     ipu_lower.compile(sdfg, symbols={"N": 37})(x=x, y=y)
     np.testing.assert_array_equal(y, x * 2)
+
+
+@pytest.mark.skipif(shutil.which("g++") is None, reason="needs g++")
+def test_a_map_scheduled_on_one_tiles_workers_runs_there():
+    sdfg = scale.to_sdfg(simplify=True)
+    (entry,) = [n for n, _ in sdfg.all_nodes_recursive() if isinstance(n, dace.nodes.MapEntry)]
+    entry.map.schedule = dace.dtypes.ScheduleType.IPU_Workers
+    x, y = np.arange(3001, dtype=np.float32), np.zeros(3001, np.float32)
+    program = ipu_lower.compile(sdfg, symbols={"N": 3001})
+    program(x=x, y=y)
+    np.testing.assert_array_equal(y, x * 2)
+    computing = [tile for tile, _, cycles, _ in program.report["tiles"] if cycles > 0]
+    assert computing == [0]
+    spread = ipu_lower.compile(scale, symbols={"N": 3001})
+    spread(x=x, y=y)
+    assert len([t for t in spread.report["tiles"] if t[2] > 0]) > 100

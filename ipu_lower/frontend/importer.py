@@ -614,7 +614,8 @@ class _SdfgImporter:
             lower.append(self.expr(begin, "unsupported map range", state, entry))
             upper.append(self.expr(end, "unsupported map range", state, entry) + 1)
             step.append(self.expr(stride, "unsupported map range", state, entry))
-        op = sd.MapOp(entry.label, lower, upper, step, param_names=list(m.params))
+        schedule = m.schedule.name if m.schedule.name in sd.MAP_SCHEDULES else None
+        op = sd.MapOp(entry.label, lower, upper, step, param_names=list(m.params), schedule=schedule)
         self.map_params = {p: arg for p, arg in zip(m.params, op.params)}
         block = op.body.block
         values: dict = {}

@@ -546,3 +546,16 @@ sdfg.sdfg @f args [] symbols [] {
 }
 
 // CHECK: sdfg-invalid.mlir:[[# @LINE - 6]]:7: error: read must use each index operand, in the order the subset first names them
+
+// -----
+
+// A map schedule that is not one of DaCe's IPU schedules.
+sdfg.sdfg @f args ["x"] symbols ["N"] {
+  %x = sdfg.container "x" : !sdfg.array<N x f32>
+  sdfg.state "s" {
+    sdfg.map "m" (%i) = (0) to (N) step (1) schedule "GPU_Device" {
+    }
+  }
+}
+
+// CHECK: sdfg-invalid.mlir:[[# @LINE - 5]]:5: error: map 'm' has schedule 'GPU_Device', not one of IPU_Device, IPU_Workers

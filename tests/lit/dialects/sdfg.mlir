@@ -2,6 +2,7 @@
 // RUN: ipu-opt %s --print-op-generic | ipu-opt | filecheck %s
 // RUN: ipu-opt %s --print-op-generic | filecheck %s --check-prefix=GENERIC
 // RUN: ipu-opt %s --print-op-generic | ipu-opt --print-op-generic | filecheck %s --check-prefix=GENERIC
+// RUN: ipu-opt %s --print-op-generic | filecheck %s --check-prefix=SCHEDULE
 
 // Round trip of the sdfg dialect, in its custom and in the generic form. Sizes, ranges
 // and subsets are #sdfg.expr index expressions, printed in their canonical form: `%i + 0`
@@ -104,7 +105,7 @@ sdfg.sdfg @exprs args [] symbols ["N", "M"] {
 
 // States and maps: parameters are block arguments (one and two), symbolic bounds and
 // steps, nested maps whose subsets mix the parameters of both, an empty map body, a
-// state with attributes and an empty state.
+// DaCe schedule, a state with attributes and an empty state.
 
 sdfg.sdfg @maps args ["A"] symbols ["N", "M"] {
   %a = sdfg.container "A" : !sdfg.array<N x M x f32>
@@ -122,6 +123,8 @@ sdfg.sdfg @maps args ["A"] symbols ["N", "M"] {
       }
     }
     sdfg.map "empty" (%e) = (0) to (4) step (1) {
+    }
+    sdfg.map "workers" (%w) = (0) to (4) step (1) schedule "IPU_Workers" {
     }
   }
   sdfg.state "empty" {
@@ -145,6 +148,8 @@ sdfg.sdfg @maps args ["A"] symbols ["N", "M"] {
 // CHECK-NEXT:        }
 // CHECK-NEXT:      }
 // CHECK-NEXT:      sdfg.map "empty" (%{{.*}}) = (0) to (4) step (1) {
+// CHECK-NEXT:      }
+// CHECK-NEXT:      sdfg.map "workers" (%{{.*}}) = (0) to (4) step (1) schedule "IPU_Workers" {
 // CHECK-NEXT:      }
 // CHECK-NEXT:    }
 // CHECK-NEXT:    sdfg.state "empty" {
@@ -324,3 +329,6 @@ sdfg.sdfg @"a-b" args [] symbols [] attributes {keep = 1 : i32} {
 // ATTRS: sdfg.sdfg @"a-b" args [] symbols [] attributes {keep = 1 : i32} {
 // ATTRS: sdfg.map "m" (%i) = (0) to (4) step (1) attributes {note = "x"} {
 // ATTRS: sdfg.tasklet "k" ins() outs(o) : () -> (f32) attributes {fast} {
+
+// The schedule is a property of the map in the generic form.
+// SCHEDULE: "sdfg.map"() <{label = "workers", lower = [#sdfg.expr<0>], upper = [#sdfg.expr<4>], step = [#sdfg.expr<1>], schedule = "IPU_Workers"}>

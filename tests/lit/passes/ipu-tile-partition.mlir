@@ -189,3 +189,23 @@ sdfg.sdfg @empty args ["A", "B"] symbols [] {
 // CHECK-NEXT:    ipu.from_host %B : memref<2xf32>
 // CHECK-NEXT:    ipu.to_host %B : memref<2xf32>
 // CHECK-NEXT:  }
+
+// -----
+
+// A map DaCe schedules IPU_Workers stays on one tile, whose workers share its points:
+// the arrays it touches lie on tile 0, where another map would spread them over 500.
+sdfg.sdfg @workers args ["x", "y"] symbols [] {
+  %x = sdfg.container "x" : !sdfg.array<1000 x f32>
+  %y = sdfg.container "y" : !sdfg.array<1000 x f32>
+  sdfg.state "s" {
+    sdfg.map "m" (%i) = (0) to (1000) step (1) schedule "IPU_Workers" {
+      %v = sdfg.read %x[%i] : !sdfg.array<1000 x f32>
+      sdfg.write %v to %y[%i] : !sdfg.array<1000 x f32>
+    }
+  }
+}
+
+// CHECK-LABEL: ipu.graph "workers" arch "ipu1"
+// CHECK-NEXT:    %x = ipu.variable "x" mapping <0 to 1 x 1000> : memref<1000xf32>
+// CHECK-NEXT:    %y = ipu.variable "y" mapping <0 to 1 x 1000> : memref<1000xf32>
+// CHECK:         ipu.tiled_map "m" over <0 to 1 x 1000>

@@ -666,3 +666,27 @@ sdfg.sdfg @stays args ["x", "b", "y"] symbols [] {
 // CHECK-LABEL: sdfg.sdfg @stays
 // CHECK:          sdfg.map "m1"
 // CHECK:          sdfg.map "m2"
+
+// -----
+
+// Maps of different DaCe schedules do not fuse: one runs on a tile's workers, the other
+// over all tiles.
+sdfg.sdfg @schedules args ["x", "z"] symbols [] {
+  %x = sdfg.container "x" : !sdfg.array<8 x f32>
+  %t = sdfg.container "t" transient : !sdfg.array<8 x f32>
+  %z = sdfg.container "z" : !sdfg.array<8 x f32>
+  sdfg.state "s" {
+    sdfg.map "workers" (%i) = (0) to (8) step (1) schedule "IPU_Workers" {
+      %v = sdfg.read %x[%i] : !sdfg.array<8 x f32>
+      sdfg.write %v to %t[%i] : !sdfg.array<8 x f32>
+    }
+    sdfg.map "device" (%j) = (0) to (8) step (1) {
+      %v = sdfg.read %t[%j] : !sdfg.array<8 x f32>
+      sdfg.write %v to %z[%j] : !sdfg.array<8 x f32>
+    }
+  }
+}
+
+// CHECK-LABEL: sdfg.sdfg @schedules
+// CHECK:         sdfg.map "workers" (%i) = (0) to (8) step (1) schedule "IPU_Workers" {
+// CHECK:         sdfg.map "device" (%j) = (0) to (8) step (1) {
