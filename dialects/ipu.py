@@ -25,6 +25,7 @@ from typing import ClassVar
 
 from ipu_lower.dialects.codelet_body import BlockExtentMixin, CodeletOpMixin, FieldMixin, WorkerOpMixin, count
 from ipu_lower.dialects.dynamic_slice import DynamicSliceMixin, int_list
+from ipu_lower.dialects.matmul import MatmulMixin
 from ipu_lower.dialects.syntax import (
     LabelledBodyMixin,
     parse_body,
@@ -628,6 +629,33 @@ class DynamicUpdateOp(_DynamicOp):
 
     name = "ipu.dynamic_update"
     KEYWORD: ClassVar[str] = "from"
+
+
+@irdl_op_definition
+class MatmulOp(MatmulMixin, IRDLOperation):
+    """`out = lhs @ rhs` of variables (`ipu_lower.dialects.matmul`), a program step that
+    poplin plans: it chooses its own split of the work over the tiles and the exchange
+    of the operands, so the op carries no tile map, and writes `out` in its layout.
+
+    `ipu.matmul "mm" %A, %B to %C : memref<4x5xf32>, memref<5x6xf32>, memref<4x6xf32>`
+    """
+
+    name = "ipu.matmul"
+    label = prop_def(StringAttr)
+    lhs = operand_def(MemRefType)
+    rhs = operand_def(MemRefType)
+    out = operand_def(MemRefType)
+    traits = lazy_traits_def(lambda: (_IN_PROGRAM,))
+
+    def __init__(self, label: str, lhs: SSAValue, rhs: SSAValue, out: SSAValue):
+        super().__init__(operands=[lhs, rhs, out], properties={"label": StringAttr(label)})
+
+    @staticmethod
+    def root(value: SSAValue) -> object:
+        return variable_of(value)
+
+    def verify_(self) -> None:
+        self.verify_matmul()
 
 
 @irdl_op_definition
@@ -1371,6 +1399,7 @@ IPU = Dialect(
         IfOp,
         DynamicSliceOp,
         DynamicUpdateOp,
+        MatmulOp,
         CodeletOp,
         WorkerIdOp,
         NumWorkersOp,

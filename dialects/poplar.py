@@ -19,6 +19,7 @@ from typing import ClassVar
 
 from ipu_lower.dialects.codelet_body import BlockExtentMixin, CodeletOpMixin, FieldMixin, WorkerOpMixin, count
 from ipu_lower.dialects.dynamic_slice import DynamicSliceMixin, int_list
+from ipu_lower.dialects.matmul import MatmulMixin
 from ipu_lower.dialects.syntax import parse_body, parse_view_tail, print_body, print_view_tail
 from ipu_lower.dialects.tiling import (
     SliceRuleMixin,
@@ -931,6 +932,31 @@ class DynamicUpdateOp(_DynamicOp):
 
 
 @irdl_op_definition
+class MatmulOp(MatmulMixin, BuildOp):
+    """`poplin::matMulWithOutput(graph, A, B, out, prog, {"label"})`: a program writing
+    `lhs @ rhs` into `out` (`ipu_lower.dialects.matmul`); poplin plans the work. A vector
+    is multiplied as a matrix of one column (`A @ x`: x as [K, 1], out as [M, 1]) or one
+    row (`x @ A`: [1, K], out [1, N]).
+
+    `%p = poplar.matmul "mm" %A, %B to %C : !poplar.tensor<4x5xf32>, !poplar.tensor<5x6xf32>, !poplar.tensor<4x6xf32>`
+    """
+
+    name = "poplar.matmul"
+    label = prop_def(StringAttr)
+    lhs = operand_def(TensorType)
+    rhs = operand_def(TensorType)
+    out = operand_def(TensorType)
+    result = result_def(ProgramType)
+
+    def __init__(self, label: str, lhs: SSAValue, rhs: SSAValue, out: SSAValue):
+        super().__init__(operands=[lhs, rhs, out], properties={"label": StringAttr(label)}, result_types=[ProgramType()])
+
+    def verify_(self) -> None:
+        super().verify_()
+        self.verify_matmul()
+
+
+@irdl_op_definition
 class EngineOp(BuildOp):
     """`Engine engine(graph, program); engine.load(device);` ends the build region."""
 
@@ -1091,6 +1117,7 @@ POPLAR = Dialect(
         IfOp,
         DynamicSliceOp,
         DynamicUpdateOp,
+        MatmulOp,
         EngineOp,
         WriteTensorOp,
         ReadTensorOp,

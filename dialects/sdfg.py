@@ -18,6 +18,7 @@ import re
 from collections.abc import Iterator, Sequence
 
 from ipu_lower.dialects.index_expr import IndexExpr, check_symbol_name, parse_index_expr
+from ipu_lower.dialects.matmul import MatmulMixin
 from ipu_lower.dialects.reduction import REDUCTION_KINDS
 from ipu_lower.dialects.syntax import LabelledBodyMixin, parse_body, parse_regions, print_body, print_regions
 from xdsl.dialects.builtin import ArrayAttr, IndexType, IntegerType, StringAttr, UnitAttr, i1, i32
@@ -1340,6 +1341,29 @@ class AccumulateOp(_StoreMixin, IRDLOperation):
         return op
 
 
+@irdl_op_definition
+class MatmulOp(MatmulMixin, IRDLOperation):
+    """A DaCe `MatMul` library node of whole containers: `out = lhs @ rhs` of a matrix
+    and a matrix, a matrix and a vector or a vector and a matrix, float32 or float16
+    (`ipu_lower.dialects.matmul`). It stands in a state, outside maps.
+
+    `sdfg.matmul "mm" %A, %B to %C : !sdfg.array<M x K x f32>, !sdfg.array<K x N x f32>, !sdfg.array<M x N x f32>`
+    """
+
+    name = "sdfg.matmul"
+    label = _label_prop()
+    lhs = operand_def(ArrayType)
+    rhs = operand_def(ArrayType)
+    out = operand_def(ArrayType)
+    traits = traits_def(HasParent(StateOp))
+
+    def __init__(self, label: str, lhs: SSAValue, rhs: SSAValue, out: SSAValue):
+        super().__init__(operands=[lhs, rhs, out], properties={"label": StringAttr(label)})
+
+    def verify_(self) -> None:
+        self.verify_matmul()
+
+
 SDFG = Dialect(
     "sdfg",
     [
@@ -1358,6 +1382,7 @@ SDFG = Dialect(
         ConditionOp,
         ApplyOp,
         AccumulateOp,
+        MatmulOp,
     ],
     [IndexExprAttr, ArrayType],
 )

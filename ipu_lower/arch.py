@@ -12,6 +12,10 @@ Sources (see ../shared/reference/poplar.md, section 4):
   1.33 GHz; unverified, Target::getExchangeBytesPerCycle gives the real number).
 - Sync: no public number; Poplar exposes it only as IPUModel::minIPUSyncDelay. The value
   here is an assumption of the order the Poplar docs suggest (tens to hundreds of cycles).
+- Peak FLOPs per tile and cycle: the published peaks over tiles x clock. GC2: 31.1 TFLOPS
+  float32 and 124.5 float16 (Jia et al.) over 1216 x 1.6 GHz = 16 and 64. GC200 and Bow:
+  128 float16 (AMP; tessellate-ipu `notebooks/IPU Peak Flops.ipynb`: peak = clock x tiles
+  x 128) and ~32 float32 (~62.5 TFLOPS over 1472 x 1.33 GHz; unverified).
 The C++ emulator carries the same table (ipu_lower_emulator/Arch.hpp); a test keeps them equal.
 """
 
@@ -34,6 +38,10 @@ class Arch:
     """Bytes a tile receives per cycle during exchange."""
     sync_cycles: int = 150
     """Cycles of one global synchronisation (assumption)."""
+    flops_per_cycle_f32: int = 32
+    """Peak float32 FLOPs per tile per cycle."""
+    flops_per_cycle_f16: int = 128
+    """Peak float16 FLOPs per tile per cycle (the AMP unit, float32 accumulation)."""
 
     def vector_width(self, element_bytes: int) -> int:
         """Elements of that size moved by one load/store (Target::getVectorWidth)."""
@@ -41,7 +49,10 @@ class Arch:
 
 
 ARCHS: dict[str, Arch] = {
-    "ipu1": Arch("ipu1", tiles=1216, bytes_per_tile=256 * 1024, workers_per_tile=6, clock_hz=1.6e9),
+    "ipu1": Arch(
+        "ipu1", tiles=1216, bytes_per_tile=256 * 1024, workers_per_tile=6, clock_hz=1.6e9,
+        flops_per_cycle_f32=16, flops_per_cycle_f16=64,
+    ),
     "ipu2": Arch("ipu2", tiles=1472, bytes_per_tile=624 * 1024, workers_per_tile=6, clock_hz=1.33e9),
     "ipu21": Arch("ipu21", tiles=1472, bytes_per_tile=624 * 1024, workers_per_tile=6, clock_hz=1.85e9),
 }

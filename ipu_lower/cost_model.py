@@ -513,6 +513,21 @@ def superstep_cycles(compute: int, exchange_bytes: int, arch: Arch) -> int:
     return compute + Exchange(exchange_bytes, exchange_bytes).cycles(arch.exchange_bytes_per_cycle) + arch.sync_cycles
 
 
+def matmul_cycles(rows: int, inner: int, columns: int, element_bytes: int, arch: Arch) -> int:
+    """Cycles of one poplin product of [rows, inner] x [inner, columns] (float16 when
+    `element_bytes` is 2, else float32), as the emulator counts them (CostModel.hpp):
+    its FLOPs at the arch's peak per tile (`Arch.flops_per_cycle_*`) over all tiles, at
+    efficiency 1 (no public measure of poplin's fraction of peak was found: a lower
+    bound); the bytes of both operands and the result crossing the exchange once,
+    spread evenly over the tiles (assumption); and a sync."""
+    peak = arch.flops_per_cycle_f16 if element_bytes == 2 else arch.flops_per_cycle_f32
+    flops = 2 * rows * inner * columns
+    moved = (rows * inner + inner * columns + rows * columns) * element_bytes
+    compute = -(-flops // (arch.tiles * peak))
+    exchange_cycles = -(-moved // (arch.tiles * arch.exchange_bytes_per_cycle))
+    return compute + exchange_cycles + arch.sync_cycles
+
+
 # -- programs ------------------------------------------------------------------------------
 
 
@@ -556,8 +571,8 @@ def program_estimate(program: poplar.HostProgramOp, arch: Arch) -> ProgramEstima
     emulator's CostModel.hpp: an `Execute` costs its compute (for each placement its
     slowest vertex, summed over the placements: as if they shared a tile), its exchange
     (`exchange`) and a sync; a copy or dynamic slice moves its bytes through the exchange
-    (as if every element crossed tiles) and syncs; a control program syncs once per
-    evaluation of its predicate."""
+    (as if every element crossed tiles) and syncs; a matrix product costs
+    `matmul_cycles`; a control program syncs once per evaluation of its predicate."""
     engine = program.build_body.block.last_op
     assert isinstance(engine, poplar.EngineOp)
     return _ProgramWalk(arch).estimate(engine.program, 1, None)
@@ -590,6 +605,9 @@ class _ProgramWalk:
             return self.moved(op.source)
         if isinstance(op, poplar.DynamicSliceOp | poplar.DynamicUpdateOp):
             return self.moved(op.slice)
+        if isinstance(op, poplar.MatmulOp):
+            size = element_type(poplar.tensor_type(op.lhs).element_type).bytes
+            return matmul_cycles(*op.sizes(), size, self.arch)
         if isinstance(op, poplar.SequenceOp):
             return sum(self.cycles(p, entries, within) for p in op.programs)
         if isinstance(op, poplar.RepeatOp):

@@ -239,6 +239,12 @@ class _Dynamic(RewritePattern):
             rewriter.replace(op, kind(op.tensor, op.offsets, op.slice, op.dim_list(), op.size_list()), [])
 
 
+class _Matmul(RewritePattern):
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: ipu.MatmulOp, rewriter: PatternRewriter) -> None:
+        rewriter.replace(op, poplar.MatmulOp(op.label.data, op.lhs, op.rhs, op.out), [])
+
+
 @dataclass
 class _ComputeSet(RewritePattern):
     placements: dict[ipu.VerticesOp, Placement]
@@ -329,6 +335,7 @@ class ConvertIpuToPoplarPass(ModulePass):
             _TensorView(),
             _Copy(),
             _Dynamic(),
+            _Matmul(),
             _ComputeSet(placements),
         ]
         # One walk converts every op (a graph is visited before the ops it moves into

@@ -600,9 +600,9 @@ def _grid_halo(group: set[str], shape: tuple[int, ...], analyzed: list[tuple[Ste
 def plan_partition(sdfg_op: sd.SdfgOp, arch: Arch) -> PartitionPlan:
     layouts = plan_layouts(sdfg_op, arch)
     written = {
-        sd.container_name(op.destination if isinstance(op, sd.CopyOp) else op.container)
+        sd.container_name(op.destination if isinstance(op, sd.CopyOp) else op.out if isinstance(op, sd.MatmulOp) else op.container)
         for op in sdfg_op.walk()
-        if isinstance(op, sd.WriteOp | sd.CopyOp | sd.AccumulateOp)
+        if isinstance(op, sd.WriteOp | sd.CopyOp | sd.AccumulateOp | sd.MatmulOp)
     }
     all_copies = [op for op in sdfg_op.walk() if isinstance(op, sd.CopyOp)]
     copies = {op: plan_copy(op) for op in all_copies if not op.indices}
@@ -911,6 +911,17 @@ class _CopyToCopy(RewritePattern):
         rewriter.replace(op, ipu.CopyOp(src, src_range, dst, dst_range))
 
 
+class _MatmulToMatmul(RewritePattern):
+    """A product is poplin's to plan: its operands and result keep the layouts planned
+    for them (a matmul ties none), which the steps around it use."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: sd.MatmulOp, rewriter: PatternRewriter) -> None:
+        if isinstance(op.parent_op(), sd.StateOp):
+            return  # its state is inlined first
+        rewriter.replace(op, ipu.MatmulOp(op.label.data, op.lhs, op.rhs, op.out))
+
+
 @dataclass(frozen=True)
 class IpuTilePartitionPass(ModulePass):
     """Partition every SDFG over the tiles of `arch` (ipu1, ipu2, ipu21)."""
@@ -933,7 +944,7 @@ class IpuTilePartitionPass(ModulePass):
             # inner loops and branches before the ones around them; then the data.
             context = Rewrite(plan.control, plan.names, sdfg_op.body.block)
             context.make_variables()
-            dataflow = [_InlineState(plan, context), _MapToTiledMap(plan, context), _CopyToCopy(plan), DynamicCopyToSlice(context)]
+            dataflow = [_InlineState(plan, context), _MapToTiledMap(plan, context), _CopyToCopy(plan), _MatmulToMatmul(), DynamicCopyToSlice(context)]
             _walk(dataflow).rewrite_region(sdfg_op.body)
             control = [ForToRepeat(context), IfToIf(context), WhileToRepeatWhile(context)]
             _walk(control, regions_first=True).rewrite_region(sdfg_op.body)

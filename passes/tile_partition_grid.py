@@ -62,6 +62,8 @@ def touched(step: Operation | list[Operation]) -> set[str]:
                 names.add(sd.container_name(inner.container))
             elif isinstance(inner, sd.CopyOp):
                 names.update((sd.container_name(inner.source), sd.container_name(inner.destination)))
+            elif isinstance(inner, sd.MatmulOp):
+                names.update(sd.container_name(v) for v in (inner.lhs, inner.rhs, inner.out))
     return names
 
 

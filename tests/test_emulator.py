@@ -451,6 +451,23 @@ def test_dynamic_slice_and_update(build):
         "popops::dynamicSliceWithOutput: the offset tensor 'from' must be UNSIGNED_INT of shape {1}, not int {1}")
 
 
+def test_poplin_matmul(build):
+    lines = drive(build, "matmul")
+    assert values(lines, "c") == [4, 5, 10, 11]  # [[1, 2, 3], [4, 5, 6]] @ [[1, 0], [0, 1], [1, 1]]
+    assert values(lines, "y") == [-1, -1]  # c @ [1, -1]
+    report = report_of(lines)
+    # 2 x 2 x 3 x 2 = 24 FLOPs at 32 per tile over 1472 tiles: 1 cycle; 4 x (6 + 6 + 4)
+    # bytes over 1472 x 4 bytes a cycle: 1 cycle; and a sync (CostModel.hpp)
+    assert step(report, "ab") == {
+        "name": "ab", "kind": "matmul", "executions": 1, "compute_cycles": 1,
+        "exchange_cycles": 1, "sync_cycles": 150, "cycles": 152, "exchange_bytes": 64}
+    assert error_of(build, "matmul", "rank") == "poplin::matMul: operand 'x' of shape {2} is not a matrix"
+    assert error_of(build, "matmul", "inner") == "poplin::matMul: operands of shapes {2,3} and {2,2} do not agree"
+    assert error_of(build, "matmul", "types") == "poplin::matMul: operands 'a' and 'h' have different element types"
+    assert error_of(build, "matmul", "output") == (
+        "poplin::matMulWithOutput: output 'y' has shape {3,1}, not {2,1}")
+
+
 def test_half_tensors_round_trip_as_raw_bits(build):
     bits = [0x3C00, 0xC100, 0x7BFF, 0x0001, 0x03FF, 0x2E66, 0x7C00, 0xFC00, 0x8000, 0x3555]
     lines = drive(build, "half", *(f"{b:04x}" for b in bits))

@@ -95,14 +95,14 @@ def test_every_source_compiles_cleanly() -> None:
 
 
 def test_every_header_names_what_it_is() -> None:
-    # poplar/X.hpp emulates the SDK header of the same path, popops/X.hpp the poplibs
+    # poplar/X.hpp emulates the SDK header of the same path, popops/X.hpp and poplin/X.hpp the poplibs
     # header; the emulator's internals say that they have no SDK counterpart.
     for header in INCLUDE_DIR.rglob("*.hpp"):
         first_line = header.read_text().splitlines()[0]
         rel = header.relative_to(INCLUDE_DIR).as_posix()
         if rel.startswith("poplar/"):
             assert first_line.startswith(f"// CPU emulator of Poplar SDK 3.x <{rel}>"), rel
-        elif rel.startswith("popops/"):
+        elif rel.startswith(("popops/", "poplin/")):
             assert first_line.startswith(f"// CPU emulator of poplibs' <{rel}>"), rel
         else:
             assert rel.startswith("ipu_lower_emulator/"), rel

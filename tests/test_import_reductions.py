@@ -122,11 +122,6 @@ def matmul_of_vectors(x: dace.float32[N], y: dace.float32[N], s: dace.float32[1]
     s[0] = x @ y
 
 
-@dace.program
-def matrix_times_vector(A: dace.float32[M, N], x: dace.float32[N]):
-    return A @ x
-
-
 def unknown_wcr_program():
     """`weighted`, whose WCR lambda is `p + 2 * q` (the input of ipu-opt's lit test)."""
     path = Path(__file__).parent / "lit" / "Inputs" / "unknown_wcr.py"
@@ -291,10 +286,6 @@ DIAGNOSED = {
         "SDFG 'odd_lambda', state 'main', node 'Reduce' (Reduce): write-conflict resolution 'lambda a, b: a - b' "
         "is not a known reduction",
     ),
-    "matrix times vector": (
-        lambda: matrix_times_vector.to_sdfg(simplify=True),
-        "SDFG 'test_import_reductions_matrix_times_vector', state '",
-    ),
     "WCR on a copy": (
         wcr_copy_sdfg,
         "SDFG 'wcr_copy', state 'main', node 'y' (AccessNode): memlet of 'x' has write-conflict resolution",
@@ -320,5 +311,4 @@ def test_unsupported_reductions_are_one_line_errors(case):
     assert message.startswith(prefix), message
     assert {
         "unknown WCR lambda": "(Tasklet): write-conflict resolution '(lambda p, q: (p + (2 * q)))' is not a known reduction",
-        "matrix times vector": "(MatMul): MatMul nodes are not supported yet (only the product of two vectors",
     }.get(case, "") in message

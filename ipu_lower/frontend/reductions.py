@@ -248,10 +248,8 @@ class ReductionImporter:
         return ops + [map_op]
 
     def matmul(self, node: nodes.LibraryNode) -> list[Operation]:
-        """`x @ y` of two vectors is a dot product; other products are not supported."""
-        ins = [e for e in self.state.in_edges(node) if not e.data.is_empty()]
-        if not ins or any(_vector_length(e.data) is None for e in ins):
-            raise self.fail(node, "MatMul nodes are not supported yet (only the product of two vectors, a dot product)")
+        """`x @ y` of two vectors is a dot product (`is_dot_product`); the importer makes
+        other products `sdfg.matmul` (`ipu_lower.frontend.matmul`)."""
         return self.dot(node)
 
     def dot(self, node: nodes.LibraryNode) -> list[Operation]:
@@ -306,6 +304,17 @@ class ReductionImporter:
         return ops + [map_op]
 
 
+def is_dot_product(state: SDFGState, node) -> bool:
+    """Whether a `MatMul` node multiplies two vectors into one element (`x @ y`)."""
+    ins = [e for e in state.in_edges(node) if not e.data.is_empty()]
+    outs = [e for e in state.out_edges(node) if not e.data.is_empty()]
+    return (
+        bool(ins)
+        and all(_vector_length(e.data) is not None for e in ins)
+        and all(e.data.subset.num_elements() == 1 for e in outs)
+    )
+
+
 def _vector_length(memlet) -> int | None:
     """The length of a memlet's subset when at most one of its dimensions has more than
     one element, else None."""
@@ -353,7 +362,7 @@ def write_reductions_through_views(sdfg: SDFG) -> None:
                 continue
             desc = view.desc(sdfg)
             box = [s for s in memlet.subset.size() if s != 1]
-            if [s for s in desc.shape if s != 1] != box or _covers(outedge.data.subset, desc) is False:
+            if [s for s in desc.shape if s != 1] != box or covers(outedge.data.subset, desc) is False:
                 continue
             new = type(outedge.data)(data=target.data, subset=memlet.subset)
             state.remove_edge(outedge)
@@ -447,7 +456,7 @@ def reduce_whole_containers(sdfg: SDFG) -> None:
                 continue
             edge = edges[0]
             source = sdfg.arrays[edge.data.data]
-            if isinstance(source, dt.View) or _covers(edge.data.subset, source):
+            if isinstance(source, dt.View) or covers(edge.data.subset, source):
                 continue
             name, box = sdfg.add_transient(f"{edge.data.data}_box", edge.data.subset.size(), source.dtype, find_new_name=True)
             copy = state.add_access(name)
@@ -456,7 +465,7 @@ def reduce_whole_containers(sdfg: SDFG) -> None:
             state.remove_edge(edge)
 
 
-def _covers(subset, desc) -> bool:
+def covers(subset, desc) -> bool:
     """Whether a subset is the whole of a data descriptor."""
     sizes = subset.size()
     return len(sizes) == len(desc.shape) and all(

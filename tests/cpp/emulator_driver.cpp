@@ -9,6 +9,8 @@
 #include <poplar/Program.hpp>
 #include <popops/DynamicSlice.hpp>
 #include <popops/codelets.hpp>
+#include <poplin/MatMul.hpp>
+#include <poplin/codelets.hpp>
 
 #include <chrono>
 #include <cstdint>
@@ -806,6 +808,47 @@ void dynamic(int argc, char **argv) {
   report();
 }
 
+// poplin::matMul of a 2x3 and a 3x2 float matrix into a new tensor, then
+// matMulWithOutput of the result by a 2-vector seen as a column; argv[2] picks an
+// error instead: `rank` (a vector operand), `inner` (3x2 by 3x2), `types` (FLOAT by
+// HALF), `output` (an output of the wrong shape).
+void matmul(int argc, char **argv) {
+  Env env;
+  auto &g = env.graph;
+  const std::string error = argc > 2 ? argv[2] : "";
+  Tensor a = g.addVariable(poplar::FLOAT, {2, 3}, "a");
+  Tensor b = g.addVariable(poplar::FLOAT, {error == "inner" ? 2u : 3u, 2}, "b");
+  Tensor h = g.addVariable(poplar::HALF, {3, 2}, "h");
+  Tensor x = g.addVariable(poplar::FLOAT, {2}, "x");
+  Tensor y = g.addVariable(poplar::FLOAT, {error == "output" ? 3u : 2u}, "y");
+  for (Tensor t : {a, b, h, x, y})
+    g.setTileMapping(t, 1);
+  poplin::addCodelets(g);
+  pp::Sequence prog;
+  const Tensor left = error == "rank" ? x : a;
+  const Tensor right = error == "types" ? h : error == "inner" ? b.transpose() : b;
+  Tensor c = poplin::matMul(g, left, right, prog, poplar::FLOAT, {"ab"});
+  Tensor out = y.reshape({y.numElements(), 1});
+  poplin::matMulWithOutput(g, c, x.reshape({2, 1}), out, prog, {"abx"});
+  g.createHostWrite("a", a);
+  g.createHostWrite("b", b);
+  g.createHostWrite("x", x);
+  g.createHostRead("c", c);
+  g.createHostRead("y", y);
+  poplar::Engine engine(g, prog);
+  engine.load(env.device);
+  std::vector<float> av{1, 2, 3, 4, 5, 6}, bv{1, 0, 0, 1, 1, 1}, xv{1, -1}, cv(4), yv(2);
+  engine.writeTensor("a", av.data(), av.data() + 6);
+  engine.writeTensor("b", bv.data(), bv.data() + 6);
+  engine.writeTensor("x", xv.data(), xv.data() + 2);
+  engine.run();
+  engine.readTensor("c", cv.data(), cv.data() + 4);
+  engine.readTensor("y", yv.data(), yv.data() + 2);
+  print("c", cv);
+  print("y", yv);
+  report();
+}
+
 void printTensor() {
   Env env;
   auto &g = env.graph;
@@ -1085,6 +1128,7 @@ const std::map<std::string, std::function<void(int, char **)>> &scenarios() {
       {"copy", [](int, char **) { copy(); }},
       {"control", [](int, char **) { control(); }},
       {"dynamic", dynamic},
+      {"matmul", matmul},
       {"half", halfScale},
       {"half_conv", [](int, char **) { halfConv(); }},
       {"targets", [](int, char **) { targets(); }},

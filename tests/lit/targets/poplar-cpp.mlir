@@ -130,6 +130,7 @@ poplar.host_program @g arch "ipu2" args ["a", "x", "y", "m", "s"] : [memref<f32>
 // CHECK-LABEL: // FILE: host.cpp
 // CHECK:       #include <poplar/Engine.hpp>
 // CHECK-NOT:   popops
+// CHECK-NOT:   poplin
 // CHECK:       struct TileRun {
 // CHECK:       template <std::size_t N, class F> void for_each_block(const TileRun (&runs)[N], F f, std::size_t start = 0) {
 // CHECK:      const TileRun tile_map_0[] = {{[{][{]}}0, 2, 14}, {2, 3, 2}};

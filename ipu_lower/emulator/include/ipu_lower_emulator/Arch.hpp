@@ -11,7 +11,10 @@
 //     2 floats / 4 halves);
 //   exchange_bytes_per_cycle = 4: derived, unverified (~8 TB/s / 1472 tiles /
 //     1.33 GHz);
-//   sync_cycles = 150: assumption (no public number).
+//   sync_cycles = 150: assumption (no public number);
+//   flops_per_cycle_f32 / _f16: peak FLOPs per tile and cycle (the published
+//     FP32 / FP16 AMP peaks over tiles x clock: GC2 31.1 / 124.5 TFLOPS ->
+//     16 / 64; GC200 and Bow 128 FP16, ~32 FP32 (unverified)).
 #ifndef IPU_LOWER_EMU_ARCH_HPP
 #define IPU_LOWER_EMU_ARCH_HPP
 
@@ -29,13 +32,15 @@ struct ArchParams {
   unsigned dataPathBytes;   ///< load/store width (sets getVectorWidth)
   unsigned exchangeBytesPerCycle; ///< bytes a tile receives per cycle in exchange
   unsigned syncCycles;      ///< cycles of one global synchronisation
+  unsigned flopsPerCycleF32; ///< peak float32 FLOPs per tile per cycle
+  unsigned flopsPerCycleF16; ///< peak float16 FLOPs per tile per cycle (AMP)
 };
 
 // Keep equal to ipu_lower/arch.py (checked by tests/test_emulator.py).
 inline constexpr ArchParams kArchTable[] = {
-    {"ipu1", 1216, 256 * 1024, 6, 1.6e9, 8, 4, 150},
-    {"ipu2", 1472, 624 * 1024, 6, 1.33e9, 8, 4, 150},
-    {"ipu21", 1472, 624 * 1024, 6, 1.85e9, 8, 4, 150},
+    {"ipu1", 1216, 256 * 1024, 6, 1.6e9, 8, 4, 150, 16, 64},
+    {"ipu2", 1472, 624 * 1024, 6, 1.33e9, 8, 4, 150, 32, 128},
+    {"ipu21", 1472, 624 * 1024, 6, 1.85e9, 8, 4, 150, 32, 128},
 };
 
 /// The row of kArchTable named `name`, or nullptr.

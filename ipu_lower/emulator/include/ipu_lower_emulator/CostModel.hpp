@@ -35,6 +35,18 @@
 //  popops::dynamicSliceWithOutput / dynamicUpdate, per execution: as a Copy
 //    between the box the offsets select and the slice, plus sync_cycles
 //    (assumption: the offsets reach the tiles holding the box in a sync).
+//  poplin::matMulWithOutput of [M, K] x [K, N], per execution (one superstep;
+//    the same formula as ipu_lower/cost_model.py matmul_cycles):
+//    compute_cycles  = ceil(2 M K N / (tiles x flops_per_cycle)), flops_per_cycle
+//                      the arch's peak per tile and cycle for A's element type
+//                      (Arch.hpp: FP32 / FP16 AMP peaks over tiles x clock), at
+//                      efficiency 1: no public measurement of poplin's fraction of
+//                      peak was found, so this is the compute bound, a lower bound;
+//    exchange_cycles = ceil(bytes of A, B and the product / (tiles x
+//                      exchange_bytes_per_cycle)) (assumption: poplin's plan
+//                      moves every operand and result element across the
+//                      exchange once, spread evenly over the tiles);
+//    sync_cycles     = sync_cycles of the target.
 //  Sync: sync_cycles. If / Switch / RepeatWhileTrue / RepeatWhileFalse /
 //    AbortOnCondition: sync_cycles per predicate evaluation (assumption: the
 //    predicate is broadcast to every tile's control flow). Sequence, Repeat,
@@ -72,6 +84,12 @@ StepCost makeStepCost(const std::vector<std::uint64_t> &computeCycles,
                       const std::vector<std::uint64_t> &exchangeBytes,
                       unsigned exchangeBytesPerCycle, unsigned syncCycles,
                       bool alwaysSync);
+
+/// Cost of one poplin matrix product (see the rules above); `bytes` is the size
+/// of A, B and the product together.
+StepCost matMulCost(std::uint64_t flops, std::uint64_t bytes, unsigned tiles,
+                    unsigned flopsPerCycle, unsigned exchangeBytesPerCycle,
+                    unsigned syncCycles);
 
 } // namespace emulator
 } // namespace poplar

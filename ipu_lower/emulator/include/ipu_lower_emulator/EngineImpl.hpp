@@ -181,6 +181,8 @@ private:
 
   /// The box of `p->a` that the offsets of a Dynamic* step select now.
   Tensor dynamicBox(const core::ProgramImpl *p) const;
+  /// Runs a poplin::matMulWithOutput step and accounts its cost.
+  void matMul(const core::ProgramImpl *p);
 
   /// Per element of a view (in order): (flatBegin, flatEnd, tile) pieces.
   std::vector<std::pair<std::size_t, unsigned>> segments(const ViewData &v) const;

@@ -49,7 +49,8 @@ struct ProgramImpl {
     Abort,
     AbortOnCondition,
     DynamicSlice,  ///< popops::dynamicSliceWithOutput (popops/DynamicSlice.hpp)
-    DynamicUpdate  ///< popops::dynamicUpdate
+    DynamicUpdate, ///< popops::dynamicUpdate
+    MatMul         ///< poplin::matMulWithOutput (poplin/MatMul.hpp)
   };
   using Node = std::shared_ptr<const ProgramImpl>;
 
@@ -60,7 +61,8 @@ struct ProgramImpl {
   std::vector<std::pair<std::int32_t, Node>> cases;  ///< Switch
   unsigned cs = 0;                                   ///< Execute
   unsigned count = 0;                                ///< Repeat
-  Tensor a, b; ///< Copy src/dst; predicate or control; printed/undef tensor
+  Tensor a, b; ///< Copy src/dst; predicate or control; printed/undef tensor; MatMul A, B
+  Tensor out;  ///< MatMul: the product
   Tensor offset;                        ///< Dynamic*: the offsets, one per dim
   std::vector<std::size_t> dims, sizes; ///< Dynamic*: the sliced dims and sizes
   std::shared_ptr<const emulator::StreamInfo> stream;

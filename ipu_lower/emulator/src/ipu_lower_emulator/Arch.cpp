@@ -34,6 +34,8 @@ std::string archTableJson() {
     out += ", \"data_path_bytes\": " + std::to_string(a.dataPathBytes);
     out += ", \"exchange_bytes_per_cycle\": " + std::to_string(a.exchangeBytesPerCycle);
     out += ", \"sync_cycles\": " + std::to_string(a.syncCycles);
+    out += ", \"flops_per_cycle_f32\": " + std::to_string(a.flopsPerCycleF32);
+    out += ", \"flops_per_cycle_f16\": " + std::to_string(a.flopsPerCycleF16);
     out += "}";
     first = false;
   }

@@ -28,5 +28,16 @@ StepCost makeStepCost(const std::vector<std::uint64_t> &computeCycles,
   return c;
 }
 
+StepCost matMulCost(std::uint64_t flops, std::uint64_t bytes, unsigned tiles,
+                    unsigned flopsPerCycle, unsigned exchangeBytesPerCycle,
+                    unsigned syncCycles) {
+  StepCost c;
+  c.compute = ceilDiv(flops, std::uint64_t(tiles) * flopsPerCycle);
+  c.exchange = ceilDiv(bytes, std::uint64_t(tiles) * exchangeBytesPerCycle);
+  c.exchangeBytes = bytes;
+  c.sync = syncCycles;
+  return c;
+}
+
 } // namespace emulator
 } // namespace poplar

@@ -284,6 +284,11 @@ void EngineCore::prepare(const core::ProgramImpl *p) {
     ownView(p->offset, what);
     break;
   }
+  case Kind::MatMul:
+    ownView(p->a, "poplin::matMulWithOutput");
+    ownView(p->b, "poplin::matMulWithOutput");
+    ownView(p->out, "poplin::matMulWithOutput");
+    break;
   }
 }
 
@@ -838,7 +843,46 @@ void EngineCore::exec(const core::ProgramImpl *p) {
             slice ? "dynamic_slice" : "dynamic_update", c);
     return;
   }
+  case Kind::MatMul:
+    matMul(p);
+    return;
   }
+}
+
+void EngineCore::matMul(const core::ProgramImpl *p) {
+  // Products accumulate in float, as poplin's default float partials do for half
+  // operands, and round once into the output's type.
+  const ViewData &av = *Access<Tensor>::view(p->a);
+  const ViewData &bv = *Access<Tensor>::view(p->b);
+  const ViewData &ov = *Access<Tensor>::view(p->out);
+  const std::size_t m = av.shape[0], k = av.shape[1], n = bv.shape[1];
+  auto load = [this](const ViewData &v, TypeId t) {
+    std::vector<unsigned char> raw(v.size() * typeSize(t));
+    gather(v, typeSize(t), raw.data());
+    std::vector<float> values(v.size());
+    for (std::size_t i = 0; i < values.size(); ++i)
+      values[i] = loadAs<float>(raw.data() + i * typeSize(t), t);
+    return values;
+  };
+  const TypeId at = Access<Tensor>::type(p->a), ot = Access<Tensor>::type(p->out);
+  const std::vector<float> a = load(av, at), b = load(bv, Access<Tensor>::type(p->b));
+  std::vector<unsigned char> out(ov.size() * typeSize(ot));
+  for (std::size_t i = 0; i < m; ++i)
+    for (std::size_t j = 0; j < n; ++j) {
+      float sum = 0;
+      for (std::size_t q = 0; q < k; ++q)
+        sum += a[i * k + q] * b[q * n + j];
+      storeAs(out.data() + (i * n + j) * typeSize(ot), ot, sum);
+    }
+  scatter(ov, typeSize(ot), out.data());
+  const ArchParams &arch = getArch(target.arch);
+  const unsigned peak = at == TypeId::HALF ? arch.flopsPerCycleF16 : arch.flopsPerCycleF32;
+  const std::uint64_t bytes = av.size() * typeSize(at) +
+                              bv.size() * typeSize(Access<Tensor>::type(p->b)) +
+                              ov.size() * typeSize(ot);
+  account(p, p->name.empty() ? "matMul '" + ov.varName() + "'" : p->name, "matmul",
+          matMulCost(2ull * m * k * n, bytes, target.numTiles(), peak,
+                     target.exchangeBytesPerCycle, target.syncCycles));
 }
 
 void EngineCore::printTensor(const std::string &title, const Tensor &t) const {

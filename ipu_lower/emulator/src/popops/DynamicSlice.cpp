@@ -1,18 +1,13 @@
 // The poplibs dynamic slices as program steps (popops/DynamicSlice.hpp).
 #include <popops/DynamicSlice.hpp>
 
+#include <ipu_lower_emulator/LibraryProgram.hpp>
+
 #include <string>
 
 namespace poplar {
 namespace emulator {
 namespace {
-
-/// A program step of a poplibs call, built by the functions below.
-class LibraryProgram : public program::Program {
-public:
-  LibraryProgram(Kind kind, const DebugContext &dc) : Program(kind, dc) {}
-  core::ProgramImpl &node() { return own(); }
-};
 
 void checkDynamicSlice(const char *call, const Tensor &t, const Tensor &slice,
                        const Tensor &offset, const std::vector<std::size_t> &dims,
