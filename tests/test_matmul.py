@@ -7,12 +7,12 @@ import shutil
 import dace
 import numpy as np
 import pytest
+from test_e2e import assert_same, run_dace, run_ipu
+from test_emitted_cpp import syntax_check
 
 from ipu_lower.arch import get_arch
 from ipu_lower.cost_model import matmul_cycles
 from ipu_lower.emit import emit_program
-from tests.test_e2e import assert_same, run_dace, run_ipu
-from tests.test_emitted_cpp import syntax_check
 
 pytestmark = pytest.mark.skipif(shutil.which("g++") is None, reason="needs g++")
 
