@@ -69,6 +69,44 @@ def transposed_product(A: dace.float32[K, M], B: dace.float32[K, N], C: dace.flo
     C[:] = A.T @ B
 
 
+@dace.program
+def softmax_rows(x: dace.float32[M, N], out: dace.float32[M, N]):
+    top = np.max(x, axis=-1)
+    e = np.exp(x - top[:, np.newaxis])
+    out[:] = e / np.sum(e, axis=-1)[:, np.newaxis]
+
+
+@dace.program
+def two_layers(x: dace.float32[M, K], w1: dace.float32[K, L], b1: dace.float32[L], w2: dace.float32[L, N],
+               b2: dace.float32[N], y: dace.float32[M, N]):
+    h = np.maximum(x @ w1 + b1, dace.float32(0))
+    y[:] = h @ w2 + b2
+
+
+@dace.program
+def two_layers_f16(x: dace.float16[M, K], w1: dace.float16[K, L], b1: dace.float16[L], w2: dace.float16[L, N],
+                   b2: dace.float16[N], y: dace.float16[M, N]):
+    h = np.maximum(x @ w1 + b1, dace.float16(0))
+    y[:] = h @ w2 + b2
+
+
+@dace.program
+def chain_of_three(A: dace.float32[M, K], B: dace.float32[K, L], C: dace.float32[L, N], D: dace.float32[N, M],
+                   E: dace.float32[M, M]):
+    E[:] = A @ B @ C @ D
+
+
+@dace.program
+def transposed_matrix_vector(A: dace.float32[M, N], y: dace.float32[M], z: dace.float32[N]):
+    z[:] = A.T @ y
+
+
+@dace.program
+def scaled_sum(alpha: dace.float32, beta: dace.float32, A: dace.float32[M, K], B: dace.float32[K, N],
+               C: dace.float32[M, N]):
+    C[:] = alpha * A @ B + beta * C
+
+
 def _arrays(shapes: dict, dtype=np.float32) -> dict:
     return {name: RNG.uniform(-1, 1, shape).astype(dtype) for name, shape in shapes.items()}
 
@@ -158,3 +196,42 @@ def test_emitted_files_compile_without_warnings(tmp_path):
         (tmp_path / name).write_text(files[name])
         paths.append(tmp_path / name)
     syntax_check(paths)
+
+
+def test_softmax_over_rows():
+    arrays = _arrays({"x": (37, 23), "out": (37, 23)})
+    symbols = {"M": 37, "N": 23}
+    ours, _ = run_ipu(softmax_rows, arrays, symbols)
+    assert_same(ours, run_dace(softmax_rows.to_sdfg(simplify=True), arrays, symbols), ["out"])
+    np.testing.assert_allclose(ours["out"].sum(axis=1), 1, rtol=1e-5)
+
+
+def test_two_layer_perceptron():
+    shapes = {"x": (37, 19), "w1": (19, 29), "b1": (29,), "w2": (29, 23), "b2": (23,), "y": (37, 23)}
+    _, _, steps = _check(two_layers, _arrays(shapes), {"M": 37, "K": 19, "L": 29, "N": 23}, ["y"])
+    assert len(steps) == 2
+
+
+def test_two_layer_perceptron_in_float16_against_float32():
+    shapes = {"x": (37, 19), "w1": (19, 29), "b1": (29,), "w2": (29, 23), "b2": (23,), "y": (37, 23)}
+    symbols = {"M": 37, "K": 19, "L": 29, "N": 23}
+    arrays = _arrays(shapes, np.float16)
+    ours, _ = run_ipu(two_layers_f16, arrays, symbols)
+    theirs = run_dace(two_layers.to_sdfg(simplify=True), {k: v.astype(np.float32) for k, v in arrays.items()}, symbols)
+    np.testing.assert_allclose(ours["y"].astype(np.float32), theirs["y"], **HALF_TOLERANCE)
+
+
+def test_chain_of_three_products():
+    arrays = _arrays({"A": (9, 5), "B": (5, 7), "C": (7, 4), "D": (4, 9), "E": (9, 9)})
+    _, _, steps = _check(chain_of_three, arrays, {"M": 9, "K": 5, "L": 7, "N": 4}, ["E"])
+    assert len(steps) == 3
+
+
+def test_transposed_matrix_vector():
+    arrays = _arrays({"A": (11, 6), "y": (11,), "z": (6,)})
+    _check(transposed_matrix_vector, arrays, {"M": 11, "N": 6}, ["z"], copies=True)
+
+
+def test_scaled_product_plus_scaled_matrix():
+    arrays = {**_arrays({"A": (8, 5), "B": (5, 6), "C": (8, 6)}), "alpha": np.float32(1.5), "beta": np.float32(-0.5)}
+    _check(scaled_sum, arrays, {"M": 8, "K": 5, "N": 6}, ["C"], copies=True)
