@@ -52,6 +52,7 @@ from ipu_lower.element_types import element_type_of_numpy
 from ipu_lower.frontend import control_flow as cf
 from ipu_lower.frontend import nested, views
 from ipu_lower.frontend.branches import tasklets_from_branches
+from ipu_lower.frontend.library_fallbacks import expand_library_fallbacks
 from ipu_lower.frontend.loop_extents import LoopExtentError, static_loop_extents
 from ipu_lower.frontend.map_loops import MapLoopError, interchange_map_loops
 from ipu_lower.frontend.matmul import import_matmul
@@ -133,6 +134,7 @@ class _SdfgImporter:
 
     def run(self) -> sd.SdfgOp:
         tasklets_from_branches(self.sdfg)
+        expand_library_fallbacks(self.sdfg)
         try:
             interchange_map_loops(self.sdfg)
         except MapLoopError as err:
