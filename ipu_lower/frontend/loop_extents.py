@@ -146,10 +146,11 @@ class Hull:
 class _Transient:
     """A transient of loop-dependent shape: its element k is at k + shift (per
     dimension; None until a map that accesses it decides), and the identity it holds
-    outside its box when a library node reads it whole (None: it is not padded)."""
+    outside its box when a library node reads it whole, as a Python literal (None: it
+    is not padded)."""
 
     shift: list = field(default_factory=list)
-    identity: object = None
+    identity: str | None = None
 
 
 class _Rewriter:
@@ -246,7 +247,6 @@ class _Rewriter:
         edges = [e for e in state.in_edges(node) if not e.data.is_empty() and self.dynamic_box(e.data.subset)]
         if not edges or not all(isinstance(e.src, nodes.AccessNode) for e in edges):
             return
-        identity = self.identity_of(state, node)
         for edge in edges:
             src, subset = edge.src, edge.data.subset
             if isinstance(src.desc(self.sdfg), dt.View):  # copy from what the view views
@@ -254,7 +254,7 @@ class _Rewriter:
             name, desc = self.sdfg.add_transient(
                 f"{edge.data.data}_padded", edge.data.subset.size(), src.desc(self.sdfg).dtype, find_new_name=True
             )
-            self.transients[name] = _Transient([None] * len(desc.shape), identity)
+            self.transients[name] = _Transient([None] * len(desc.shape), self.identity_of(state, node, desc.dtype))
             padded = state.add_access(name)
             self.copy_as_map(state, src, subset, padded, subsets.Range.from_array(desc), node)
             self.whole_reads.append(state.add_edge(padded, None, node, edge.dst_conn, Memlet.from_array(name, desc)))
@@ -290,19 +290,18 @@ class _Rewriter:
                                   "not supported yet", state, node)
         return source, subsets.Range(result)
 
-    def identity_of(self, state: SDFGState, node):
-        """What a padded input of `node` holds outside its box: the identity of its reduction."""
+    def identity_of(self, state: SDFGState, node, dtype) -> str:
+        """What a padded input of `node` holds outside its box (a literal of `dtype`):
+        the identity of its reduction."""
         if library_kind(node) != "reduce":
-            return 0  # a dot product
-        kind = reduction_type(node.wcr)
+            return "0"  # a dot product
         if node.identity is not None:
-            return node.identity
-        values = {dtypes.ReductionType.Sum: 0, dtypes.ReductionType.Product: 1,
-                  dtypes.ReductionType.Min: "inf", dtypes.ReductionType.Max: "-inf"}
-        if kind not in values:
+            return repr(node.identity)
+        literal = _identity_literal(reduction_type(node.wcr), dtype)
+        if literal is None:
             raise LoopExtentError(f"reduction '{node.wcr}' of a loop-dependent box has no known identity",
                                   state, node)
-        return values[kind]
+        return literal
 
     # -- maps ---------------------------------------------------------------------------
 
@@ -402,14 +401,12 @@ class _Rewriter:
                 continue  # a value passed to a tasklet of the map, which guards its own outputs
             transient = self.transients.get(memlet.data)
             if memlet.wcr is not None:
-                kind = reduction_type(memlet.wcr)
-                identity = {dtypes.ReductionType.Sum: 0, dtypes.ReductionType.Product: 1,
-                            dtypes.ReductionType.Min: "inf", dtypes.ReductionType.Max: "-inf"}.get(kind)
+                identity = _identity_literal(reduction_type(memlet.wcr), self.sdfg.arrays[memlet.data].dtype)
                 if identity is None:
                     continue  # the importer reports the lambda
-                otherwise.append(f"{edge.src_conn} = {_literal(identity, self.sdfg.arrays[memlet.data].dtype)}")
+                otherwise.append(f"{edge.src_conn} = {identity}")
             elif transient is not None and transient.identity is not None:
-                otherwise.append(f"{edge.src_conn} = {_literal(transient.identity, self.sdfg.arrays[memlet.data].dtype)}")
+                otherwise.append(f"{edge.src_conn} = {transient.identity}")
             elif transient is None:
                 otherwise.append(f"{edge.src_conn} = {self.old_value(state, entry, tasklet, memlet)}")
         if otherwise:
@@ -474,7 +471,7 @@ class _Rewriter:
                 shape.append(high if transient.identity is None else sympy.Max(high, 1))
             desc.set_shape([_dace(n) for n in shape])
             if transient.identity is not None:
-                padded[name] = _literal(transient.identity, desc.dtype)
+                padded[name] = transient.identity
         if padded:
             state = self.sdfg.add_state_before(self.sdfg.start_block, "init_padded", is_start_block=True)
             for name, identity in padded.items():
@@ -502,11 +499,19 @@ def _canonical_range(subset) -> subsets.Range:
     return subsets.Range([tuple(_canonical(x) for x in r) for r in subset.ndrange()])
 
 
-def _literal(value, dtype) -> str:
-    """`value` (a number, or 'inf'/'-inf') as a Python literal of `dtype` in a tasklet."""
-    if isinstance(value, str):
-        if np.issubdtype(dtype.type, np.integer):
-            info = np.iinfo(dtype.type)
-            return str(info.max if value == "inf" else info.min)
-        return value
-    return repr(value)
+_IDENTITIES = {
+    dtypes.ReductionType.Sum: 0, dtypes.ReductionType.Product: 1,
+    dtypes.ReductionType.Min: "inf", dtypes.ReductionType.Max: "-inf",
+}
+"""The identity of each reduction `sdfg.accumulate` supports (`dialects.reduction.identity`
+builds the same values as constants), infinities by name."""
+
+
+def _identity_literal(kind, dtype) -> str | None:
+    """The identity of reduction `kind` as a Python literal of `dtype` in a tasklet (the
+    largest or smallest integer for an integer min or max); None for other reductions."""
+    value = _IDENTITIES.get(kind)
+    if isinstance(value, str) and np.issubdtype(dtype.type, np.integer):
+        info = np.iinfo(dtype.type)
+        return str(info.max if value == "inf" else info.min)
+    return None if value is None else str(value)
