@@ -40,7 +40,7 @@ from xdsl.pattern_rewriter import (
 )
 from xdsl.rewriter import InsertPoint
 
-from ipu_lower.arch import ATOMIC_STORE_BYTES, DEFAULT_ARCH, Arch, get_arch
+from ipu_lower.arch import ATOMIC_STORE_BYTES, Arch, pass_arch
 from ipu_lower.diagnostics import IpuLowerError, error
 from ipu_lower.dialects import ipu
 from ipu_lower.dialects import sdfg as sd
@@ -72,6 +72,7 @@ from ipu_lower.passes.tile_partition_reductions import (
     is_reduction_map,
     plan_reduction,
     reduction_ops,
+    reduction_views,
 )
 from ipu_lower.passes.tile_partition_views import (
     BROADCAST,
@@ -798,7 +799,10 @@ class _MapToTiledMap(RewritePattern):
                 sdfg_op = sdfg_op.parent_op()  # type: ignore[union-attr]
             taken = {c.container_name.data for c in sdfg_op.containers()} | self.context.names.taken
             taken |= {v.var_name.data for v in sdfg_op.body.block.ops if isinstance(v, ipu.VariableOp)}
-            variables, reductions = reduction_ops(op, self.plan.reductions[op], taken)
+            created: list[ipu.ViewOp] = []
+            views = {read: _view_of(read.container, key, created) for read, key in reduction_views(op).items()}
+            rewriter.insert(created, _graph_level(op))
+            variables, reductions = reduction_ops(op, self.plan.reductions[op], taken, views)
             self.context.names.taken.update(v.var_name.data for v in variables)
             last_container = sdfg_op.containers()[-1]
             rewriter.insert(variables, InsertPoint.after(last_container))
@@ -932,10 +936,7 @@ class IpuTilePartitionPass(ModulePass):
     """Default: ipu2 (or ipu-opt's --arch)."""
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        try:
-            arch = get_arch(self.arch or DEFAULT_ARCH)
-        except ValueError as err:
-            raise IpuLowerError(f"error: {err}") from err
+        arch = pass_arch(self.arch)
         for state in [s for s in op.walk() if isinstance(s, sd.StateOp)]:
             sink_reads(state)
         plans = {s: plan_partition(s, arch) for s in op.ops if isinstance(s, sd.SdfgOp)}
