@@ -47,6 +47,7 @@
 // TIME:      Pass sdfg-specialize took {{[0-9.e+-]+}} seconds
 // TIME-NEXT: Pass sdfg-fuse-maps took {{[0-9.e+-]+}} seconds
 // TIME-NEXT: Pass sdfg-write-in-place took {{[0-9.e+-]+}} seconds
+// TIME-NEXT: Pass sdfg-chunk-reductions took {{[0-9.e+-]+}} seconds
 // TIME-NEXT: Pass sdfg-dynamic-copies took {{[0-9.e+-]+}} seconds
 // TIME-NEXT: Pass ipu-tile-partition took {{[0-9.e+-]+}} seconds
 // TIME-NEXT: Pass ipu-plan-exchange took {{[0-9.e+-]+}} seconds
