@@ -333,11 +333,17 @@ def _check_tasklet_width(op: sd.TaskletOp) -> None:
     wide = next((r.type for inner in op.body.block.ops for r in inner.results if not on_ipu(r.type)), None)
     if wide is not None:
         kind, fix = ("float64", "float32") if str(wide) == "f64" else ("int64", "int32")
+        read = sorted({sd.container_name(v.owner.container) for v in op.inputs if isinstance(v.owner, sd.ReadOp)})
+        reading = f" (reading {', '.join(repr(n) for n in read)})" if read else ""
         raise error(
             op,
-            f"tasklet '{op.label.data}' computes in {kind}, which the IPU does not "
-            f"support; demote it with the ipu-demote-f64 pass or use {fix} constants",
+            f"tasklet '{op.label.data}'{reading} computes in {kind}, which the IPU does not "
+            f"support; demote it with the ipu-demote-f64 pass ({DEMOTE_IN_PYTHON}) or use {fix} constants",
         )
+
+
+DEMOTE_IN_PYTHON = "demote_f64=True in ipu_lower.compile"
+"""How a caller of the Python API asks for ipu-demote-f64, for messages."""
 
 
 def _geometry(
@@ -512,10 +518,11 @@ def plan_layouts(sdfg_op: sd.SdfgOp, arch: Arch) -> dict[str, ipu.TileMapAttr | 
         if not on_ipu(ctype.element_type):
             kind = "float64" if str(ctype.element_type) == "f64" else "int64"
             fix = "float32" if kind == "float64" else "int32"
+            origin = " (a temporary DaCe made for an expression)" if name.startswith("__tmp") else ""
             raise error(
                 op,
-                f"container '{name}' is {kind}, which the IPU does not support; "
-                f"demote it with the ipu-demote-f64 pass or use {fix}",
+                f"container '{name}'{origin} is {kind}, which the IPU does not support; "
+                f"demote it with the ipu-demote-f64 pass ({DEMOTE_IN_PYTHON}) or use {fix}",
             )
         shapes[name] = _static_shape(ctype, op)
         if shapes[name] and prod(shapes[name]) == 0:
