@@ -66,6 +66,7 @@ from ipu_lower.passes.tile_partition_points import (
     static_ranges,
     tiled_map,
 )
+from ipu_lower.passes.tile_partition_transfers import overwritten_first
 from ipu_lower.passes.tile_partition_reductions import (
     ReductionPlan,
     analyze_reduction,
@@ -506,6 +507,8 @@ class PartitionPlan:
     control: ControlPlan = field(default_factory=ControlPlan)
     names: UniqueNames = field(default_factory=UniqueNames)
     """names of the variables made while rewriting (counters, predicates, element copies)"""
+    overwritten: frozenset[str] = frozenset()
+    """arguments the program overwrites completely before reading: not copied in"""
 
 
 def plan_layouts(sdfg_op: sd.SdfgOp, arch: Arch) -> dict[str, ipu.TileMapAttr | ipu.GridMapAttr]:
@@ -622,7 +625,8 @@ def plan_partition(sdfg_op: sd.SdfgOp, arch: Arch) -> PartitionPlan:
     dropped = frozenset(op for reduction in reductions.values() for op in reduction.init)
     names = UniqueNames(tuple(containers))
     control = plan_control(sdfg_op, names, dynamic)
-    return PartitionPlan(arch, layouts, frozenset(written), copies, reductions, dropped, maps, control, names)
+    overwritten = overwritten_first(sdfg_op, maps)
+    return PartitionPlan(arch, layouts, frozenset(written), copies, reductions, dropped, maps, control, names, overwritten)
 
 
 CopyEnd = tuple[int, int] | ViewKey
@@ -734,7 +738,8 @@ def _layout_of(plan: PartitionPlan, containers: list[SSAValue]) -> ipu.TileMapAt
 @dataclass
 class _SdfgToGraph(RewritePattern):
     """The SDFG (its contents already converted) becomes a graph: arguments are written
-    from the host first, and those the program writes are read back at the end."""
+    from the host first (but those it overwrites before reading them), and those the
+    program writes are read back at the end."""
 
     plans: dict[sd.SdfgOp, PartitionPlan]
 
@@ -746,7 +751,7 @@ class _SdfgToGraph(RewritePattern):
         block = graph.body.block
         variables = graph.variables()
         first_step = next((s for s in block.ops if not isinstance(s, ipu.VariableOp)), None)
-        transfers_in = [ipu.FromHostOp(variables[a].result) for a in args]
+        transfers_in = [ipu.FromHostOp(variables[a].result) for a in args if a not in plan.overwritten]
         if first_step is None:
             block.add_ops(transfers_in)
         else:
