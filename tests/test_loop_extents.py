@@ -10,9 +10,9 @@ from pathlib import Path
 import dace
 import numpy as np
 import pytest
+from ipu_lower.dialects import sdfg as sd
 
 import ipu_lower
-from ipu_lower.dialects import sdfg as sd
 from ipu_lower.emit import to_sdfg
 from ipu_lower.frontend.importer import SdfgImportError, import_sdfg
 from ipu_lower.frontend.loop_extents import static_loop_extents
