@@ -647,8 +647,10 @@ class MatmulOp(MatmulMixin, IRDLOperation):
     out = operand_def(MemRefType)
     traits = lazy_traits_def(lambda: (_IN_PROGRAM,))
 
-    def __init__(self, label: str, lhs: SSAValue, rhs: SSAValue, out: SSAValue):
-        super().__init__(operands=[lhs, rhs, out], properties={"label": StringAttr(label)})
+    def __init__(self, label: str, lhs: SSAValue, rhs: SSAValue, out: SSAValue, **product: float | bool):
+        """`product`: alpha, beta, transpose_a, transpose_b."""
+        properties = {"label": StringAttr(label), **self.product_properties(**product)}  # type: ignore[arg-type]
+        super().__init__(operands=[lhs, rhs, out], properties=properties)
 
     @staticmethod
     def root(value: SSAValue) -> object:

@@ -948,8 +948,10 @@ class MatmulOp(MatmulMixin, BuildOp):
     out = operand_def(TensorType)
     result = result_def(ProgramType)
 
-    def __init__(self, label: str, lhs: SSAValue, rhs: SSAValue, out: SSAValue):
-        super().__init__(operands=[lhs, rhs, out], properties={"label": StringAttr(label)}, result_types=[ProgramType()])
+    def __init__(self, label: str, lhs: SSAValue, rhs: SSAValue, out: SSAValue, **product: float | bool):
+        """`product`: alpha, beta, transpose_a, transpose_b."""
+        properties = {"label": StringAttr(label), **self.product_properties(**product)}  # type: ignore[arg-type]
+        super().__init__(operands=[lhs, rhs, out], properties=properties, result_types=[ProgramType()])
 
     def verify_(self) -> None:
         super().verify_()
