@@ -23,7 +23,6 @@ type, `root(value)` the data a value is (an op may say: a variable for a view of
 
 from __future__ import annotations
 
-import math
 from collections.abc import Sequence
 from typing import Any
 
@@ -73,6 +72,8 @@ def matrix_sizes(lhs: Sequence[Any], rhs: Sequence[Any]) -> tuple[Any, Any, Any,
 
 
 _F64 = Float64Type()
+FLOAT32_MAX = 3.4028234663852886e38
+"""The largest finite float32 (IEEE 754 binary32: (2 - 2^-23) 2^127)."""
 
 
 class MatmulMixin:
@@ -101,7 +102,8 @@ class MatmulMixin:
 
     def copied_properties(self) -> dict[str, Attribute]:
         """alpha, beta and the transposes, for the same product one level down."""
-        return {k: v for k, v in self.properties.items() if k != "label"}  # type: ignore[attr-defined]
+        keys = ("alpha", "beta", "transpose_a", "transpose_b")
+        return {k: v for k, v in self.properties.items() if k in keys}  # type: ignore[attr-defined]
 
     def scale(self) -> float:
         return 1.0 if self.alpha is None else self.alpha.value.data  # type: ignore[attr-defined]
@@ -109,6 +111,12 @@ class MatmulMixin:
     def accumulation(self) -> float:
         """beta: how much of C's old value the result keeps (0: none, C is only written)."""
         return 0.0 if self.beta is None else self.beta.value.data  # type: ignore[attr-defined]
+
+    def scales(self) -> bool:
+        """Whether printing the product scales C with popops (alpha != 1 with beta = 0,
+        or beta not 0 or 1)."""
+        alpha, beta = self.scale(), self.accumulation()
+        return (beta == 0 and alpha != 1) or beta not in (0, 1)
 
     def transposed(self, k: int) -> bool:
         return (self.transpose_a if k == 0 else self.transpose_b) is not None  # type: ignore[attr-defined]
@@ -149,8 +157,8 @@ class MatmulMixin:
         if len(set(elements)) != 1:
             raise VerifyException(f"'{name}' operands and result have different element types: {', '.join(map(str, elements))}")
         for attr, what in ((self.alpha, "alpha"), (self.beta, "beta")):  # type: ignore[attr-defined]
-            if attr is not None and not math.isfinite(attr.value.data):
-                raise VerifyException(f"'{name}' {what} must be finite, not {attr.value.data}")
+            if attr is not None and not abs(attr.value.data) <= FLOAT32_MAX:
+                raise VerifyException(f"'{name}' {what} must be a finite float32 value (poplin's scale is a float), not {attr.value.data}")
         shapes = [self.operand_shape(k) for k in range(3)]
         for k, letter in ((0, "a"), (1, "b")):
             if self.transposed(k) and len(shapes[k]) < 2:

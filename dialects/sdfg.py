@@ -260,10 +260,16 @@ def index_exprs(op: Operation | Block) -> Iterator[tuple[Operation, IndexExpr]]:
             if isinstance(result.type, ArrayType):
                 yield from ((inner, d) for d in result.type.dims())
         for value in inner.properties.values():
-            if isinstance(value, ArrayAttr):
-                yield from ((inner, e.data) for e in value.data if isinstance(e, IndexExprAttr))
-            elif isinstance(value, IndexExprAttr):
-                yield inner, value.data
+            yield from ((inner, e) for e in _nested_exprs(value))
+
+
+def _nested_exprs(value: Attribute) -> Iterator[IndexExpr]:
+    """The expressions of an attribute and of the arrays (of arrays) it holds."""
+    if isinstance(value, IndexExprAttr):
+        yield value.data
+    elif isinstance(value, ArrayAttr):
+        for e in value.data:
+            yield from _nested_exprs(e)
 
 
 @irdl_op_definition
@@ -1402,6 +1408,10 @@ class MatmulOp(MatmulMixin, IRDLOperation):
             values = [e.data for e in entry.data]
             entries.append((values[0], values[-1] if len(values) == 2 else values[0] + 1, len(values) == 2))
         return entries
+
+    def box_exprs(self) -> list[IndexExpr]:
+        """Every expression the boxes hold."""
+        return [e for key in self.BOXES if key in self.properties for e in _nested_exprs(self.properties[key])]
 
     def operand_shape(self, k: int) -> list[Any]:
         box = self.box(k)

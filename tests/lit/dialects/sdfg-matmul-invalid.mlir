@@ -146,11 +146,11 @@ sdfg.sdfg @f args [] symbols [] {
   %A = sdfg.container "A" transient : !sdfg.array<4 x 4 x f32>
   %C = sdfg.container "C" transient : !sdfg.array<4 x 4 x f32>
   sdfg.state "s" {
-    "sdfg.matmul"(%A, %A, %C) <{label = "mm", alpha = 0x7FF0000000000000 : f64}> : (!sdfg.array<4 x 4 x f32>, !sdfg.array<4 x 4 x f32>, !sdfg.array<4 x 4 x f32>) -> ()
+    "sdfg.matmul"(%A, %A, %C) <{label = "mm", alpha = 1.0e+39 : f64}> : (!sdfg.array<4 x 4 x f32>, !sdfg.array<4 x 4 x f32>, !sdfg.array<4 x 4 x f32>) -> ()
   }
 }
 
-// CHECK: sdfg-matmul-invalid.mlir:[[# @LINE - 4]]:5: error: 'sdfg.matmul' alpha must be finite, not inf
+// CHECK: sdfg-matmul-invalid.mlir:[[# @LINE - 4]]:5: error: 'sdfg.matmul' alpha must be a finite float32 value (poplin's scale is a float), not 1e+39
 
 // -----
 

@@ -50,7 +50,8 @@ struct ProgramImpl {
     AbortOnCondition,
     DynamicSlice,  ///< popops::dynamicSliceWithOutput (popops/DynamicSlice.hpp)
     DynamicUpdate, ///< popops::dynamicUpdate
-    MatMul         ///< poplin::matMulWithOutput (poplin/MatMul.hpp)
+    MatMul,        ///< poplin::matMulWithOutput, matMulAcc and grouped forms (poplin/MatMul.hpp)
+    MulInPlace     ///< popops::mulInPlace by a constant (popops/ElementWise.hpp)
   };
   using Node = std::shared_ptr<const ProgramImpl>;
 
@@ -62,7 +63,9 @@ struct ProgramImpl {
   unsigned cs = 0;                                   ///< Execute
   unsigned count = 0;                                ///< Repeat
   Tensor a, b; ///< Copy src/dst; predicate or control; printed/undef tensor; MatMul A, B
-  Tensor out;  ///< MatMul: the product
+  Tensor out;  ///< MatMul: the product; MulInPlace: the tensor scaled
+  double scale = 1; ///< MatMul with accumulate: k of C += k A B; MulInPlace: the constant
+  bool accumulate = false; ///< MatMul: matMulAcc (C += k A B) rather than C = A B
   Tensor offset;                        ///< Dynamic*: the offsets, one per dim
   std::vector<std::size_t> dims, sizes; ///< Dynamic*: the sliced dims and sizes
   std::shared_ptr<const emulator::StreamInfo> stream;
