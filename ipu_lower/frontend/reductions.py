@@ -5,7 +5,8 @@ DaCe reduces in two ways: memlets with write-conflict resolution (WCR: a lambda 
 `Reduce` library nodes (whole array or some axes, with an optional identity). Both become
 the same IR: a map whose iterations `sdfg.accumulate` into the destination, preceded,
 when the reduction starts from an identity (a `Reduce` with one, `Dot`), by a write of
-that identity. `Dot` (`np.dot` of two vectors) is the sum of their products.
+that identity. `Dot` (`np.dot` of two vectors of integers; poplin multiplies float ones,
+`ipu_lower.frontend.matmul`) is the sum of their products.
 
 The lambda is recognised from its syntax tree, never evaluated: DaCe's own
 `dace.frontend.operations.detect_reduction_type` calls `eval` on it. We accept the forms
@@ -248,12 +249,12 @@ class ReductionImporter:
         return ops + [map_op]
 
     def matmul(self, node: nodes.LibraryNode) -> list[Operation]:
-        """`x @ y` of two vectors is a dot product (`is_dot_product`); the importer makes
-        other products `sdfg.matmul` (`ipu_lower.frontend.matmul`)."""
+        """`x @ y` of two vectors of integers is a dot product (`is_dot_product`); the
+        importer makes other products `sdfg.matmul` (`ipu_lower.frontend.matmul`)."""
         return self.dot(node)
 
     def dot(self, node: nodes.LibraryNode) -> list[Operation]:
-        """A `Dot` node (or a `MatMul` of two vectors, `x @ y`): result = sum of
+        """A `Dot` node of integers (or a `MatMul` of two such vectors, `x @ y`): result = sum of
         x[i] * y[i] (the result starts from 0)."""
         x, y, out = ("_a", "_b", "_c") if library_kind(node) == "matmul" else ("_x", "_y", "_result")
         edges = {e.dst_conn: e for e in self.state.in_edges(node) if not e.data.is_empty()}
