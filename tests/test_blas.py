@@ -15,9 +15,11 @@ import pytest
 from dace import Memlet
 from dace.libraries.blas import BatchedMatMul, Dot, Gemm, Gemv, MatMul
 from test_e2e import assert_same, run_dace, run_ipu
+from test_emitted_cpp import syntax_check
 
 from ipu_lower.arch import get_arch
 from ipu_lower.cost_model import matmul_cycles
+from ipu_lower.emit import emit_program
 
 pytestmark = pytest.mark.skipif(shutil.which("g++") is None, reason="needs g++")
 
@@ -118,3 +120,12 @@ def test_blas_nodes_in_float16_against_dace_float32(inputs, dace_result):
         np.testing.assert_allclose(ours[name].astype(np.float32), dace_result[name], err_msg=name, **HALF_TOLERANCE)
     (bmm,) = [s for s in compiled.report["steps"] if s["name"] == "bmm"]
     assert bmm["cycles"] == matmul_cycles(2, 4, 5, 2, get_arch("ipu2"), groups=3)
+
+
+def test_emitted_host_compiles_without_warnings(tmp_path):
+    host = emit_program(blas_sdfg(), {}, "ipu2")["host.cpp"]
+    for call in ("poplin::matMulAcc(graph, C, 1.5f, A.transpose(), B, ", "popops::mulInPlace(graph, C, -0.5f, ",
+                 "poplin::matMulGroupedWithOutput(graph, G, H, ", "poplin::matMulWithOutput(graph, A.slice({1, 0}, {3, 4}), "):
+        assert call in host
+    (tmp_path / "host.cpp").write_text(host)
+    syntax_check([tmp_path / "host.cpp"])
