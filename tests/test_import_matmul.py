@@ -69,6 +69,9 @@ def test_a_product_of_a_box_a_loop_moves_is_a_one_line_error():
     assert "operand A 'A[i, 0:K]' is a box that a loop variable moves; a product of it is not supported yet" in str(info.value)
 
 
+N = dace.symbol("N")
+
+
 def matmul_sdfg(shapes, dtype=dace.float32, subsets=None, wcr=None, view=None, out="C", out_view=False):
     """`out = A @ B` as one MatMul node, built by hand; `subsets` overrides the memlets,
     `view` reads A through a contiguous view of it of that shape (True: A's shape),
@@ -123,6 +126,22 @@ DIAGNOSED = {
         lambda: matmul_sdfg({"A": (3, 4), "B": (4, 5), "C": (3, 5)}, wcr="lambda a, b: max(a, b)"),
         "writes 'C' with write-conflict resolution 'lambda a, b: max(a, b)'; only a sum (C += A @ B) is supported",
     ),
+    "beta with an accumulation": (
+        lambda: _with(matmul_sdfg({"A": (3, 4), "B": (4, 5), "C": (3, 5)}, wcr="lambda a, b: a + b"), beta=0.5),
+        "adds alpha A B + beta C (beta 0.5) into 'C' (write-conflict resolution); not supported",
+    ),
+    "symbolic alpha": (
+        lambda: _with(matmul_sdfg({"A": (3, 4), "B": (4, 5), "C": (3, 5)}), alpha="N"),
+        "alpha 'N' is not a number; a symbolic alpha is not supported yet",
+    ),
+    "reordered groups": (
+        lambda: _view_of_a(matmul_sdfg({"A": (4, 2, 3), "B": (2, 3, 5), "C": (2, 4, 5)}), (2, 4, 3), (3, 6, 1)),
+        "operand A 'A_T' views 'A' with its dimensions reordered; only a transpose of matrices is supported",
+    ),
+    "broadcast cin": (
+        lambda: _gemm_with_cin((5,)),
+        "adds beta times 'bias[0:5]', which is broadcast over the result 'C[0:3, 0:5]'; not supported yet",
+    ),
     "integers": (
         lambda: matmul_sdfg({"A": (3, 4), "B": (4, 5), "C": (3, 5)}, dtype=dace.int32),
         "MatMul of i32 elements is not supported (poplin multiplies float32 and float16)",
@@ -140,6 +159,39 @@ DIAGNOSED = {
 }
 
 
+def _with(sdfg: dace.SDFG, **properties) -> dace.SDFG:
+    (node,) = [n for n in sdfg.nodes()[0].nodes() if isinstance(n, MatMul)]
+    for key, value in properties.items():
+        setattr(node, key, value)
+    return sdfg
+
+
+def _view_of_a(sdfg: dace.SDFG, shape, strides) -> dace.SDFG:
+    """The product reads A through a view of it with `shape` and `strides`."""
+    sdfg.add_view("A_T", shape, dace.float32, strides=strides)
+    state = sdfg.nodes()[0]
+    (edge,) = [e for e in state.edges() if e.dst_conn == "_a"]
+    view = state.add_access("A_T")
+    state.remove_edge(edge)
+    state.add_edge(edge.src, None, view, None, Memlet.from_array("A", sdfg.arrays["A"]))
+    state.add_edge(view, None, edge.dst, "_a", Memlet.from_array("A_T", sdfg.arrays["A_T"]))
+    return sdfg
+
+
+def _gemm_with_cin(shape) -> dace.SDFG:
+    """C = A B + 2 bias, bias of `shape` (DaCe broadcasts it over C's rows)."""
+    sdfg = dace.SDFG("handmade")
+    for name, s in {"A": (3, 4), "B": (4, 5), "C": (3, 5), "bias": shape}.items():
+        sdfg.add_array(name, s, dace.float32)
+    state = sdfg.add_state("main")
+    node = Gemm("mm", beta=2)
+    state.add_node(node)
+    for conn, name in (("_a", "A"), ("_b", "B"), ("_cin", "bias")):
+        state.add_edge(state.add_read(name), None, node, conn, Memlet.from_array(name, sdfg.arrays[name]))
+    state.add_edge(node, "_c", state.add_write("C"), None, Memlet.from_array("C", sdfg.arrays["C"]))
+    return sdfg
+
+
 @pytest.mark.parametrize("case", sorted(DIAGNOSED))
 def test_unsupported_products_are_one_line_errors(case):
     build, message = DIAGNOSED[case]
@@ -147,7 +199,7 @@ def test_unsupported_products_are_one_line_errors(case):
         import_sdfg(build())
     text = str(info.value)
     assert "\n" not in text
-    assert text.startswith("SDFG 'handmade', state 'main', node 'mm' (MatMul): "), text
+    assert text.startswith(("SDFG 'handmade', state 'main', node 'mm' (MatMul): ", "SDFG 'handmade', state 'main', node 'mm' (Gemm): ")), text
     assert message in text, text
 
 
@@ -175,15 +227,7 @@ def test_boxes_views_and_accumulation(build, operands):
 
 
 def _transposed_view_sdfg() -> dace.SDFG:
-    sdfg = matmul_sdfg({"A": (4, 3), "B": (4, 5), "C": (3, 5)})
-    sdfg.add_view("A_T", (3, 4), dace.float32, strides=(1, 3))
-    state = sdfg.nodes()[0]
-    (edge,) = [e for e in state.edges() if e.dst_conn == "_a"]
-    view = state.add_access("A_T")
-    state.remove_edge(edge)
-    state.add_edge(edge.src, None, view, None, Memlet.from_array("A", sdfg.arrays["A"]))
-    state.add_edge(view, None, edge.dst, "_a", Memlet("A_T"))
-    return sdfg
+    return _view_of_a(matmul_sdfg({"A": (4, 3), "B": (4, 5), "C": (3, 5)}), (3, 4), (1, 3))
 
 
 @pytest.mark.parametrize(

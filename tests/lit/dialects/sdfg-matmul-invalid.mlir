@@ -216,3 +216,16 @@ sdfg.sdfg @f args [] symbols [] {
 }
 
 // CHECK: sdfg-matmul-invalid.mlir:[[# @LINE - 4]]:5: error: 'sdfg.matmul' rhs_box has an entry that is neither a range [begin, end] nor an index [i]
+
+// -----
+
+sdfg.sdfg @f args [] symbols [] {
+  %x = sdfg.container "x" transient : !sdfg.array<3 x f32>
+  %A = sdfg.container "A" transient : !sdfg.array<4 x 4 x f32>
+  %s = sdfg.container "s" transient : !sdfg.array<f32>
+  sdfg.state "s" {
+    "sdfg.matmul"(%x, %A, %s) <{label = "dot", rhs_box = [[#sdfg.expr<d0>, #sdfg.expr<d0 + 3>], [#sdfg.expr<1>]]}> : (!sdfg.array<3 x f32>, !sdfg.array<4 x 4 x f32>, !sdfg.array<f32>) -> ()
+  }
+}
+
+// CHECK: sdfg-matmul-invalid.mlir:[[# @LINE - 4]]:5: error: rhs_box may use symbols only, not dimensions: 'd0'
