@@ -633,11 +633,12 @@ class DynamicUpdateOp(_DynamicOp):
 
 @irdl_op_definition
 class MatmulOp(MatmulMixin, IRDLOperation):
-    """`out = lhs @ rhs` of variables (`ipu_lower.dialects.matmul`), a program step that
-    poplin plans: it chooses its own split of the work over the tiles and the exchange
-    of the operands, so the op carries no tile map, and writes `out` in its layout.
+    """`out = alpha op(lhs) op(rhs) + beta out` of variables or views of them
+    (`ipu_lower.dialects.matmul`), a program step that poplin plans: it chooses its own
+    split of the work over the tiles and the exchange of the operands, so the op carries
+    no tile map, and writes `out` in its layout.
 
-    `ipu.matmul "mm" %A, %B to %C : memref<4x5xf32>, memref<5x6xf32>, memref<4x6xf32>`
+    `ipu.matmul "mm" transpose %A, %B to %C beta 1.0 : memref<5x4xf32>, memref<5x6xf32>, memref<4x6xf32>`
     """
 
     name = "ipu.matmul"

@@ -35,6 +35,22 @@ void checkOperands(const char *call, const Tensor &a, const Tensor &b, bool grou
          shapeString(bv.shape) + " do not agree");
 }
 
+/// The shape of the product of A and B (of groups of matrices, with `groups`).
+std::vector<std::size_t> productShape(const Tensor &a, const Tensor &b, bool groups) {
+  std::vector<std::size_t> shape{a.dim(groups ? 1 : 0), b.dim(groups ? 2 : 1)};
+  if (groups)
+    shape.insert(shape.begin(), a.dim(0));
+  return shape;
+}
+
+/// A new variable for the product of A and B, mapped linearly (matMul, matMulGrouped).
+Tensor newOutput(const char *call, Graph &graph, const Tensor &a, const Tensor &b,
+                 const Type &type, bool groups, const DebugContext &debugContext) {
+  checkOperands(call, a, b, groups);
+  return graph.addVariable(type, productShape(a, b, groups), VariableMappingMethod::LINEAR,
+                           debugContext);
+}
+
 /// Checks the output (or, for the Acc forms, C) and appends the step.
 void addProduct(const char *call, const Tensor &a, const Tensor &b, const Tensor &out,
                 bool groups, bool accumulate, float k, program::Sequence &prog,
@@ -42,9 +58,7 @@ void addProduct(const char *call, const Tensor &a, const Tensor &b, const Tensor
   checkOperands(call, a, b, groups);
   const std::string where = std::string("poplin::") + call + ": ";
   const ViewData &ov = Access<Tensor>::data(out, call);
-  std::vector<std::size_t> shape{a.dim(groups ? 1 : 0), b.dim(groups ? 2 : 1)};
-  if (groups)
-    shape.insert(shape.begin(), a.dim(0));
+  const std::vector<std::size_t> shape = productShape(a, b, groups);
   const char *what = accumulate ? "C " : "output ";
   if (ov.shape != shape)
     fail(where + what + ov.describe() + " has shape " + shapeString(ov.shape) + ", not " +
@@ -75,10 +89,8 @@ poplar::Tensor matMul(poplar::Graph &graph, const poplar::Tensor &A,
                       const poplar::Type &outputType,
                       const poplar::DebugContext &debugContext,
                       const poplar::OptionFlags &options, PlanningCache *cache) {
-  poplar::emulator::checkOperands("matMul", A, B, false);
-  poplar::Tensor out = graph.addVariable(outputType, {A.dim(0), B.dim(1)},
-                                         poplar::VariableMappingMethod::LINEAR,
-                                         debugContext);
+  poplar::Tensor out = poplar::emulator::newOutput("matMul", graph, A, B, outputType, false,
+                                                   debugContext);
   matMulWithOutput(graph, A, B, out, prog, debugContext, options, cache);
   return out;
 }
@@ -90,14 +102,12 @@ poplar::Tensor matMul(poplar::Graph &graph, const poplar::Tensor &A,
   return matMul(graph, A, B, prog, A.elementType(), debugContext, options, cache);
 }
 
-void matMulWithOutput(poplar::Graph &graph, const poplar::Tensor &A_,
-                      const poplar::Tensor &B_, poplar::Tensor &out,
-                      poplar::program::Sequence &prog,
-                      const poplar::DebugContext &debugContext,
-                      const poplar::OptionFlags &options_, PlanningCache *cache) {
-  (void)graph;
-  (void)options_;
-  (void)cache;
+// The emulator has no plans: the graph, options and cache are not used.
+
+void matMulWithOutput(poplar::Graph &, const poplar::Tensor &A_, const poplar::Tensor &B_,
+                      poplar::Tensor &out, poplar::program::Sequence &prog,
+                      const poplar::DebugContext &debugContext, const poplar::OptionFlags &,
+                      PlanningCache *) {
   poplar::emulator::addProduct("matMulWithOutput", A_, B_, out, false, false, 1, prog,
                                debugContext);
 }
@@ -108,45 +118,32 @@ poplar::Tensor matMulGrouped(poplar::Graph &graph, const poplar::Tensor &A,
                              const poplar::Type &outputType,
                              const poplar::DebugContext &debugContext,
                              const poplar::OptionFlags &options, PlanningCache *cache) {
-  poplar::emulator::checkOperands("matMulGrouped", A, B, true);
-  poplar::Tensor out = graph.addVariable(outputType, {A.dim(0), A.dim(1), B.dim(2)},
-                                         poplar::VariableMappingMethod::LINEAR,
-                                         debugContext);
+  poplar::Tensor out = poplar::emulator::newOutput("matMulGrouped", graph, A, B, outputType,
+                                                   true, debugContext);
   matMulGroupedWithOutput(graph, A, B, out, prog, debugContext, options, cache);
   return out;
 }
 
-void matMulGroupedWithOutput(poplar::Graph &graph, const poplar::Tensor &A,
-                             const poplar::Tensor &B, poplar::Tensor &out,
-                             poplar::program::Sequence &prog,
+void matMulGroupedWithOutput(poplar::Graph &, const poplar::Tensor &A, const poplar::Tensor &B,
+                             poplar::Tensor &out, poplar::program::Sequence &prog,
                              const poplar::DebugContext &debugContext,
-                             const poplar::OptionFlags &options_, PlanningCache *cache) {
-  (void)graph;
-  (void)options_;
-  (void)cache;
+                             const poplar::OptionFlags &, PlanningCache *) {
   poplar::emulator::addProduct("matMulGroupedWithOutput", A, B, out, true, false, 1, prog,
                                debugContext);
 }
 
-void matMulAcc(poplar::Graph &graph, const poplar::Tensor &C, float k,
-               const poplar::Tensor &A, const poplar::Tensor &B,
-               poplar::program::Sequence &prog,
-               const poplar::DebugContext &debugContext,
-               const poplar::OptionFlags &options, PlanningCache *cache) {
-  (void)graph;
-  (void)options;
-  (void)cache;
+void matMulAcc(poplar::Graph &, const poplar::Tensor &C, float k, const poplar::Tensor &A,
+               const poplar::Tensor &B, poplar::program::Sequence &prog,
+               const poplar::DebugContext &debugContext, const poplar::OptionFlags &,
+               PlanningCache *) {
   poplar::emulator::addProduct("matMulAcc", A, B, C, false, true, k, prog, debugContext);
 }
 
-void matMulGroupedAcc(poplar::Graph &graph, const poplar::Tensor &C, float k,
+void matMulGroupedAcc(poplar::Graph &, const poplar::Tensor &C, float k,
                       const poplar::Tensor &A, const poplar::Tensor &B,
                       poplar::program::Sequence &prog,
-                      const poplar::DebugContext &debugContext,
-                      const poplar::OptionFlags &options, PlanningCache *cache) {
-  (void)graph;
-  (void)options;
-  (void)cache;
+                      const poplar::DebugContext &debugContext, const poplar::OptionFlags &,
+                      PlanningCache *) {
   poplar::emulator::addProduct("matMulGroupedAcc", A, B, C, true, true, k, prog,
                                debugContext);
 }
