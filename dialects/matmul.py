@@ -105,17 +105,17 @@ class MatmulMixin:
         keys = ("alpha", "beta", "transpose_a", "transpose_b")
         return {k: v for k, v in self.properties.items() if k in keys}  # type: ignore[attr-defined]
 
-    def scale(self) -> float:
+    def alpha_value(self) -> float:
         return 1.0 if self.alpha is None else self.alpha.value.data  # type: ignore[attr-defined]
 
-    def accumulation(self) -> float:
+    def beta_value(self) -> float:
         """beta: how much of C's old value the result keeps (0: none, C is only written)."""
         return 0.0 if self.beta is None else self.beta.value.data  # type: ignore[attr-defined]
 
-    def scales(self) -> bool:
+    def scales_c(self) -> bool:
         """Whether printing the product scales C with popops (alpha != 1 with beta = 0,
         or beta not 0 or 1)."""
-        alpha, beta = self.scale(), self.accumulation()
+        alpha, beta = self.alpha_value(), self.beta_value()
         return (beta == 0 and alpha != 1) or beta not in (0, 1)
 
     def transposed(self, k: int) -> bool:

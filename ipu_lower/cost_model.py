@@ -544,12 +544,12 @@ def product_cycles(op: poplar.MatmulOp, arch: Arch) -> int:
     size = element_type(t.element_type).bytes
     dtype = HALF if size == 2 else FLOAT
     cycles = matmul_cycles(rows, inner, columns, size, arch, groups)
-    if not op.scales() and op.accumulation() == 0:
+    if not op.scales_c() and op.beta_value() == 0:
         return cycles
     busiest = int(np.bincount(element_tiles(op.out)).max())
-    if op.accumulation() != 0:
+    if op.beta_value() != 0:
         cycles += scaled_add_supervisor(dtype, busiest, False, arch.workers_per_tile) + arch.sync_cycles
-    if op.scales():
+    if op.scales_c():
         cycles += binary_op_1d_in_place("multiply", dtype, busiest, arch.workers_per_tile) + arch.sync_cycles
     return cycles
 

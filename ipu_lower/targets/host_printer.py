@@ -375,7 +375,7 @@ def _matmul(ctx: PrintContext, op: poplar.MatmulOp) -> None:
     label = op.label.data
     options = 'poplar::OptionFlags{{"partialsType", "float"}}'
     ctx.line(f"poplar::program::Sequence {name};")
-    alpha, beta = op.scale(), op.accumulation()
+    alpha, beta = op.alpha_value(), op.beta_value()
     form = "matMulGrouped" if grouped else "matMul"
     if beta == 0:
         result = ctx.names.fresh(f"{name}_out", "out")
@@ -494,7 +494,7 @@ def print_host(output: IO[str], program: poplar.HostProgramOp) -> None:
     ops = program.build_body.block.ops
     slices = any(isinstance(op, poplar.DynamicSliceOp | poplar.DynamicUpdateOp) for op in ops)
     poplin = any(isinstance(op, poplar.MatmulOp) for op in ops)
-    scales = any(isinstance(op, poplar.MatmulOp) and op.scales() for op in ops)
+    scales = any(isinstance(op, poplar.MatmulOp) and op.scales_c() for op in ops)
     popops = slices or scales
     includes = (
         HOST_INCLUDES
