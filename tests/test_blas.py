@@ -103,12 +103,7 @@ def test_blas_nodes_against_dace(inputs, dace_result):
     steps = compiled.report["steps"]
     assert sum(s["kind"] == "matmul" for s in steps) == 9
     assert sum(s["kind"] == "elementwise" for s in steps) == 3  # -0.5 C, 2 D, 2 y
-    # The cost model counts what ran, but for the copy of Cin into C: it counts every
-    # copied element as crossing tiles, where the emulator copies on the tile
-    (copy,) = [s for s in steps if s["kind"] == "copy"]
-    arch = get_arch("ipu2")
-    copy_estimate = -(-4 * inputs["Cin"].size // arch.exchange_bytes_per_cycle) + arch.sync_cycles
-    assert compiled.estimate.cycles - copy_estimate == compiled.cycles - copy["cycles"]
+    assert compiled.estimate.cycles == compiled.cycles  # the cost model counts what ran
     (bmm,) = [s for s in steps if s["name"] == "bmm"]
     assert bmm["cycles"] == matmul_cycles(2, 4, 5, 4, get_arch("ipu2"), groups=3)
 
