@@ -15,7 +15,6 @@ import pytest
 from dace import Memlet
 from dace.libraries.blas import BatchedMatMul, Dot, Gemm, Gemv, MatMul
 from test_e2e import assert_same, run_dace, run_ipu
-from test_emitted_cpp import syntax_check
 
 from ipu_lower.arch import get_arch
 from ipu_lower.cost_model import matmul_cycles
@@ -117,10 +116,9 @@ def test_blas_nodes_in_float16_against_dace_float32(inputs, dace_result):
     assert bmm["cycles"] == matmul_cycles(2, 4, 5, 2, get_arch("ipu2"), groups=3)
 
 
-def test_emitted_host_compiles_without_warnings(tmp_path):
+def test_emitted_host_calls_poplibs_as_its_users_do():
+    """The calls as printed (their arguments under -Wall -Werror: tests/cpp/emulator_driver.cpp)."""
     host = emit_program(blas_sdfg(), {}, "ipu2")["host.cpp"]
     for call in ("poplin::matMulAcc(graph, C, 1.5f, A.transpose(), B, ", "popops::mulInPlace(graph, C, -0.5f, ",
                  "poplin::matMulGroupedWithOutput(graph, G, H, ", "poplin::matMulWithOutput(graph, A.slice({1, 0}, {3, 4}), "):
         assert call in host
-    (tmp_path / "host.cpp").write_text(host)
-    syntax_check([tmp_path / "host.cpp"])
