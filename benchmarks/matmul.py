@@ -8,8 +8,9 @@ rate for the type: `Arch.flops_per_cycle_f32` / `_f16`, float16 with float32 par
 for two lowerings of the same `A @ B`:
 
 - poplin: DaCe's `MatMul` node becomes one `poplin::matMulWithOutput`, estimated as its
-  FLOPs at the AMP peak over all tiles divided by poplin's measured efficiency
-  (`cost_model.matmul_cycles`), plus its operands' exchange and a sync;
+  FLOPs at the AMP peak over all tiles divided by poplin's measured efficiency, 0.65
+  (`arch.MATMUL_EFFICIENCY`, `cost_model.matmul_cycles`), plus its operands' exchange
+  and a sync: so it cannot exceed 65% of the peak;
 - DaCe's map expansion: the node expanded as DaCe expands it without a BLAS library
   (MatMul -> Gemm -> 'pure': a map over (i, j, k) accumulating A[i, k] * B[k, j] into
   C[i, j]), lowered by ipu-lower like any map: a reduction whose operands reach the

@@ -12,10 +12,21 @@ Sources (see ../shared/reference/poplar.md, section 4):
   1.33 GHz; unverified, Target::getExchangeBytesPerCycle gives the real number).
 - Sync: no public number; Poplar exposes it only as IPUModel::minIPUSyncDelay. The value
   here is an assumption of the order the Poplar docs suggest (tens to hundreds of cycles).
-- Peak FLOPs per tile and cycle: the published peaks over tiles x clock. GC2: 31.1 TFLOPS
-  float32 and 124.5 float16 (Jia et al.) over 1216 x 1.6 GHz = 16 and 64. GC200 and Bow:
-  128 float16 (AMP; tessellate-ipu `notebooks/IPU Peak Flops.ipynb`: peak = clock x tiles
-  x 128) and ~32 float32 (~62.5 TFLOPS over 1472 x 1.33 GHz; unverified).
+- Peak FLOPs per tile and cycle of the AMP unit, as poplin uses it: input channels per
+  output position x conv units / core cycles of the AMP vertex (graphcore/poplibs 7eac0f26:
+  lib/poplin/PerformanceEstimation.hpp:401-402 and 482; the conv units of the 1x1 AMP
+  vertices, lib/poplin/codelets/asm/conv_partial_1x1_*.S). GC2: 8 MACs float32, 32 float16
+  with float32 partials: 16 and 64 FLOPs, Jia et al.'s 31.1 and 124.5 TFLOPS over 1216 x
+  1.6 GHz. GC200 and Bow: 16 MACs float32 (`f32sisov2amp`, 32 FLOPs: 62.4 TFLOPS at
+  1.325 GHz; Graphcore's gc-flops gives 87.1 at 1.85 GHz) and, for float16 with float32
+  partials (what ipu-lower asks poplin for), 8 conv units, 32 MACs, 64 FLOPs: the
+  16-unit vertex is built only for half partials (ConvPartial1x1Out.cpp:26-39); the
+  250 TFLOPS headline is float16 with float16 partials (128 FLOPs).
+- Efficiency of poplin's matrix product: 0.65 of that peak, the plateau of dense products
+  (m = k from 1024 to 8192) in graphcore-research/sparsity-benchmarks (analysis/
+  Analysis.ipynb, figure `dense_ipu_gpu`: ~57 of 87.1 TFLOPS float32 on Bow, read off the
+  plot to about 5%); were that run on a GC200, it would be ~0.9, so 0.65 is the cautious
+  reading.
 The C++ emulator carries the same table (ipu_lower_emulator/Arch.hpp); a test keeps them equal.
 """
 
@@ -40,8 +51,8 @@ class Arch:
     """Cycles of one global synchronisation (assumption)."""
     flops_per_cycle_f32: int = 32
     """Peak float32 FLOPs per tile per cycle."""
-    flops_per_cycle_f16: int = 128
-    """Peak float16 FLOPs per tile per cycle (the AMP unit, float32 accumulation)."""
+    flops_per_cycle_f16: int = 64
+    """Peak float16 FLOPs per tile per cycle (the AMP unit, float32 partials)."""
 
     def vector_width(self, element_bytes: int) -> int:
         """Elements of that size moved by one load/store (Target::getVectorWidth)."""
@@ -58,6 +69,10 @@ ARCHS: dict[str, Arch] = {
 }
 
 DEFAULT_ARCH = "ipu2"
+
+MATMUL_EFFICIENCY = (65, 100)
+"""The fraction of the AMP peak poplin's dense products reach (see the sources above), as
+a ratio of integers so that Python and the emulator's C++ round alike."""
 
 ATOMIC_STORE_BYTES = 4
 """The IPU stores 32-bit words atomically, narrower stores are read-modify-writes of

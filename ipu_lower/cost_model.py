@@ -54,7 +54,7 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.ir import Attribute, Block, Operation, SSAValue
 
-from ipu_lower.arch import Arch
+from ipu_lower.arch import MATMUL_EFFICIENCY, Arch
 from ipu_lower.dialects import ipu, poplar
 from ipu_lower.dialects.popops_reduce import accumulator_type
 from ipu_lower.element_types import element_type, is_signedness_cast
@@ -526,14 +526,15 @@ def matmul_cycles(rows: int, inner: int, columns: int, element_bytes: int, arch:
     """Cycles of one poplin product of `groups` times [rows, inner] x [inner, columns]
     (float16 when `element_bytes` is 2, else float32; poplin's grouped product for more
     than one group), as the emulator counts them (CostModel.hpp): its FLOPs at the
-    arch's peak per tile (`Arch.flops_per_cycle_*`) over all tiles, at efficiency 1 (no
-    public measure of poplin's fraction of peak was found: a lower bound); the bytes of
+    arch's peak per tile (`Arch.flops_per_cycle_*`) over all tiles at poplin's measured
+    efficiency (`arch.MATMUL_EFFICIENCY`, with its source); the bytes of
     both operands and the result crossing the exchange once, spread evenly over the
     tiles (assumption); and a sync."""
     peak = arch.flops_per_cycle_f16 if element_bytes == 2 else arch.flops_per_cycle_f32
     flops = 2 * groups * rows * inner * columns
     moved = groups * (rows * inner + inner * columns + rows * columns) * element_bytes
-    compute = -(-flops // (arch.tiles * peak))
+    share, whole = MATMUL_EFFICIENCY
+    compute = -(-flops * whole // (arch.tiles * peak * share))
     exchange_cycles = -(-moved // (arch.tiles * arch.exchange_bytes_per_cycle))
     return compute + exchange_cycles + arch.sync_cycles
 

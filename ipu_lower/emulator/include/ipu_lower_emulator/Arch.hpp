@@ -12,9 +12,11 @@
 //   exchange_bytes_per_cycle = 4: derived, unverified (~8 TB/s / 1472 tiles /
 //     1.33 GHz);
 //   sync_cycles = 150: assumption (no public number);
-//   flops_per_cycle_f32 / _f16: peak FLOPs per tile and cycle (the published
-//     FP32 / FP16 AMP peaks over tiles x clock: GC2 31.1 / 124.5 TFLOPS ->
-//     16 / 64; GC200 and Bow 128 FP16, ~32 FP32 (unverified)).
+//   flops_per_cycle_f32 / _f16: AMP FLOPs per tile and cycle as poplin uses
+//     them (float16 with float32 partials): GC2 16 / 64, GC200 and Bow 32 / 64
+//     (poplibs' AMP vertices and conv units, cited in arch.py);
+//   kMatmulEfficiency: poplin's measured fraction of that peak, 65 / 100
+//     (MATMUL_EFFICIENCY in arch.py, with its source).
 #ifndef IPU_LOWER_EMU_ARCH_HPP
 #define IPU_LOWER_EMU_ARCH_HPP
 
@@ -33,15 +35,18 @@ struct ArchParams {
   unsigned exchangeBytesPerCycle; ///< bytes a tile receives per cycle in exchange
   unsigned syncCycles;      ///< cycles of one global synchronisation
   unsigned flopsPerCycleF32; ///< peak float32 FLOPs per tile per cycle
-  unsigned flopsPerCycleF16; ///< peak float16 FLOPs per tile per cycle (AMP)
+  unsigned flopsPerCycleF16; ///< peak float16 FLOPs per tile per cycle (AMP, float partials)
 };
 
 // Keep equal to ipu_lower/arch.py (checked by tests/test_emulator.py).
 inline constexpr ArchParams kArchTable[] = {
     {"ipu1", 1216, 256 * 1024, 6, 1.6e9, 8, 4, 150, 16, 64},
-    {"ipu2", 1472, 624 * 1024, 6, 1.33e9, 8, 4, 150, 32, 128},
-    {"ipu21", 1472, 624 * 1024, 6, 1.85e9, 8, 4, 150, 32, 128},
+    {"ipu2", 1472, 624 * 1024, 6, 1.33e9, 8, 4, 150, 32, 64},
+    {"ipu21", 1472, 624 * 1024, 6, 1.85e9, 8, 4, 150, 32, 64},
 };
+
+/// poplin's fraction of the AMP peak, share / whole (MATMUL_EFFICIENCY in arch.py).
+inline constexpr unsigned kMatmulEfficiencyShare = 65, kMatmulEfficiencyWhole = 100;
 
 /// The row of kArchTable named `name`, or nullptr.
 const ArchParams *findArch(const std::string &name);

@@ -37,11 +37,10 @@
 //    (assumption: the offsets reach the tiles holding the box in a sync).
 //  poplin::matMulWithOutput of [M, K] x [K, N], per execution (one superstep;
 //    the same formula as ipu_lower/cost_model.py matmul_cycles):
-//    compute_cycles  = ceil(2 M K N / (tiles x flops_per_cycle)), flops_per_cycle
-//                      the arch's peak per tile and cycle for A's element type
-//                      (Arch.hpp: FP32 / FP16 AMP peaks over tiles x clock), at
-//                      efficiency 1: no public measurement of poplin's fraction of
-//                      peak was found, so this is the compute bound, a lower bound;
+//    compute_cycles  = ceil(2 M K N / (tiles x flops_per_cycle x 0.65)),
+//                      flops_per_cycle the arch's AMP peak per tile and cycle for
+//                      A's element type (Arch.hpp), 0.65 poplin's measured
+//                      fraction of it (kMatmulEfficiency*, sourced in arch.py);
 //    exchange_cycles = ceil(bytes of A, B and the product / (tiles x
 //                      exchange_bytes_per_cycle)) (assumption: poplin's plan
 //                      moves every operand and result element across the

@@ -1,5 +1,6 @@
 // The BSP cycle cost model (ipu_lower_emulator/CostModel.hpp).
 #include <ipu_lower_emulator/CostModel.hpp>
+#include <ipu_lower_emulator/Arch.hpp>
 
 #include <algorithm>
 #include <cmath>
@@ -33,7 +34,7 @@ StepCost matMulCost(std::uint64_t flops, std::uint64_t bytes, unsigned tiles,
                     unsigned flopsPerCycle, unsigned exchangeBytesPerCycle,
                     unsigned syncCycles) {
   StepCost c;
-  c.compute = ceilDiv(flops, std::uint64_t(tiles) * flopsPerCycle);
+  c.compute = ceilDiv(flops * kMatmulEfficiencyWhole, std::uint64_t(tiles) * flopsPerCycle * kMatmulEfficiencyShare);
   c.exchange = ceilDiv(bytes, std::uint64_t(tiles) * exchangeBytesPerCycle);
   c.exchangeBytes = bytes;
   c.sync = syncCycles;
