@@ -634,11 +634,12 @@ class DynamicUpdateOp(_DynamicOp):
 
 @irdl_op_definition
 class MatmulOp(MatmulMixin, IRDLOperation):
-    """`out = lhs @ rhs` of variables (`ipu_lower.dialects.matmul`), a program step that
-    poplin plans: it chooses its own split of the work over the tiles and the exchange
-    of the operands, so the op carries no tile map, and writes `out` in its layout.
+    """`out = alpha op(lhs) op(rhs) + beta out` of variables or views of them
+    (`ipu_lower.dialects.matmul`), a program step that poplin plans: it chooses its own
+    split of the work over the tiles and the exchange of the operands, so the op carries
+    no tile map, and writes `out` in its layout.
 
-    `ipu.matmul "mm" %A, %B to %C : memref<4x5xf32>, memref<5x6xf32>, memref<4x6xf32>`
+    `ipu.matmul "mm" transpose %A, %B to %C beta 1.0 : memref<5x4xf32>, memref<5x6xf32>, memref<4x6xf32>`
     """
 
     name = "ipu.matmul"
@@ -648,8 +649,10 @@ class MatmulOp(MatmulMixin, IRDLOperation):
     out = operand_def(MemRefType)
     traits = lazy_traits_def(lambda: (_IN_PROGRAM,))
 
-    def __init__(self, label: str, lhs: SSAValue, rhs: SSAValue, out: SSAValue):
-        super().__init__(operands=[lhs, rhs, out], properties={"label": StringAttr(label)})
+    def __init__(self, label: str, lhs: SSAValue, rhs: SSAValue, out: SSAValue, **product: float | bool):
+        """`product`: alpha, beta, transpose_a, transpose_b."""
+        properties = {"label": StringAttr(label), **self.product_properties(**product)}  # type: ignore[arg-type]
+        super().__init__(operands=[lhs, rhs, out], properties=properties)
 
     @staticmethod
     def root(value: SSAValue) -> object:

@@ -936,10 +936,13 @@ class DynamicUpdateOp(_DynamicOp):
 
 @irdl_op_definition
 class MatmulOp(MatmulMixin, BuildOp):
-    """`poplin::matMulWithOutput(graph, A, B, out, prog, {"label"})`: a program writing
-    `lhs @ rhs` into `out` (`ipu_lower.dialects.matmul`); poplin plans the work. A vector
-    is multiplied as a matrix of one column (`A @ x`: x as [K, 1], out as [M, 1]) or one
-    row (`x @ A`: [1, K], out [1, N]).
+    """A program of poplibs calls writing `alpha op(lhs) op(rhs) + beta out` into `out`
+    (`ipu_lower.dialects.matmul`): `poplin::matMulWithOutput(graph, A, B, out, prog,
+    {"label"})` (grouped: `matMulGroupedWithOutput`) then `popops::mulInPlace` by alpha, or
+    with beta != 0 `mulInPlace` by beta then `poplin::matMulAcc(graph, out, alpha, A, B,
+    prog)` (`matMulGroupedAcc`); poplin plans the work. A vector is multiplied as a
+    matrix of one column (`A @ x`: x as [K, 1], out as [M, 1]) or one row (`x @ A`: [1,
+    K], out [1, N]; a dot product [1, K] x [K, 1] into [1, 1]).
 
     `%p = poplar.matmul "mm" %A, %B to %C : !poplar.tensor<4x5xf32>, !poplar.tensor<5x6xf32>, !poplar.tensor<4x6xf32>`
     """
@@ -951,8 +954,10 @@ class MatmulOp(MatmulMixin, BuildOp):
     out = operand_def(TensorType)
     result = result_def(ProgramType)
 
-    def __init__(self, label: str, lhs: SSAValue, rhs: SSAValue, out: SSAValue):
-        super().__init__(operands=[lhs, rhs, out], properties={"label": StringAttr(label)}, result_types=[ProgramType()])
+    def __init__(self, label: str, lhs: SSAValue, rhs: SSAValue, out: SSAValue, **product: float | bool):
+        """`product`: alpha, beta, transpose_a, transpose_b."""
+        properties = {"label": StringAttr(label), **self.product_properties(**product)}  # type: ignore[arg-type]
+        super().__init__(operands=[lhs, rhs, out], properties=properties, result_types=[ProgramType()])
 
     def verify_(self) -> None:
         super().verify_()

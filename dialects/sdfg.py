@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator, Sequence
+from typing import Any, ClassVar
 
 from ipu_lower.dialects.index_expr import IndexExpr, check_symbol_name, parse_index_expr
 from ipu_lower.dialects.matmul import MatmulMixin
@@ -260,10 +261,16 @@ def index_exprs(op: Operation | Block) -> Iterator[tuple[Operation, IndexExpr]]:
             if isinstance(result.type, ArrayType):
                 yield from ((inner, d) for d in result.type.dims())
         for value in inner.properties.values():
-            if isinstance(value, ArrayAttr):
-                yield from ((inner, e.data) for e in value.data if isinstance(e, IndexExprAttr))
-            elif isinstance(value, IndexExprAttr):
-                yield inner, value.data
+            yield from ((inner, e) for e in _nested_exprs(value))
+
+
+def _nested_exprs(value: Attribute) -> Iterator[IndexExpr]:
+    """The expressions of an attribute and of the arrays (of arrays) it holds."""
+    if isinstance(value, IndexExprAttr):
+        yield value.data
+    elif isinstance(value, ArrayAttr):
+        for e in value.data:
+            yield from _nested_exprs(e)
 
 
 @irdl_op_definition
@@ -1342,13 +1349,27 @@ class AccumulateOp(_StoreMixin, IRDLOperation):
         return op
 
 
+BoxEntry = tuple[IndexExpr, IndexExpr, bool]
+"""One dimension of a box: [begin, end), and whether the box walks it (a dimension it
+does not walk is fixed at `begin` and dropped: `%A[3, 0:N]` is a row)."""
+
+
+def _box_attr(box: Sequence[BoxEntry]) -> ArrayAttr:
+    return ArrayAttr([ArrayAttr([expr_attr(b), expr_attr(e)] if walked else [expr_attr(b)]) for b, e, walked in box])
+
+
 @irdl_op_definition
 class MatmulOp(MatmulMixin, IRDLOperation):
-    """A DaCe `MatMul` library node of whole containers: `out = lhs @ rhs` of a matrix
-    and a matrix, a matrix and a vector or a vector and a matrix, float32 or float16
-    (`ipu_lower.dialects.matmul`). It stands in a state, outside maps.
+    """DaCe's BLAS product nodes (`MatMul`, `Gemm`, `Gemv`, `BatchedMatMul`, `Dot`):
+    `out = alpha op(lhs) op(rhs) + beta out` (`ipu_lower.dialects.matmul`), float32 or
+    float16. It stands in a state, outside maps.
 
-    `sdfg.matmul "mm" %A, %B to %C : !sdfg.array<M x K x f32>, !sdfg.array<K x N x f32>, !sdfg.array<M x N x f32>`
+    Each operand is a container or a static box of one (`lhs_box`, `rhs_box`,
+    `out_box`: per container dimension a range `b:e` it walks or an index at which it
+    is fixed, expressions of symbols only), which the product sees with the walked
+    dimensions' extents: `%A[1:3, 0:K]` is a 2 x K matrix, `%A[2, 0:K]` a vector.
+
+    `sdfg.matmul "gemm" transpose %A, %B[0:K, 1:N + 1] to %C alpha 2.0 beta 1.0 : ...`
     """
 
     name = "sdfg.matmul"
@@ -1356,13 +1377,111 @@ class MatmulOp(MatmulMixin, IRDLOperation):
     lhs = operand_def(ArrayType)
     rhs = operand_def(ArrayType)
     out = operand_def(ArrayType)
+    lhs_box = opt_prop_def(ArrayAttr[ArrayAttr[IndexExprAttr]])
+    rhs_box = opt_prop_def(ArrayAttr[ArrayAttr[IndexExprAttr]])
+    out_box = opt_prop_def(ArrayAttr[ArrayAttr[IndexExprAttr]])
     traits = traits_def(HasParent(StateOp))
 
-    def __init__(self, label: str, lhs: SSAValue, rhs: SSAValue, out: SSAValue):
-        super().__init__(operands=[lhs, rhs, out], properties={"label": StringAttr(label)})
+    BOXES: ClassVar[tuple[str, str, str]] = ("lhs_box", "rhs_box", "out_box")
+
+    def __init__(
+        self,
+        label: str,
+        lhs: SSAValue,
+        rhs: SSAValue,
+        out: SSAValue,
+        boxes: Sequence[Sequence[BoxEntry] | None] = (None, None, None),
+        **product: float | bool,
+    ):
+        """`boxes`: the box of each operand (None: the whole container); `product`:
+        alpha, beta, transpose_a, transpose_b."""
+        props: dict[str, Attribute] = {"label": StringAttr(label), **self.product_properties(**product)}  # type: ignore[arg-type]
+        props.update((key, _box_attr(box)) for key, box in zip(self.BOXES, boxes) if box is not None)
+        super().__init__(operands=[lhs, rhs, out], properties=props)
+
+    def box(self, k: int) -> list[BoxEntry] | None:
+        """The box of operand k (0: A, 1: B, 2: C), None for the whole container."""
+        attr = self.properties.get(self.BOXES[k])
+        if attr is None:
+            return None
+        entries = []
+        for entry in attr.data:  # type: ignore[attr-defined]
+            values = [e.data for e in entry.data]
+            entries.append((values[0], values[-1] if len(values) == 2 else values[0] + 1, len(values) == 2))
+        return entries
+
+    def box_exprs(self) -> list[IndexExpr]:
+        """Every expression the boxes hold."""
+        return [e for key in self.BOXES if key in self.properties for e in _nested_exprs(self.properties[key])]
+
+    def operand_shape(self, k: int) -> list[Any]:
+        box = self.box(k)
+        if box is None:
+            return self.shape_of(self.operand_values()[k].type)
+        return [end - begin for begin, end, walked in box if walked]
+
+    def describe(self, k: int, op: bool = False) -> str:
+        text = super().describe(k, op)
+        box = self.box(k)
+        if box is not None:
+            text += "[" + ", ".join(f"{b}:{e}" if walked else f"{b}" for b, e, walked in box) + "]"
+        return text
 
     def verify_(self) -> None:
+        for k, key in enumerate(self.BOXES):
+            attr = self.properties.get(key)
+            box = self.box(k)
+            if box is None:
+                continue
+            value = self.operand_values()[k]
+            rank = value.type.rank  # type: ignore[attr-defined]
+            if any(len(entry.data) not in (1, 2) for entry in attr.data):  # type: ignore[attr-defined]
+                raise VerifyException(f"'{self.name}' {key} has an entry that is neither a range [begin, end] nor an index [i]")
+            if len(box) != rank:
+                raise VerifyException(f"'{self.name}' {key} needs one range or index per dimension of {value.type}")
+            for (begin, end, _), size in zip(box, self.shape_of(value.type)):
+                _verify_no_dims([begin, end], key)
+                extent, first = (end - begin).constant_value(), begin.constant_value()
+                if extent is not None and extent < 1:
+                    raise VerifyException(f"'{self.name}' {key} range {begin}:{end} is empty")
+                last = (end - size).constant_value()
+                if (first is not None and first < 0) or (last is not None and last > 0):
+                    raise VerifyException(f"'{self.name}' {key} range {begin}:{end} leaves {value.type}")
+            _verify_declared(self, [e for entry in box for e in entry[:2]])
         self.verify_matmul()
+
+    def print_operand(self, printer: Printer, k: int) -> None:
+        super().print_operand(printer, k)
+        box = self.box(k)
+        if box is None:
+            return
+
+        def entry(e: BoxEntry) -> None:
+            _print_expr(printer, e[0])
+            if e[2]:
+                printer.print_string(":")
+                _print_expr(printer, e[1])
+
+        printer.print_string("[")
+        printer.print_list(box, entry)
+        printer.print_string("]")
+
+    @classmethod
+    def parse_operand(cls, parser: Parser) -> tuple[UnresolvedOperand, list[BoxEntry] | None]:
+        operand = parser.parse_unresolved_operand()
+
+        def entry() -> BoxEntry:
+            begin = parse_index_expr(parser)
+            if parser.parse_optional_punctuation(":") is None:
+                return begin, begin + 1, False
+            return begin, parse_index_expr(parser), True
+
+        box = parser.parse_optional_comma_separated_list(parser.Delimiter.SQUARE, entry)
+        return operand, box
+
+    @classmethod
+    def build_parsed(cls, label: str, values: list[SSAValue], extras: list[Any]) -> MatmulOp:
+        return cls(label, *values, boxes=extras)
 
 
 @irdl_op_definition

@@ -75,6 +75,8 @@ from ipu_lower.poplibs_estimates import (
     UNARY_OP_TABLE,
     VECTOR_WIDTH,
     LoopCost,
+    binary_op_1d_in_place,
+    scaled_add_supervisor,
 )
 
 VERTEX_OVERHEAD = BASIC_OP_SUPERVISOR_OVERHEAD
@@ -520,16 +522,17 @@ def superstep_cycles(compute: int, exchange_bytes: int, arch: Arch) -> int:
     return compute + Exchange(exchange_bytes, exchange_bytes).cycles(arch.exchange_bytes_per_cycle) + arch.sync_cycles
 
 
-def matmul_cycles(rows: int, inner: int, columns: int, element_bytes: int, arch: Arch) -> int:
-    """Cycles of one poplin product of [rows, inner] x [inner, columns] (float16 when
-    `element_bytes` is 2, else float32), as the emulator counts them (CostModel.hpp):
-    its FLOPs at the arch's peak per tile (`Arch.flops_per_cycle_*`) over all tiles, at
-    efficiency 1 (no public measure of poplin's fraction of peak was found: a lower
-    bound); the bytes of both operands and the result crossing the exchange once,
-    spread evenly over the tiles (assumption); and a sync."""
+def matmul_cycles(rows: int, inner: int, columns: int, element_bytes: int, arch: Arch, groups: int = 1) -> int:
+    """Cycles of one poplin product of `groups` times [rows, inner] x [inner, columns]
+    (float16 when `element_bytes` is 2, else float32; poplin's grouped product for more
+    than one group), as the emulator counts them (CostModel.hpp): its FLOPs at the
+    arch's peak per tile (`Arch.flops_per_cycle_*`) over all tiles, at efficiency 1 (no
+    public measure of poplin's fraction of peak was found: a lower bound); the bytes of
+    both operands and the result crossing the exchange once, spread evenly over the
+    tiles (assumption); and a sync."""
     peak = arch.flops_per_cycle_f16 if element_bytes == 2 else arch.flops_per_cycle_f32
-    flops = 2 * rows * inner * columns
-    moved = (rows * inner + inner * columns + rows * columns) * element_bytes
+    flops = 2 * groups * rows * inner * columns
+    moved = groups * (rows * inner + inner * columns + rows * columns) * element_bytes
     compute = -(-flops // (arch.tiles * peak))
     exchange_cycles = -(-moved // (arch.tiles * arch.exchange_bytes_per_cycle))
     return compute + exchange_cycles + arch.sync_cycles
@@ -642,6 +645,29 @@ def reduce_estimate(op: poplar.ReduceOp, arch: Arch) -> int:
     )
 
 
+def product_cycles(op: poplar.MatmulOp, arch: Arch) -> int:
+    """Cycles of the poplibs calls a `poplar.matmul` prints (host_printer._matmul), as
+    the emulator counts them (CostModel.hpp): the product (`matmul_cycles`); with beta
+    != 0 (`matMulAcc`) poplin's `scaledAddTo` of it into C, poplibs' ScaledAddSupervisor
+    estimate for C's elements on its busiest tile plus a sync; and each
+    `popops::mulInPlace` of C (by alpha, or by beta), poplibs' BinaryOp1DInPlace
+    multiply estimate for the same elements plus a sync (popops places elementwise
+    vertices where C lies: nothing moves)."""
+    groups, rows, inner, columns = op.sizes()
+    t = poplar.tensor_type(op.lhs)
+    size = element_type(t.element_type).bytes
+    dtype = HALF if size == 2 else FLOAT
+    cycles = matmul_cycles(rows, inner, columns, size, arch, groups)
+    if not op.scales_c() and op.beta_value() == 0:
+        return cycles
+    busiest = int(np.bincount(element_tiles(op.out)).max())
+    if op.beta_value() != 0:
+        cycles += scaled_add_supervisor(dtype, busiest, False, arch.workers_per_tile) + arch.sync_cycles
+    if op.scales_c():
+        cycles += binary_op_1d_in_place("multiply", dtype, busiest, arch.workers_per_tile) + arch.sync_cycles
+    return cycles
+
+
 # -- programs ------------------------------------------------------------------------------
 
 
@@ -686,7 +712,7 @@ def program_estimate(program: poplar.HostProgramOp, arch: Arch) -> ProgramEstima
     slowest vertex, summed over the placements: as if they shared a tile), its exchange
     (`exchange`) and a sync; a copy or dynamic slice moves its bytes through the exchange
     (as if every element crossed tiles) and syncs; a matrix product costs
-    `matmul_cycles`, a popops reduction `reduce_estimate`; a control program syncs once per evaluation of its predicate."""
+    `product_cycles`, a popops reduction `reduce_estimate`; a control program syncs once per evaluation of its predicate."""
     engine = program.build_body.block.last_op
     assert isinstance(engine, poplar.EngineOp)
     return _ProgramWalk(arch).estimate(engine.program, 1, None)
@@ -743,8 +769,7 @@ class _ProgramWalk:
         if isinstance(op, poplar.DynamicSliceOp | poplar.DynamicUpdateOp):
             return self.sliced(op)
         if isinstance(op, poplar.MatmulOp):
-            size = element_type(poplar.tensor_type(op.lhs).element_type).bytes
-            return matmul_cycles(*op.sizes(), size, self.arch)
+            return product_cycles(op, self.arch)
         if isinstance(op, poplar.ReduceOp):
             return reduce_estimate(op, self.arch)
         if isinstance(op, poplar.SequenceOp):

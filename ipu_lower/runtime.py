@@ -33,7 +33,14 @@ from ipu_lower.element_types import element_type_of_numpy
 from ipu_lower.frontend.symbolic import SymbolicError, to_index_expr
 from ipu_lower.program import Program, symbol_value
 from ipu_lower.targets.codelet_printer import CODELET_INCLUDES
-from ipu_lower.targets.host_printer import HOST_INCLUDES, POPOPS_INCLUDES
+from ipu_lower.targets.host_printer import (
+    DYNAMIC_SLICE_INCLUDES,
+    ELEMENTWISE_INCLUDES,
+    HOST_INCLUDES,
+    POPLIN_INCLUDES,
+    POPOPS_INCLUDES,
+    REDUCE_INCLUDES,
+)
 
 EMULATOR = Path(__file__).resolve().parent / "emulator"
 EMULATOR_INCLUDE = EMULATOR / "include"  # the headers: Poplar's API and the internals
@@ -50,10 +57,11 @@ EMULATOR_FLAGS = ("-std=c++17", "-O2", "-fPIC")
 # the emulator's library and given to g++ with `-include`: the program's own #includes
 # then find their headers already read (two thirds of compiling a host.cpp). g++ reads a
 # prelude it cannot use (another compiler, other flags) as text. The host prelude has the
-# popops headers too, which a program without popops calls does not include: that the
-# files compile as written is tests/test_emitted_cpp.py's concern.
+# popops and poplin headers too, which a program without library calls does not include:
+# that the files compile as written is tests/test_emitted_cpp.py's concern.
+LIBRARY_INCLUDES = DYNAMIC_SLICE_INCLUDES + REDUCE_INCLUDES + ELEMENTWISE_INCLUDES + POPOPS_INCLUDES + POPLIN_INCLUDES
 PRELUDES = {
-    "host.hpp": (HOST_FLAGS, HOST_INCLUDES + POPOPS_INCLUDES),
+    "host.hpp": (HOST_FLAGS, HOST_INCLUDES + LIBRARY_INCLUDES),
     "codelets.hpp": (CODELET_FLAGS, CODELET_INCLUDES),
 }
 

@@ -242,7 +242,9 @@ class _Dynamic(RewritePattern):
 class _Matmul(RewritePattern):
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: ipu.MatmulOp, rewriter: PatternRewriter) -> None:
-        rewriter.replace(op, poplar.MatmulOp(op.label.data, op.lhs, op.rhs, op.out), [])
+        matmul = poplar.MatmulOp(op.label.data, op.lhs, op.rhs, op.out)
+        matmul.properties.update(op.copied_properties())
+        rewriter.replace(op, matmul, [])
 
 
 class _Reduce(RewritePattern):

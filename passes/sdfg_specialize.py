@@ -84,6 +84,8 @@ def plan_substitution(module: ModuleOp, values: dict[str, int]) -> dict[IndexExp
             _unresolved([substituted[e] for e in op.bounds()], f"the bounds of loop '{op.label.data}'", op)
         elif isinstance(op, sd.ApplyOp):
             _unresolved([substituted[op.expr.data]], "the value a tasklet computes with", op)
+        elif isinstance(op, sd.MatmulOp):
+            _unresolved([substituted[e] for e in op.box_exprs()], f"the boxes of product '{op.label.data}'", op)
     return substituted
 
 
@@ -165,6 +167,24 @@ class _SpecializeCopy(_Substitute, RewritePattern):
             rewriter.notify_op_modified(op)
 
 
+class _SpecializeMatmul(_Substitute, RewritePattern):
+    """The boxes of a product's operands."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: sd.MatmulOp, rewriter: PatternRewriter) -> None:
+        changed = False
+        for key in op.BOXES:
+            box = op.properties.get(key)
+            if box is None:
+                continue
+            new = ArrayAttr([self.exprs(entry) for entry in box.data])  # type: ignore[attr-defined]
+            if new != box:
+                op.properties[key] = new
+                changed = True
+        if changed:
+            rewriter.notify_op_modified(op)
+
+
 @dataclass(frozen=True)
 class SdfgSpecializePass(ModulePass):
     """Substitute `symbols` ("N=1024,M=64") into every SDFG of the module; values of
@@ -185,6 +205,7 @@ class SdfgSpecializePass(ModulePass):
                 _SpecializeMap,
                 _SpecializeAccess,
                 _SpecializeCopy,
+                _SpecializeMatmul,
                 _SpecializeExprProperties,
             )
         ]

@@ -931,13 +931,27 @@ class _CopyToCopy(RewritePattern):
 
 class _MatmulToMatmul(RewritePattern):
     """A product is poplin's to plan: its operands and result keep the layouts planned
-    for them (a matmul ties none), which the steps around it use."""
+    for them (a matmul ties none), which the steps around it use. A box of a container
+    is an `ipu.view` of its variable (Poplar's slice: no copy); alpha, beta and the
+    transposes stay on the op."""
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: sd.MatmulOp, rewriter: PatternRewriter) -> None:
         if isinstance(op.parent_op(), sd.StateOp):
             return  # its state is inlined first
-        rewriter.replace(op, ipu.MatmulOp(op.label.data, op.lhs, op.rhs, op.out))
+        operands = []
+        for k, value in enumerate(op.operand_values()):
+            box = op.box(k)
+            if box is not None:
+                begin, end = ([e.constant_value() for e in ends] for ends in zip(*[b[:2] for b in box]))
+                view = ipu.ViewOp(value, begin, end, [d for d, entry in enumerate(box) if entry[2]])  # type: ignore[arg-type]
+                view.result.name_hint = f"{value.name_hint}_box" if value.name_hint else None
+                rewriter.insert(view, _graph_level(op))
+                value = view.result
+            operands.append(value)
+        matmul = ipu.MatmulOp(op.label.data, *operands)
+        matmul.properties.update(op.copied_properties())
+        rewriter.replace(op, matmul)
 
 
 class _ReduceToReduce(RewritePattern):

@@ -4,7 +4,8 @@ overwrites completely before it reads them.
 The graph copies each argument to the device before the program runs, so that what the
 program does not write keeps the caller's values, and copies back those it writes. An
 argument whose first access, in program order, writes every element (a map writing it
-at every point, a copy of a whole container into it, a product into it) needs no copy
+at every point, a copy of a whole container into it, a product into all of it that does
+not read it: beta 0) needs no copy
 in: nothing of the caller's values survives. Steps in loops and branches may not run,
 or not first, so an argument they touch before any such write is copied in.
 """
@@ -45,6 +46,9 @@ def _overwritten(step: Operation | list[Operation], maps: dict) -> set[str]:
         written = {sd.container_name(step.destination)}
         return written - {sd.container_name(step.source)}
     if isinstance(step, sd.MatmulOp):
+        # with beta != 0 the product reads C; a box of C leaves the rest of it
+        if step.beta_value() != 0 or step.box(2) is not None:
+            return set()
         return {sd.container_name(step.out)} - {sd.container_name(v) for v in (step.lhs, step.rhs)}
     if not isinstance(step, sd.MapOp) or step not in maps:
         return set()

@@ -26,7 +26,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from ipu_lower.arch import ARCHS
+from ipu_lower.arch import ARCHS, get_arch
+from ipu_lower.cost_model import matmul_cycles
+from ipu_lower.poplibs_estimates import binary_op_1d_in_place, scaled_add_supervisor
 from ipu_lower.runtime import emulator_library
 
 REPO = Path(__file__).resolve().parents[1]
@@ -494,6 +496,27 @@ def test_popops_reduce(build):
     assert error_of(build, "reduce", "scale") == where + "the scale 'scale' must be one FLOAT element"
     assert error_of(build, "reduce", "reduce-update") == (
         "popops::reduce: cannot do an update using reduce(); call reduceWithOutput() instead")
+
+
+def test_poplin_accumulating_and_grouped_products(build):
+    lines = drive(build, "matmul_acc")
+    # 2 [[1, 2], [3, 4]] + 0.5 [[2, 4], [6, 8]]; groups [1, 2] [1, 1]^T = 3, [3, 4] [2, -1]^T = 2, minus themselves
+    assert values(lines, "c") == [3, 6, 9, 12]
+    assert values(lines, "p") == [0, 0]
+    report = report_of(lines)
+    # popops' estimates for the busiest tile of c (3 elements on tile 1), plus a sync
+    assert step(report, "c2")["compute_cycles"] == binary_op_1d_in_place("multiply", "float", 3)
+    assert step(report, "c2")["sync_cycles"] == 150
+    acc = step(report, "acc")
+    product = step(report, "grouped")  # a product alone: matmul_cycles
+    assert acc["compute_cycles"] == 1 + scaled_add_supervisor("float", 3, False)
+    assert acc["sync_cycles"] == 2 * 150
+    assert product["cycles"] == matmul_cycles(1, 2, 1, 4, get_arch("ipu2"), groups=2)
+    assert error_of(build, "matmul_acc", "acc_shape") == "poplin::matMulAcc: C 'c' has shape {2,3}, not {2,2}"
+    assert error_of(build, "matmul_acc", "groups") == (
+        "poplin::matMulGroupedWithOutput: operands of shapes {2,1,2} and {3,2,1} do not agree")
+    assert error_of(build, "matmul_acc", "int_scale") == (
+        "popops::mulInPlace: tensor 'n' is int, which a float constant does not multiply (FLOAT or HALF)")
 
 
 def test_half_tensors_round_trip_as_raw_bits(build):

@@ -55,11 +55,10 @@ from ipu_lower.frontend.branches import tasklets_from_branches
 from ipu_lower.frontend.library_fallbacks import expand_library_fallbacks
 from ipu_lower.frontend.loop_extents import LoopExtentError, static_loop_extents
 from ipu_lower.frontend.map_loops import MapLoopError, interchange_map_loops
-from ipu_lower.frontend.matmul import import_matmul
+from ipu_lower.frontend.matmul import import_product, is_product, stays_a_reduction
 from ipu_lower.frontend.reductions import (
     ReductionImporter,
     hoist_reductions_out_of_maps,
-    is_dot_product,
     library_kind,
     popops_reductions,
     reduce_whole_containers,
@@ -496,8 +495,8 @@ class _SdfgImporter:
                 self.tasklet_with_memlets(state, node, block, values)
             elif isinstance(node, nodes.MapExit):
                 continue
-            elif library_kind(node) == "matmul" and not is_dot_product(state, node):
-                block.add_op(import_matmul(self, state, node))
+            elif is_product(node) and not stays_a_reduction(self, state, node):
+                block.add_ops(import_product(self, state, node))
             elif library_kind(node) is not None:
                 block.add_ops(getattr(ReductionImporter(self, state), library_kind(node))(node))
             elif views.is_transpose(node):

@@ -12,7 +12,8 @@ one of two paths:
   poplibs' reduction is tuned for exactly this, and plans its own stages over the tiles.
 - our tree (`sdfg.accumulate` in a map, planned by ipu-tile-partition as levels of
   `ipu.tiled_reduce`): WCR memlets in maps (a tasklet's result combined as it is
-  computed, which no library call can take), `Dot` and a `MatMul` of two vectors, custom
+  computed, which no library call can take), `Dot` of integer vectors (poplin multiplies
+  float ones, `ipu_lower.frontend.matmul`), custom
   lambdas, other element types (8/16-bit and unsigned integers), a product, minimum or
   maximum into the output's old value (poplibs updates only sums), and a `Reduce` of a box
   of loop-dependent size: `loop_extents` makes it read a padded transient written by a
@@ -385,12 +386,12 @@ class ReductionImporter:
         return self.importer.containers[alias.root], ranges, [r for r, k in enumerate(walked) if k in axes]
 
     def matmul(self, node: nodes.LibraryNode) -> list[Operation]:
-        """`x @ y` of two vectors is a dot product (`is_dot_product`); the importer makes
-        other products `sdfg.matmul` (`ipu_lower.frontend.matmul`)."""
+        """`x @ y` of two vectors of integers is a dot product (`is_dot_product`); the
+        importer makes other products `sdfg.matmul` (`ipu_lower.frontend.matmul`)."""
         return self.dot(node)
 
     def dot(self, node: nodes.LibraryNode) -> list[Operation]:
-        """A `Dot` node (or a `MatMul` of two vectors, `x @ y`): result = sum of
+        """A `Dot` node of integers (or a `MatMul` of two such vectors, `x @ y`): result = sum of
         x[i] * y[i] (the result starts from 0)."""
         x, y, out = ("_a", "_b", "_c") if library_kind(node) == "matmul" else ("_x", "_y", "_result")
         edges = {e.dst_conn: e for e in self.state.in_edges(node) if not e.data.is_empty()}

@@ -234,6 +234,11 @@ def _shortest_repr(value: float, fmt: str) -> str:
     return s
 
 
+def float_literal(value: float) -> str:
+    """The C++ float literal of `value` rounded to float32 (what a `float` parameter gets)."""
+    return _shortest_repr(value, "<f") + "f"
+
+
 def cpp_constant(op: arith.ConstantOp) -> str:
     """The exact C++ literal of a scalar ``arith.constant``."""
     attr = op.value

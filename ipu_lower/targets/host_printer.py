@@ -23,6 +23,7 @@ from ipu_lower.dialects.popops_reduce import POPOPS_OPERATION, accumulator_type
 from ipu_lower.element_types import element_type
 from ipu_lower.names import UniqueNames, c_identifier
 from ipu_lower.targets.codelet_printer import BLOCK_EXTENT, BLOCK_START, block_extents, uses_block_start
+from ipu_lower.targets.cpp_expr import float_literal
 from ipu_lower.targets.print_context import PrintContext, cpp_string
 
 # Names the host template uses; generated names must not collide with them.
@@ -37,14 +38,14 @@ HOST_INCLUDES = (
     "<string>", "<utility>", "<vector>", "<poplar/DeviceManager.hpp>", "<poplar/Engine.hpp>",
     "<poplar/Graph.hpp>", "<poplar/IPUModel.hpp>", "<poplar/Program.hpp>",
 )
-POPOPS_SLICE_INCLUDE = "<popops/DynamicSlice.hpp>"
+DYNAMIC_SLICE_INCLUDES = ("<popops/DynamicSlice.hpp>",)
 """For programs that slice at run time (poplibs' popops)."""
-POPOPS_REDUCE_INCLUDE = "<popops/Reduce.hpp>"
+REDUCE_INCLUDES = ("<popops/Reduce.hpp>",)
 """For programs that reduce with popops."""
-POPOPS_CODELETS_INCLUDE = "<popops/codelets.hpp>"
+ELEMENTWISE_INCLUDES = ("<popops/ElementWise.hpp>",)
+"""For programs that scale a product's result (popops::mulInPlace)."""
+POPOPS_INCLUDES = ("<popops/codelets.hpp>",)
 """For programs that call popops at all."""
-POPOPS_INCLUDES = (POPOPS_SLICE_INCLUDE, POPOPS_REDUCE_INCLUDE, POPOPS_CODELETS_INCLUDE)
-"""Every popops header a program may include."""
 POPLIN_INCLUDES = ("<poplin/MatMul.hpp>", "<poplin/codelets.hpp>")
 """For programs that multiply matrices (poplibs' poplin)."""
 
@@ -347,25 +348,51 @@ def _dynamic(ctx: PrintContext, op: poplar.DynamicSliceOp | poplar.DynamicUpdate
 
 
 def _matmul(ctx: PrintContext, op: poplar.MatmulOp) -> None:
-    """A program of one poplin call writing into the result variable. A vector is a
-    matrix of one column on the right (`A @ x`), of one row on the left (`x @ A`), and
-    the result is seen likewise. `out` is a named tensor: poplin takes it by non-const
-    reference (include/poplin/MatMul.hpp:125-130 in graphcore/poplibs sdk-release-3.3).
+    """A program of poplibs calls, as a poplibs user writes C = alpha op(A) op(B) + beta C
+    (graphcore/poplibs sdk-release-3.3, include/poplin/MatMul.hpp:125-130, 190-195,
+    243-248, 288-293; include/popops/ElementWise.hpp:2159-2171):
+
+    - beta = 0: `matMulWithOutput` (`matMulGroupedWithOutput` for groups) into C, then
+      `popops::mulInPlace(C, alpha)` when alpha != 1;
+    - beta != 0: `popops::mulInPlace(C, beta)` when beta != 1, then
+      `matMulAcc(C, alpha, A, B)` (`matMulGroupedAcc`): C += alpha A B.
+
+    A transpose is a free view (`.transpose()`, `.dimShuffle({0, 2, 1})` of groups). A
+    vector is a matrix of one row on the left (`x @ A`, a dot product), of one column on
+    the right (`A @ x`), and the result is seen likewise ([rows, columns]). The output
+    of the WithOutput forms is a named tensor: poplin takes it by non-const reference.
     float32 partials (poplin's default, stated) accumulate float16 products."""
     name = ctx.bind(op.result, "matmul")
-    rows, inner, columns = op.sizes()
-    lhs, rhs, out = ctx[op.lhs], ctx[op.rhs], ctx[op.out]
-    if len(poplar.tensor_type(op.lhs).get_shape()) == 1:
-        lhs, out = f"{lhs}.reshape({{1, {inner}}})", f"{out}.reshape({{1, {columns}}})"
-    elif len(poplar.tensor_type(op.rhs).get_shape()) == 1:
-        rhs, out = f"{rhs}.reshape({{{inner}, 1}})", f"{out}.reshape({{{rows}, 1}})"
-    result = ctx.names.fresh(f"{name}_out", "out")
+    groups, rows, inner, columns = op.sizes()
+    operands = [ctx[op.lhs], ctx[op.rhs], ctx[op.out]]
+    shapes = [op.operand_shape(k) for k in range(3)]
+    if len(shapes[0]) == 1:
+        operands[0] += f".reshape({{1, {inner}}})"
+    if len(shapes[1]) == 1:
+        operands[1] += f".reshape({{{inner}, 1}})"
+    if len(shapes[2]) < 2:
+        operands[2] += f".reshape({{{rows}, {columns}}})"
+    grouped = op.is_grouped()
+    for k in (0, 1):
+        if op.transposed(k):
+            operands[k] += ".dimShuffle({0, 2, 1})" if grouped else ".transpose()"
+    lhs, rhs, out = operands
+    label = op.label.data
+    options = 'poplar::OptionFlags{{"partialsType", "float"}}'
     ctx.line(f"poplar::program::Sequence {name};")
-    ctx.line(f"poplar::Tensor {result} = {out};")
-    options = '{{"partialsType", "float"}}'
+    alpha, beta = op.alpha_value(), op.beta_value()
+    form = "matMulGrouped" if grouped else "matMul"
+    if beta == 0:
+        result = ctx.names.fresh(f"{name}_out", "out")
+        ctx.line(f"poplar::Tensor {result} = {out};")
+        ctx.line(f"poplin::{form}WithOutput(graph, {lhs}, {rhs}, {result}, {name}, {cpp_string(label)}, {options});")
+        if alpha != 1:
+            ctx.line(f"popops::mulInPlace(graph, {result}, {float_literal(alpha)}, {name}, {cpp_string(label + '/alpha')});")
+        return
+    if beta != 1:
+        ctx.line(f"popops::mulInPlace(graph, {out}, {float_literal(beta)}, {name}, {cpp_string(label + '/beta')});")
     ctx.line(
-        f"poplin::matMulWithOutput(graph, {lhs}, {rhs}, {result}, {name}, {cpp_string(op.label.data)}, "
-        f"poplar::OptionFlags{options});"
+        f"poplin::{form}Acc(graph, {out}, {float_literal(alpha)}, {lhs}, {rhs}, {name}, {cpp_string(label)}, {options});"
     )
 
 
@@ -488,13 +515,21 @@ def print_host(output: IO[str], program: poplar.HostProgramOp) -> None:
         params.append(f"{t} {cname}" if not memref.get_shape() else f"{t} *{cname}")
 
     ctx.line(f"// Host program of SDFG '{program.sym_name.data}' for {program.arch.data}, generated by ipu-lower.")
-    build = program.build_body.block.ops
-    slices = any(isinstance(op, poplar.DynamicSliceOp | poplar.DynamicUpdateOp) for op in build)
-    reduces = any(isinstance(op, poplar.ReduceOp) for op in build)
-    poplin = any(isinstance(op, poplar.MatmulOp) for op in build)
-    popops = slices or reduces
-    includes = (POPOPS_SLICE_INCLUDE,) * slices + (POPOPS_REDUCE_INCLUDE,) * reduces + (POPOPS_CODELETS_INCLUDE,) * popops
-    for include in HOST_INCLUDES + includes + (POPLIN_INCLUDES if poplin else ()):
+    ops = program.build_body.block.ops
+    slices = any(isinstance(op, poplar.DynamicSliceOp | poplar.DynamicUpdateOp) for op in ops)
+    reduces = any(isinstance(op, poplar.ReduceOp) for op in ops)
+    poplin = any(isinstance(op, poplar.MatmulOp) for op in ops)
+    scales = any(isinstance(op, poplar.MatmulOp) and op.scales_c() for op in ops)
+    popops = slices or reduces or scales
+    includes = (
+        HOST_INCLUDES
+        + (DYNAMIC_SLICE_INCLUDES if slices else ())
+        + (REDUCE_INCLUDES if reduces else ())
+        + (ELEMENTWISE_INCLUDES if scales else ())
+        + (POPOPS_INCLUDES if popops else ())
+        + (POPLIN_INCLUDES if poplin else ())
+    )
+    for include in includes:
         ctx.line(f"#include {include}")
     ctx.line()
     ctx.line("namespace {")

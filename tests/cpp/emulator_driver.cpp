@@ -12,6 +12,7 @@
 #include <popops/codelets.hpp>
 #include <poplin/MatMul.hpp>
 #include <poplin/codelets.hpp>
+#include <popops/ElementWise.hpp>
 
 #include <chrono>
 #include <cstdint>
@@ -926,6 +927,57 @@ void reduce(int argc, char **argv) {
   report();
 }
 
+// The scaled and grouped products: c = [[1, 2], [3, 4]] on tile 1 (3 elements) and
+// tile 2 (1), scaled by 2 (popops::mulInPlace), then c += 0.5 a b
+// (poplin::matMulAcc) with a = [[1, 0], [0, 1]], b = [[2, 4], [6, 8]]; and
+// p = g q for two groups of 1x2 by 2x1 (matMulGroupedWithOutput), then p += -1 g q
+// (matMulGroupedAcc). argv[2] picks an error instead: `acc_shape` (C of the wrong
+// shape), `groups` (2 groups by 3), `int_scale` (mulInPlace of an INT tensor).
+void matmulAcc(int argc, char **argv) {
+  Env env;
+  auto &g = env.graph;
+  const std::string error = argc > 2 ? argv[2] : "";
+  Tensor a = g.addVariable(poplar::FLOAT, {2, 2}, "a");
+  Tensor b = g.addVariable(poplar::FLOAT, {2, 2}, "b");
+  Tensor c = g.addVariable(poplar::FLOAT, {2, error == "acc_shape" ? 3u : 2u}, "c");
+  Tensor gl = g.addVariable(poplar::FLOAT, {2, 1, 2}, "gl");
+  Tensor gr = g.addVariable(poplar::FLOAT, {error == "groups" ? 3u : 2u, 2, 1}, "gr");
+  Tensor p = g.addVariable(poplar::FLOAT, {2, 1, 1}, "p");
+  Tensor n = g.addVariable(poplar::INT, {2}, "n");
+  for (Tensor t : {a, b, gl, gr, p, n})
+    g.setTileMapping(t, 1);
+  g.setTileMapping(c.flatten().slice(0, 3), 1);
+  g.setTileMapping(c.flatten().slice(3, c.numElements()), 2);
+  poplin::addCodelets(g);
+  popops::addCodelets(g);
+  pp::Sequence prog;
+  if (error == "int_scale")
+    popops::mulInPlace(g, n, 2.0f, prog, "n2");
+  popops::mulInPlace(g, c, 2.0f, prog, "c2");
+  poplin::matMulAcc(g, c, 0.5f, a, b, prog, "acc");
+  Tensor out = p;
+  poplin::matMulGroupedWithOutput(g, gl, gr, out, prog, "grouped");
+  poplin::matMulGroupedAcc(g, p, -1.0f, gl, gr, prog, "grouped_acc");
+  for (auto [name, t] : {std::pair{"a", a}, {"b", b}, {"c", c}, {"gl", gl}, {"gr", gr}})
+    g.createHostWrite(name, t);
+  g.createHostRead("c", c);
+  g.createHostRead("p", p);
+  poplar::Engine engine(g, prog);
+  engine.load(env.device);
+  std::vector<float> av{1, 0, 0, 1}, bv{2, 4, 6, 8}, cv{1, 2, 3, 4}, glv{1, 2, 3, 4}, grv{1, 1, 2, -1}, pv(2);
+  engine.writeTensor("a", av.data(), av.data() + 4);
+  engine.writeTensor("b", bv.data(), bv.data() + 4);
+  engine.writeTensor("c", cv.data(), cv.data() + 4);
+  engine.writeTensor("gl", glv.data(), glv.data() + 4);
+  engine.writeTensor("gr", grv.data(), grv.data() + 4);
+  engine.run();
+  engine.readTensor("c", cv.data(), cv.data() + 4);
+  engine.readTensor("p", pv.data(), pv.data() + 2);
+  print("c", cv);
+  print("p", pv);
+  report();
+}
+
 void printTensor() {
   Env env;
   auto &g = env.graph;
@@ -1207,6 +1259,7 @@ const std::map<std::string, std::function<void(int, char **)>> &scenarios() {
       {"dynamic", dynamic},
       {"matmul", matmul},
       {"reduce", reduce},
+      {"matmul_acc", matmulAcc},
       {"half", halfScale},
       {"half_conv", [](int, char **) { halfConv(); }},
       {"targets", [](int, char **) { targets(); }},

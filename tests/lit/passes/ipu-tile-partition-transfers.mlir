@@ -66,3 +66,26 @@ sdfg.sdfg @copied args ["A", "B"] symbols [] {
 // CHECK:         ipu.from_host %A
 // CHECK-NOT:     ipu.from_host
 // CHECK:         ipu.to_host %B
+
+// -----
+
+// A product overwrites its result when it does not read it (beta 0) and writes all of it
+// (P); with beta != 0 (Q += A B) or into a box (R[0:2]) the result is copied in.
+
+sdfg.sdfg @products args ["A", "P", "Q", "R"] symbols [] {
+  %A = sdfg.container "A" : !sdfg.array<2 x 2 x f32>
+  %P = sdfg.container "P" : !sdfg.array<2 x 2 x f32>
+  %Q = sdfg.container "Q" : !sdfg.array<2 x 2 x f32>
+  %R = sdfg.container "R" : !sdfg.array<4 x 2 x f32>
+  sdfg.state "s0" {
+    sdfg.matmul "p" %A, %A to %P : !sdfg.array<2 x 2 x f32>, !sdfg.array<2 x 2 x f32>, !sdfg.array<2 x 2 x f32>
+    sdfg.matmul "q" %A, %A to %Q beta 1.0 : !sdfg.array<2 x 2 x f32>, !sdfg.array<2 x 2 x f32>, !sdfg.array<2 x 2 x f32>
+    sdfg.matmul "r" %A, %A to %R[0:2, 0:2] : !sdfg.array<2 x 2 x f32>, !sdfg.array<2 x 2 x f32>, !sdfg.array<4 x 2 x f32>
+  }
+}
+
+// CHECK-LABEL: ipu.graph "products"
+// CHECK:         ipu.from_host %A
+// CHECK-NEXT:    ipu.from_host %Q
+// CHECK-NEXT:    ipu.from_host %R
+// CHECK-NEXT:    ipu.matmul "p"

@@ -111,3 +111,16 @@ sdfg.sdfg @applied args [] symbols ["N", "M"] {
 }
 
 // CHECK: sdfg-specialize-invalid.mlir:[[# @LINE - 4]]:5: error: unresolved symbol 'M' in the value a tasklet computes with; give its value with --symbols M=... or sdfg-specialize{symbols="..."}
+
+// -----
+
+sdfg.sdfg @product args [] symbols ["N", "M"] {
+  %A = sdfg.container "A" transient : !sdfg.array<N x 4 x f32>
+  %x = sdfg.container "x" transient : !sdfg.array<4 x f32>
+  %r = sdfg.container "r" transient : !sdfg.array<2 x f32>
+  sdfg.state "s" {
+    sdfg.matmul "mv" %A[M:M + 2, 0:4], %x to %r : !sdfg.array<N x 4 x f32>, !sdfg.array<4 x f32>, !sdfg.array<2 x f32>
+  }
+}
+
+// CHECK: sdfg-specialize-invalid.mlir:[[# @LINE - 4]]:5: error: unresolved symbol 'M' in the boxes of product 'mv'; give its value with --symbols M=... or sdfg-specialize{symbols="..."}

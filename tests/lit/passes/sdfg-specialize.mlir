@@ -86,3 +86,21 @@ sdfg.sdfg @loop args ["x"] symbols ["N", "M"] {
 // CHECK-NEXT:      sdfg.state "s" {
 // CHECK-NEXT:        {{%.*}} = sdfg.apply 8 * [[T]] + 100 : i32
 // CHECK-NEXT:        sdfg.copy {{%.*}}[[[T]]:[[T]] + 1] to {{%.*}}[0:1] : !sdfg.array<100 x i32>, !sdfg.array<100 x i32>
+
+// -----
+
+// The boxes of a product's operands take the values too (a fixed index stays one).
+
+sdfg.sdfg @product args ["A", "x", "r"] symbols ["N", "M"] {
+  %A = sdfg.container "A" : !sdfg.array<N x M x f32>
+  %x = sdfg.container "x" : !sdfg.array<M x f32>
+  %r = sdfg.container "r" : !sdfg.array<N x f32>
+  sdfg.state "s" {
+    sdfg.matmul "mv" %A[1:N - 1, 0:M], %x to %r[1:N - 1] : !sdfg.array<N x M x f32>, !sdfg.array<M x f32>, !sdfg.array<N x f32>
+    sdfg.matmul "dot" %A[N - 2, 0:M], %x to %r[M - 1] : !sdfg.array<N x M x f32>, !sdfg.array<M x f32>, !sdfg.array<N x f32>
+  }
+}
+
+// CHECK-LABEL: sdfg.sdfg @product args ["A", "x", "r"] symbols [] {
+// CHECK:         sdfg.matmul "mv" %{{.*}}[1:99, 0:8], %{{.*}} to %{{.*}}[1:99] : !sdfg.array<100 x 8 x f32>, !sdfg.array<8 x f32>, !sdfg.array<100 x f32>
+// CHECK-NEXT:    sdfg.matmul "dot" %{{.*}}[98, 0:8], %{{.*}} to %{{.*}}[7] : !sdfg.array<100 x 8 x f32>, !sdfg.array<8 x f32>, !sdfg.array<100 x f32>

@@ -47,6 +47,20 @@
 //                      moves every operand and result element across the
 //                      exchange once, spread evenly over the tiles);
 //    sync_cycles     = sync_cycles of the target.
+//    matMulGroupedWithOutput of G groups: the same with the FLOPs and bytes of
+//    all G products.
+//    matMulAcc / matMulGroupedAcc (C += k A B): the product as above, then
+//    popops::scaledAddTo(C, product, k), as poplin does (lib/poplin/MatMul.cpp:
+//    499-521): compute = poplibs' ScaledAddSupervisor estimate for the elements
+//    of C on its busiest tile (scaledAddSupervisorCycles below), plus a second
+//    sync_cycles (assumption: the product is already on C's tiles, so only the
+//    compute set's sync is added).
+//  popops::mulInPlace(A, constant), per execution: compute = poplibs'
+//    BinaryOp1DInPlace MULTIPLY estimate for the elements of A on its busiest
+//    tile (binaryOp1DInPlaceMultiplyCycles below; poplibs places the vertices
+//    where A lies, so nothing moves; the scalar-broadcast vertex poplibs picks for
+//    a constant is estimated with this, the nearest formula ipu-lower restates),
+//    plus sync_cycles.
 //  popops::reduceWithOutput of `in` over `dims` into `out`, per execution (the same
 //    formula as ipu_lower/cost_model.py reduce_cycles): popops' plan of stages
 //    (lib/popops/reduction/Reduction.cpp:289-405 of graphcore/poplibs at 7eac0f26),
@@ -135,6 +149,20 @@ struct ReduceShape {
 /// Cost of one popops reduction, its stages summed.
 StepCost reduceCost(const ReduceShape &r, unsigned tiles, unsigned workers,
                     unsigned exchangeBytesPerCycle, unsigned syncCycles);
+
+/// poplibs' estimate of a BinaryOp1DInPlace MULTIPLY vertex over `n` float (or,
+/// with `half`, half) elements on `workers` workers: 11 + workers * (58 +
+/// ceil(ceil(n / workers) / vector width) * (1 + 2))
+/// (lib/popops/popopsCycleEstimators.cpp:1510-1523, 63-84; the table entry
+/// popopsCycleEstimators.hpp:533-534; vector width 2 floats or 4 halves; restated
+/// in ipu_lower/poplibs_estimates.py binary_op_1d_in_place).
+std::uint64_t binaryOp1DInPlaceMultiplyCycles(bool half, std::uint64_t n, unsigned workers);
+
+/// poplibs' estimate of a ScaledAddSupervisor vertex (A += k B, A and B of one
+/// type, not memory-constrained, as scaledAddTo picks by default) over `n` elements
+/// (lib/popops/PerformanceEstimation.cpp:473-628; restated with its quirks in
+/// ipu_lower/poplibs_estimates.py scaled_add_supervisor).
+std::uint64_t scaledAddSupervisorCycles(bool half, std::uint64_t n, unsigned workers);
 
 } // namespace emulator
 } // namespace poplar

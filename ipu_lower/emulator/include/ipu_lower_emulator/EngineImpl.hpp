@@ -181,13 +181,20 @@ private:
 
   /// The box of `p->a` that the offsets of a Dynamic* step select now.
   Tensor dynamicBox(const core::ProgramImpl *p) const;
-  /// Runs a poplin::matMulWithOutput step and accounts its cost.
+  /// Runs a poplin product step (matMulWithOutput, matMulAcc, grouped) and accounts its cost.
   void matMul(const core::ProgramImpl *p);
   /// The tile of each input element and of each output element of a
   /// popops::reduceWithOutput step, and the output of each input element.
   ReduceShape reduceShape(const core::ProgramImpl *p) const;
   /// Runs a popops::reduceWithOutput step and accounts its cost.
   void reduce(const core::ProgramImpl *p);
+  /// Runs a popops::mulInPlace step and accounts its cost.
+  void mulInPlace(const core::ProgramImpl *p);
+  /// The elements of a tensor, as floats; and stored back, rounded to its type.
+  std::vector<float> loadFloats(const Tensor &t) const;
+  void storeFloats(const Tensor &t, const std::vector<float> &values);
+  /// The most elements of `t` any one tile holds.
+  std::uint64_t busiestTileElements(const Tensor &t) const;
 
   /// Per element of a view (in order): (flatBegin, flatEnd, tile) pieces.
   std::vector<std::pair<std::size_t, unsigned>> segments(const ViewData &v) const;

@@ -50,8 +50,9 @@ struct ProgramImpl {
     AbortOnCondition,
     DynamicSlice,  ///< popops::dynamicSliceWithOutput (popops/DynamicSlice.hpp)
     DynamicUpdate, ///< popops::dynamicUpdate
-    MatMul,        ///< poplin::matMulWithOutput (poplin/MatMul.hpp)
-    Reduce         ///< popops::reduceWithOutput (popops/Reduce.hpp)
+    MatMul,        ///< poplin::matMulWithOutput, matMulAcc and grouped forms (poplin/MatMul.hpp)
+    Reduce,        ///< popops::reduceWithOutput (popops/Reduce.hpp)
+    MulInPlace     ///< popops::mulInPlace by a constant (popops/ElementWise.hpp)
   };
   using Node = std::shared_ptr<const ProgramImpl>;
 
@@ -64,7 +65,9 @@ struct ProgramImpl {
   unsigned count = 0;                                ///< Repeat
   Tensor a, b; ///< Copy src/dst; predicate or control; printed/undef tensor; MatMul A, B;
                ///< Reduce: the input, the scale (if any)
-  Tensor out;  ///< MatMul: the product; Reduce: the output
+  Tensor out;  ///< MatMul: the product; Reduce: the output; MulInPlace: the tensor scaled
+  double scale = 1; ///< MatMul with accumulate: k of C += k A B; MulInPlace: the constant
+  bool accumulate = false; ///< MatMul: matMulAcc (C += k A B) rather than C = A B
   Tensor offset;                        ///< Dynamic*: the offsets, one per dim
   std::vector<std::size_t> dims, sizes; ///< Dynamic*: the sliced dims and sizes; Reduce: dims
   int reduceOp = 0;                     ///< Reduce: the popops::Operation

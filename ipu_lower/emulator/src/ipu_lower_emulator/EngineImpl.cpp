@@ -303,6 +303,9 @@ void EngineCore::prepare(const core::ProgramImpl *p) {
     costs[p] = reduceCost(reduceShape(p), target.numTiles(), target.workers,
                           target.exchangeBytesPerCycle, target.syncCycles);
     break;
+  case Kind::MulInPlace:
+    ownView(p->out, "popops::mulInPlace");
+    break;
   }
 }
 
@@ -863,43 +866,99 @@ void EngineCore::exec(const core::ProgramImpl *p) {
   case Kind::Reduce:
     reduce(p);
     return;
+  case Kind::MulInPlace:
+    mulInPlace(p);
+    return;
   }
+}
+
+std::vector<float> EngineCore::loadFloats(const Tensor &t) const {
+  const ViewData &v = *Access<Tensor>::view(t);
+  const TypeId ty = Access<Tensor>::type(t);
+  std::vector<unsigned char> raw(v.size() * typeSize(ty));
+  gather(v, typeSize(ty), raw.data());
+  std::vector<float> values(v.size());
+  for (std::size_t i = 0; i < values.size(); ++i)
+    values[i] = loadAs<float>(raw.data() + i * typeSize(ty), ty);
+  return values;
+}
+
+void EngineCore::storeFloats(const Tensor &t, const std::vector<float> &values) {
+  const ViewData &v = *Access<Tensor>::view(t);
+  const TypeId ty = Access<Tensor>::type(t);
+  std::vector<unsigned char> raw(v.size() * typeSize(ty));
+  for (std::size_t i = 0; i < values.size(); ++i)
+    storeAs(raw.data() + i * typeSize(ty), ty, values[i]);
+  scatter(v, typeSize(ty), raw.data());
+}
+
+std::uint64_t EngineCore::busiestTileElements(const Tensor &t) const {
+  std::vector<std::uint64_t> count(target.numTiles(), 0);
+  forEachTileSegment(*Access<Tensor>::view(t), vars, [&](std::size_t b, std::size_t e, unsigned tile) {
+    if (tile < count.size())
+      count[tile] += e - b;
+  });
+  return count.empty() ? 0 : *std::max_element(count.begin(), count.end());
 }
 
 void EngineCore::matMul(const core::ProgramImpl *p) {
   // Products accumulate in float, as poplin's default float partials do for half
-  // operands, and round once into the output's type.
+  // operands, and round once into the output's type; matMulAcc rounds the product
+  // to C's type, then adds k times it to C in float and rounds again, as poplin's
+  // matMul then popops::scaledAddTo do.
   const ViewData &av = *Access<Tensor>::view(p->a);
   const ViewData &bv = *Access<Tensor>::view(p->b);
   const ViewData &ov = *Access<Tensor>::view(p->out);
-  const std::size_t m = av.shape[0], k = av.shape[1], n = bv.shape[1];
-  auto load = [this](const ViewData &v, TypeId t) {
-    std::vector<unsigned char> raw(v.size() * typeSize(t));
-    gather(v, typeSize(t), raw.data());
-    std::vector<float> values(v.size());
-    for (std::size_t i = 0; i < values.size(); ++i)
-      values[i] = loadAs<float>(raw.data() + i * typeSize(t), t);
-    return values;
-  };
+  const bool grouped = av.shape.size() == 3;
+  const std::size_t g = grouped ? av.shape[0] : 1;
+  const std::size_t m = av.shape[grouped ? 1 : 0], k = av.shape[grouped ? 2 : 1],
+                    n = bv.shape[grouped ? 2 : 1];
   const TypeId at = Access<Tensor>::type(p->a), ot = Access<Tensor>::type(p->out);
-  const std::vector<float> a = load(av, at), b = load(bv, Access<Tensor>::type(p->b));
-  std::vector<unsigned char> out(ov.size() * typeSize(ot));
-  for (std::size_t i = 0; i < m; ++i)
-    for (std::size_t j = 0; j < n; ++j) {
-      float sum = 0;
-      for (std::size_t q = 0; q < k; ++q)
-        sum += a[i * k + q] * b[q * n + j];
-      storeAs(out.data() + (i * n + j) * typeSize(ot), ot, sum);
-    }
-  scatter(ov, typeSize(ot), out.data());
+  const std::vector<float> a = loadFloats(p->a), b = loadFloats(p->b);
+  std::vector<float> out = p->accumulate ? loadFloats(p->out) : std::vector<float>(ov.size());
+  for (std::size_t group = 0; group < g; ++group)
+    for (std::size_t i = 0; i < m; ++i)
+      for (std::size_t j = 0; j < n; ++j) {
+        float sum = 0;
+        for (std::size_t q = 0; q < k; ++q)
+          sum += a[(group * m + i) * k + q] * b[(group * k + q) * n + j];
+        float &o = out[(group * m + i) * n + j];
+        if (p->accumulate) {
+          unsigned char rounded[4];
+          storeAs(rounded, ot, sum);
+          o += static_cast<float>(p->scale) * loadAs<float>(rounded, ot);
+        } else {
+          o = sum;
+        }
+      }
+  storeFloats(p->out, out);
   const ArchParams &arch = getArch(target.arch);
   const unsigned peak = at == TypeId::HALF ? arch.flopsPerCycleF16 : arch.flopsPerCycleF32;
   const std::uint64_t bytes = av.size() * typeSize(at) +
                               bv.size() * typeSize(Access<Tensor>::type(p->b)) +
                               ov.size() * typeSize(ot);
-  account(p, p->name.empty() ? "matMul '" + ov.varName() + "'" : p->name, "matmul",
-          matMulCost(2ull * m * k * n, bytes, target.numTiles(), peak,
-                     target.exchangeBytesPerCycle, target.syncCycles));
+  StepCost c = matMulCost(2ull * g * m * k * n, bytes, target.numTiles(), peak,
+                          target.exchangeBytesPerCycle, target.syncCycles);
+  if (p->accumulate) {
+    c.compute += scaledAddSupervisorCycles(ot == TypeId::HALF, busiestTileElements(p->out),
+                                           target.workers);
+    c.sync += target.syncCycles;
+  }
+  account(p, p->name.empty() ? "matMul '" + ov.varName() + "'" : p->name, "matmul", c);
+}
+
+void EngineCore::mulInPlace(const core::ProgramImpl *p) {
+  std::vector<float> values = loadFloats(p->out);
+  for (float &v : values)
+    v *= static_cast<float>(p->scale);
+  storeFloats(p->out, values);
+  StepCost c;
+  c.compute = binaryOp1DInPlaceMultiplyCycles(Access<Tensor>::type(p->out) == TypeId::HALF,
+                                              busiestTileElements(p->out), target.workers);
+  c.sync = target.syncCycles;
+  account(p, p->name.empty() ? "mulInPlace '" + Access<Tensor>::view(p->out)->varName() + "'"
+                             : p->name,
+          "elementwise", c);
 }
 
 namespace {
