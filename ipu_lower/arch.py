@@ -16,6 +16,12 @@ Sources (see ../shared/reference/poplar.md, section 4):
   float32 and 124.5 float16 (Jia et al.) over 1216 x 1.6 GHz = 16 and 64. GC200 and Bow:
   128 float16 (AMP; tessellate-ipu `notebooks/IPU Peak Flops.ipynb`: peak = clock x tiles
   x 128) and ~32 float32 (~62.5 TFLOPS over 1472 x 1.33 GHz; unverified).
+- Streaming memory: on an IPU-M2000 each IPU reaches the IPU-Gateway, which holds the
+  streaming memory, over PCIe Gen4 x8 (the machine's block diagram in Graphcore's
+  IPU-M2000 BMC user guide, as reproduced at vengineer.hatenablog.com/entry/2023/01/23);
+  8 lanes x 16 GT/s x 128/130 encoding = 15.75 GB/s per direction (derived; no published
+  measurement of remote-buffer copies was found). The same figure stands for ipu1 (its
+  C2 card's PCIe Gen4 host link, where remote buffers live in host memory) and ipu21.
 The C++ emulator carries the same table (ipu_lower_emulator/Arch.hpp); a test keeps them equal.
 """
 
@@ -42,6 +48,8 @@ class Arch:
     """Peak float32 FLOPs per tile per cycle."""
     flops_per_cycle_f16: int = 128
     """Peak float16 FLOPs per tile per cycle (the AMP unit, float32 accumulation)."""
+    streaming_bytes_per_second: int = 15_750_000_000
+    """Bytes per second one IPU moves to or from streaming memory (remote buffers)."""
 
     def vector_width(self, element_bytes: int) -> int:
         """Elements of that size moved by one load/store (Target::getVectorWidth)."""

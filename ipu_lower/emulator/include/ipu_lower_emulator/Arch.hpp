@@ -14,7 +14,9 @@
 //   sync_cycles = 150: assumption (no public number);
 //   flops_per_cycle_f32 / _f16: peak FLOPs per tile and cycle (the published
 //     FP32 / FP16 AMP peaks over tiles x clock: GC2 31.1 / 124.5 TFLOPS ->
-//     16 / 64; GC200 and Bow 128 FP16, ~32 FP32 (unverified)).
+//     16 / 64; GC200 and Bow 128 FP16, ~32 FP32 (unverified));
+//   streaming_bytes_per_second = 15.75e9: one IPU's link to streaming memory,
+//     PCIe Gen4 x8 (derived; see arch.py).
 #ifndef IPU_LOWER_EMU_ARCH_HPP
 #define IPU_LOWER_EMU_ARCH_HPP
 
@@ -34,13 +36,14 @@ struct ArchParams {
   unsigned syncCycles;      ///< cycles of one global synchronisation
   unsigned flopsPerCycleF32; ///< peak float32 FLOPs per tile per cycle
   unsigned flopsPerCycleF16; ///< peak float16 FLOPs per tile per cycle (AMP)
+  unsigned long long streamingBytesPerSecond; ///< one IPU's link to streaming memory
 };
 
 // Keep equal to ipu_lower/arch.py (checked by tests/test_emulator.py).
 inline constexpr ArchParams kArchTable[] = {
-    {"ipu1", 1216, 256 * 1024, 6, 1.6e9, 8, 4, 150, 16, 64},
-    {"ipu2", 1472, 624 * 1024, 6, 1.33e9, 8, 4, 150, 32, 128},
-    {"ipu21", 1472, 624 * 1024, 6, 1.85e9, 8, 4, 150, 32, 128},
+    {"ipu1", 1216, 256 * 1024, 6, 1.6e9, 8, 4, 150, 16, 64, 15750000000ULL},
+    {"ipu2", 1472, 624 * 1024, 6, 1.33e9, 8, 4, 150, 32, 128, 15750000000ULL},
+    {"ipu21", 1472, 624 * 1024, 6, 1.85e9, 8, 4, 150, 32, 128, 15750000000ULL},
 };
 
 /// The row of kArchTable named `name`, or nullptr.

@@ -47,6 +47,12 @@
 //                      moves every operand and result element across the
 //                      exchange once, spread evenly over the tiles);
 //    sync_cycles     = sync_cycles of the target.
+//  Copy between a remote buffer and a tensor (one repeat), per execution:
+//    exchange_cycles = ceil(bytes x clock_hz / streaming_bytes_per_second), the
+//    repeat crossing the IPU's link to streaming memory (Arch.hpp), plus
+//    sync_cycles (the same formula as ipu_lower/cost_model.py
+//    remote_copy_cycles; assumption: the link, not the tiles' exchange,
+//    bounds the copy).
 //  Sync: sync_cycles. If / Switch / RepeatWhileTrue / RepeatWhileFalse /
 //    AbortOnCondition: sync_cycles per predicate evaluation (assumption: the
 //    predicate is broadcast to every tile's control flow). Sequence, Repeat,
@@ -90,6 +96,11 @@ StepCost makeStepCost(const std::vector<std::uint64_t> &computeCycles,
 StepCost matMulCost(std::uint64_t flops, std::uint64_t bytes, unsigned tiles,
                     unsigned flopsPerCycle, unsigned exchangeBytesPerCycle,
                     unsigned syncCycles);
+
+/// Cost of copying `bytes` between a remote buffer and tiles (see the rules above).
+StepCost remoteCopyCost(std::uint64_t bytes, double clockHz,
+                        unsigned long long streamingBytesPerSecond,
+                        unsigned syncCycles);
 
 } // namespace emulator
 } // namespace poplar

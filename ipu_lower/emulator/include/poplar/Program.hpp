@@ -37,6 +37,8 @@ struct ProgramImpl {
     Copy,
     StreamToDevice,
     StreamFromDevice,
+    RemoteToDevice,   ///< Copy(RemoteBuffer, Tensor[, offset])
+    RemoteFromDevice, ///< Copy(Tensor, RemoteBuffer[, offset])
     Repeat,
     RepeatWhileTrue,
     RepeatWhileFalse,
@@ -63,9 +65,10 @@ struct ProgramImpl {
   unsigned count = 0;                                ///< Repeat
   Tensor a, b; ///< Copy src/dst; predicate or control; printed/undef tensor; MatMul A, B
   Tensor out;  ///< MatMul: the product
-  Tensor offset;                        ///< Dynamic*: the offsets, one per dim
+  Tensor offset;                        ///< Dynamic*: the offsets, one per dim; Remote*: the repeat
   std::vector<std::size_t> dims, sizes; ///< Dynamic*: the sliced dims and sizes
   std::shared_ptr<const emulator::StreamInfo> stream;
+  std::shared_ptr<const emulator::RemoteBufferInfo> remote; ///< Remote*
   SyncType sync = SyncType::INTERNAL;
   std::string message; ///< Abort*, PrintTensor title
   bool executeResult = false; ///< deprecated Execute(cs, t)
@@ -211,9 +214,19 @@ public:
        const DebugContext &debugContext = {});
   Copy(Tensor src, const DataStream &stream, bool optimiseMemory = false,
        const DebugContext &debugContext = {});
+  /// Repeat 0 (or the repeat the scalar integer `offset` holds when the
+  /// program runs) of a remote buffer into `dst`, and back (Poplar API
+  /// reference, class poplar::program::Copy).
+  Copy(const RemoteBuffer &buffer, Tensor dst, const DebugContext &debugContext = {});
+  Copy(const RemoteBuffer &buffer, Tensor dst, Tensor offset,
+       const DebugContext &debugContext = {});
+  Copy(Tensor src, const RemoteBuffer &buffer, const DebugContext &debugContext = {});
+  Copy(Tensor src, const RemoteBuffer &buffer, Tensor offset,
+       const DebugContext &debugContext = {});
 
 private:
   static void checkStream(const emulator::StreamInfo &info, const Tensor &t);
+  void setRemote(const RemoteBuffer &buffer, Tensor t, Tensor offset);
 };
 
 /// Mark the contents of a tensor as undefined (the emulator leaves them).

@@ -2,6 +2,7 @@
 #include <ipu_lower_emulator/CostModel.hpp>
 
 #include <algorithm>
+#include <cmath>
 
 namespace poplar {
 namespace emulator {
@@ -34,6 +35,17 @@ StepCost matMulCost(std::uint64_t flops, std::uint64_t bytes, unsigned tiles,
   StepCost c;
   c.compute = ceilDiv(flops, std::uint64_t(tiles) * flopsPerCycle);
   c.exchange = ceilDiv(bytes, std::uint64_t(tiles) * exchangeBytesPerCycle);
+  c.exchangeBytes = bytes;
+  c.sync = syncCycles;
+  return c;
+}
+
+StepCost remoteCopyCost(std::uint64_t bytes, double clockHz,
+                        unsigned long long streamingBytesPerSecond,
+                        unsigned syncCycles) {
+  StepCost c;
+  c.exchange = static_cast<std::uint64_t>(
+      std::ceil(double(bytes) * clockHz / double(streamingBytesPerSecond)));
   c.exchangeBytes = bytes;
   c.sync = syncCycles;
   return c;
