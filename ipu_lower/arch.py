@@ -82,3 +82,14 @@ def get_arch(name: str) -> Arch:
         raise ValueError(
             f"unknown IPU architecture '{name}' (known: {', '.join(ARCHS)})"
         ) from None
+
+
+def pass_arch(name: str | None) -> Arch:
+    """The architecture a pass's `arch` option names (None: the default); an unknown
+    one is a diagnostic."""
+    from ipu_lower.diagnostics import IpuLowerError
+
+    try:
+        return get_arch(name or DEFAULT_ARCH)
+    except ValueError as err:
+        raise IpuLowerError(f"error: {err}") from err

@@ -15,6 +15,7 @@ from xdsl.passes import ModulePass, PassPipeline
 
 from ipu_lower.passes.convert_ipu_to_poplar import ConvertIpuToPoplarPass
 from ipu_lower.passes.demote_f64 import IpuDemoteF64Pass
+from ipu_lower.passes.sdfg_chunk_reductions import SdfgChunkReductionsPass
 from ipu_lower.passes.sdfg_dynamic_copies import SdfgDynamicCopiesPass
 from ipu_lower.passes.plan_exchange import IpuPlanExchangePass
 from ipu_lower.passes.sdfg_fuse_maps import SdfgFuseMapsPass
@@ -38,8 +39,8 @@ class PipelinePass(ModulePass):
 @dataclass(frozen=True)
 class SdfgToPoplarPass(PipelinePass):
     """The whole lowering: (ipu-demote-f64,) sdfg-specialize, sdfg-fuse-maps,
-    sdfg-write-in-place, sdfg-dynamic-copies, sdfg-stream-chunks, ipu-tile-partition, ipu-plan-exchange,
-    ipu-vertex-extraction, convert-ipu-to-poplar."""
+    sdfg-write-in-place, sdfg-chunk-reductions, sdfg-dynamic-copies, sdfg-stream-chunks, ipu-tile-partition,
+    ipu-plan-exchange, ipu-vertex-extraction, convert-ipu-to-poplar."""
 
     name = "sdfg-to-poplar"
 
@@ -57,6 +58,7 @@ class SdfgToPoplarPass(PipelinePass):
             SdfgSpecializePass(symbols=self.symbols),
             SdfgFuseMapsPass(),
             SdfgWriteInPlacePass(),
+            SdfgChunkReductionsPass(arch=self.arch),
             SdfgDynamicCopiesPass(),
             SdfgStreamChunksPass(chunk=self.chunk, arch=self.arch),
             IpuTilePartitionPass(arch=self.arch),

@@ -10,6 +10,7 @@ from ipu_lower.dialects.poplar import POPLAR
 from ipu_lower.dialects.sdfg import SDFG
 from ipu_lower.passes.convert_ipu_to_poplar import ConvertIpuToPoplarPass
 from ipu_lower.passes.demote_f64 import IpuDemoteF64Pass
+from ipu_lower.passes.sdfg_chunk_reductions import SdfgChunkReductionsPass
 from ipu_lower.passes.plan_exchange import IpuPlanExchangePass
 from ipu_lower.passes.sdfg_dynamic_copies import SdfgDynamicCopiesPass
 from ipu_lower.passes.sdfg_fuse_maps import SdfgFuseMapsPass
@@ -27,6 +28,7 @@ PASSES: tuple[type[ModulePass], ...] = (
     SdfgSpecializePass,
     SdfgFuseMapsPass,
     SdfgWriteInPlacePass,
+    SdfgChunkReductionsPass,
     SdfgDynamicCopiesPass,
     SdfgStreamChunksPass,
     IpuTilePartitionPass,

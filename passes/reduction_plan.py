@@ -52,6 +52,8 @@ class ReductionMap:
     outer: int
     reduced: int
     inner: int
+    views: tuple = ()
+    """the views (`ViewKey`s) it reads at the point, which never lie where its points do"""
 
     @property
     def results(self) -> int:
@@ -105,7 +107,7 @@ class FoldProblem:
     reduction: ReductionMap
     arch: Arch
     in_bytes: int
-    """bytes the first level streams per point (all its streamed inputs)"""
+    """bytes the first level streams per point from the inputs laid out like its points"""
     partial_bytes: int
     out_bytes: int
     input_layout: ipu.TileMapAttr | None
@@ -119,6 +121,8 @@ class FoldProblem:
     overwrite: bool = False
     """whether the final level writes the destination without reading it (it holds the
     identity)"""
+    view_bytes: int = 0
+    """bytes the first level reads per point through views: always exchanged"""
 
 
 def _whole_rows(tile_map: ipu.TileMapAttr | None, row: int, total: int) -> bool:
@@ -154,6 +158,8 @@ class _Planner:
         moved = 0
         if not local_input:
             moved += level.in_rule.slice_size(busiest, elements) * (self.p.in_bytes if level.first else self.p.partial_bytes)
+        if level.first:
+            moved += level.in_rule.slice_size(busiest, elements) * self.p.view_bytes
         if level.is_final and not local_output:  # written back, and read first when it accumulates
             out = level.out_rule.slice_size(busiest, self.p.reduction.results)
             moved += (2 if level.accumulate else 1) * out * self.p.out_bytes

@@ -40,7 +40,7 @@ from xdsl.pattern_rewriter import (
 )
 from xdsl.rewriter import InsertPoint
 
-from ipu_lower.arch import ATOMIC_STORE_BYTES, DEFAULT_ARCH, Arch, get_arch
+from ipu_lower.arch import ATOMIC_STORE_BYTES, Arch, pass_arch
 from ipu_lower.diagnostics import IpuLowerError, error
 from ipu_lower.dialects import ipu
 from ipu_lower.dialects import sdfg as sd
@@ -67,12 +67,14 @@ from ipu_lower.passes.tile_partition_points import (
     static_ranges,
     tiled_map,
 )
+from ipu_lower.passes.tile_partition_transfers import overwritten_first
 from ipu_lower.passes.tile_partition_reductions import (
     ReductionPlan,
     analyze_reduction,
     is_reduction_map,
     plan_reduction,
     reduction_ops,
+    reduction_views,
 )
 from ipu_lower.passes.tile_partition_views import (
     BROADCAST,
@@ -333,11 +335,17 @@ def _check_tasklet_width(op: sd.TaskletOp) -> None:
     wide = next((r.type for inner in op.body.block.ops for r in inner.results if not on_ipu(r.type)), None)
     if wide is not None:
         kind, fix = ("float64", "float32") if str(wide) == "f64" else ("int64", "int32")
+        read = sorted({sd.container_name(v.owner.container) for v in op.inputs if isinstance(v.owner, sd.ReadOp)})
+        reading = f" (reading {', '.join(repr(n) for n in read)})" if read else ""
         raise error(
             op,
-            f"tasklet '{op.label.data}' computes in {kind}, which the IPU does not "
-            f"support; demote it with the ipu-demote-f64 pass or use {fix} constants",
+            f"tasklet '{op.label.data}'{reading} computes in {kind}, which the IPU does not "
+            f"support; demote it with the ipu-demote-f64 pass ({DEMOTE_IN_PYTHON}) or use {fix} constants",
         )
+
+
+DEMOTE_IN_PYTHON = "demote_f64=True in ipu_lower.compile"
+"""How a caller of the Python API asks for ipu-demote-f64, for messages."""
 
 
 def _geometry(
@@ -500,6 +508,8 @@ class PartitionPlan:
     control: ControlPlan = field(default_factory=ControlPlan)
     names: UniqueNames = field(default_factory=UniqueNames)
     """names of the variables made while rewriting (counters, predicates, element copies)"""
+    overwritten: frozenset[str] = frozenset()
+    """arguments the program overwrites completely before reading: not copied in"""
     remote: dict[str, int] = field(default_factory=dict)
     """the repeats of the remote buffer of each container in streaming memory"""
 
@@ -514,10 +524,11 @@ def plan_layouts(sdfg_op: sd.SdfgOp, arch: Arch) -> dict[str, ipu.TileMapAttr | 
         if not on_ipu(ctype.element_type):
             kind = "float64" if str(ctype.element_type) == "f64" else "int64"
             fix = "float32" if kind == "float64" else "int32"
+            origin = " (a temporary DaCe made for an expression)" if name.startswith("__tmp") else ""
             raise error(
                 op,
-                f"container '{name}' is {kind}, which the IPU does not support; "
-                f"demote it with the ipu-demote-f64 pass or use {fix}",
+                f"container '{name}'{origin} is {kind}, which the IPU does not support; "
+                f"demote it with the ipu-demote-f64 pass ({DEMOTE_IN_PYTHON}) or use {fix}",
             )
         shapes[name] = _static_shape(ctype, op)
         if shapes[name] and prod(shapes[name]) == 0:
@@ -652,7 +663,10 @@ def plan_partition(sdfg_op: sd.SdfgOp, arch: Arch) -> PartitionPlan:
     dropped = frozenset(op for reduction in reductions.values() for op in reduction.init)
     names = UniqueNames(tuple(containers))
     control = plan_control(sdfg_op, names, dynamic)
-    return PartitionPlan(arch, layouts, frozenset(written), copies, reductions, dropped, maps, control, names, remote)
+    overwritten = overwritten_first(sdfg_op, maps)
+    return PartitionPlan(
+        arch, layouts, frozenset(written), copies, reductions, dropped, maps, control, names, overwritten, remote
+    )
 
 
 CopyEnd = tuple[int, int] | ViewKey
@@ -764,7 +778,8 @@ def _layout_of(plan: PartitionPlan, containers: list[SSAValue]) -> ipu.TileMapAt
 @dataclass
 class _SdfgToGraph(RewritePattern):
     """The SDFG (its contents already converted) becomes a graph: arguments are written
-    from the host first, and those the program writes are read back at the end."""
+    from the host first (but those it overwrites before reading them), and those the
+    program writes are read back at the end."""
 
     plans: dict[sd.SdfgOp, PartitionPlan]
 
@@ -776,7 +791,7 @@ class _SdfgToGraph(RewritePattern):
         block = graph.body.block
         variables = graph.host_data()
         first_step = next((s for s in block.ops if not isinstance(s, ipu.VariableOp | ipu.RemoteBufferOp)), None)
-        transfers_in = [ipu.FromHostOp(variables[a].result) for a in args]
+        transfers_in = [ipu.FromHostOp(variables[a].result) for a in args if a not in plan.overwritten]
         if first_step is None:
             block.add_ops(transfers_in)
         else:
@@ -839,7 +854,10 @@ class _MapToTiledMap(RewritePattern):
                 sdfg_op = sdfg_op.parent_op()  # type: ignore[union-attr]
             taken = {c.container_name.data for c in sdfg_op.containers()} | self.context.names.taken
             taken |= {v.var_name.data for v in sdfg_op.body.block.ops if isinstance(v, ipu.VariableOp)}
-            variables, reductions = reduction_ops(op, self.plan.reductions[op], taken)
+            created: list[ipu.ViewOp] = []
+            views = {read: _view_of(read.container, key, created) for read, key in reduction_views(op).items()}
+            rewriter.insert(created, _graph_level(op))
+            variables, reductions = reduction_ops(op, self.plan.reductions[op], taken, views)
             self.context.names.taken.update(v.var_name.data for v in variables)
             last_container = sdfg_op.containers()[-1]
             rewriter.insert(variables, InsertPoint.after(last_container))
@@ -973,10 +991,7 @@ class IpuTilePartitionPass(ModulePass):
     """Default: ipu2 (or ipu-opt's --arch)."""
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        try:
-            arch = get_arch(self.arch or DEFAULT_ARCH)
-        except ValueError as err:
-            raise IpuLowerError(f"error: {err}") from err
+        arch = pass_arch(self.arch)
         for state in [s for s in op.walk() if isinstance(s, sd.StateOp)]:
             sink_reads(state)
         plans = {s: plan_partition(s, arch) for s in op.ops if isinstance(s, sd.SdfgOp)}

@@ -5,7 +5,11 @@ the partial results of the one before (`ipu_lower.passes.reduction_plan` chooses
 A map over (p0, ..., pk) that accumulates into `s[pa, ..., pb]` (the parameters it keeps,
 in order) reduces the parameters between: its points are the row-major box O x R x I
 (O: the product of the ranges before the reduced ones, R: of the reduced ones, I: after)
-and its O x I results go to consecutive elements of s. `analyze_reduction` checks that
+and its O x I results go to consecutive elements of s. An input is read at the point
+(an array of the box's shape) or through a view of the box's shape (`x[j]` broadcast
+over the rows of `A[i, j]` in `y[i] += A[i, j] * x[j]`, `A[i, k]` and `B[k, j]` in DaCe's
+expansion of a matrix product; see `tile_partition_views`): the view brings each vertex
+the elements of its block through the exchange. `analyze_reduction` checks that
 and measures it; `plan_reduction` plans its levels with the cost model's estimate of
 each level's codelet (`FoldCosts`); `reduction_ops` builds them. Partial results are
 32-bit (see `ipu_lower.dialects.reduction`), so workers and vertices write whole words;
@@ -32,6 +36,7 @@ from ipu_lower.dialects.reduction import accumulator_type, identity
 from ipu_lower.element_types import element_type, is_unsigned, signless
 from ipu_lower.passes.reduction_plan import FoldLevel, FoldProblem, ReductionMap, plan_levels
 from ipu_lower.passes.tile_partition_points import inline_tasklet, memref_of, point_offsets, static_ranges
+from ipu_lower.passes.tile_partition_views import PointFrame, ViewKey, plan_view
 from ipu_lower.passes.vertex_extraction_reductions import fold_codelet_body, plan_fold_signature
 
 
@@ -70,6 +75,7 @@ def analyze_reduction(map_op: sd.MapOp) -> ReductionMap:
         raise error(accumulates[1], f"{what} accumulates more than once ({names}); one reduction per map is supported yet")
     (accumulate,) = accumulates
     destination = sd.container_name(accumulate.container)
+    views = reduction_views(map_op)
     inputs: list[str] = []
     for op in ops:
         if isinstance(op, sd.WriteOp):
@@ -87,13 +93,13 @@ def analyze_reduction(map_op: sd.MapOp) -> ReductionMap:
             raise error(op, f"{what} reads '{describe_access(op)}', which it accumulates into")
         ctype = op.container.type
         assert isinstance(ctype, sd.ArrayType)
-        if ctype.rank == 0:
+        if ctype.rank == 0 or op in views:
             continue
         if ctype.static_shape() != tuple(bounds) or point_offsets(op, map_op.params) != [0] * len(bounds):
             raise error(
                 op,
-                f"{what} reads '{describe_access(op)}'; a reduction reads its inputs at the iteration point, "
-                "over the whole container",
+                f"{what} reads '{describe_access(op)}'; a reduction reads its inputs at the iteration point "
+                "or through a view (a row, column, transpose or broadcast) of the iteration's shape",
             )
         if name not in inputs:
             inputs.append(name)
@@ -111,7 +117,31 @@ def analyze_reduction(map_op: sd.MapOp) -> ReductionMap:
         prod(bounds[:first]),
         prod(bounds[first:last]),
         prod(bounds[last:]),
+        tuple(dict.fromkeys(views.values())),
     )
+
+
+def reduction_views(map_op: sd.MapOp) -> dict[sd.ReadOp, ViewKey]:
+    """The reads of `map_op` (a reduction) through a view of the iteration box's shape,
+    at the point; other reads are left to `analyze_reduction`."""
+    from ipu_lower.passes.tile_partition import describe_access
+
+    bounds = [hi for _, hi, _ in static_ranges(map_op)]
+    rank = len(bounds)
+    frame = PointFrame(tuple(bounds), tuple(range(rank)), (0,) * rank, tuple((0, n) for n in bounds))
+    views: dict[sd.ReadOp, ViewKey] = {}
+    for op in map_op.body.block.ops:
+        if not isinstance(op, sd.ReadOp) or op.container.type.rank == 0:  # type: ignore[union-attr]
+            continue
+        shape = op.container.type.static_shape()  # type: ignore[union-attr]
+        if shape == tuple(bounds) and point_offsets(op, map_op.params) == [0] * rank:
+            continue  # at the point
+        view = plan_view(
+            f"map '{map_op.label.data}'", describe_access, op, map_op.params, [(0, n) for n in bounds], frame, shape
+        )
+        if view is not None and not any(view[1]):
+            views[op] = view[0]
+    return views
 
 
 def _param_name(map_op: sd.MapOp, k: int) -> str:
@@ -188,7 +218,7 @@ class FoldCosts:
 
         partial = MemRefType(accumulator_type(self.destination.element_type), [1])
         if level.first:
-            body, ins = _point_body(self.ops, self.accumulate, level.in_rule)
+            body, ins = _point_body(self.ops, self.accumulate, level.in_rule, {})
             ins = [(detached(f"in{k}", memref_of(value.type)), rule) for k, (value, rule) in enumerate(ins)]
         else:
             body, ins = _partials_body(detached("partials", partial), level.in_rule)
@@ -206,21 +236,25 @@ def reduction_problem(
 ) -> tuple[FoldProblem, FoldCosts]:
     """What planning `map_op`'s levels depends on, and the estimates of their vertices."""
     reduction = analyze_reduction(map_op)
-    if not reduction.inputs:
+    if not reduction.inputs and not reduction.views:
         raise error(map_op, f"map '{map_op.label.data}' reduces no array; its values do not depend on the point")
     destination = containers[reduction.destination].result.type
     assert isinstance(destination, sd.ArrayType)
-    streamed = [containers[name].result.type for name in reduction.inputs]
+
+    def element_bytes(names) -> int:
+        return sum(element_type(containers[n].result.type.element_type).bytes for n in names)  # type: ignore[union-attr]
+
     problem = FoldProblem(
         reduction,
         arch,
-        in_bytes=sum(element_type(t.element_type).bytes for t in streamed),  # type: ignore[union-attr]
+        in_bytes=element_bytes(reduction.inputs),
         partial_bytes=element_type(accumulator_type(destination.element_type)).bytes,  # type: ignore[union-attr]
         out_bytes=element_type(destination.element_type).bytes,  # type: ignore[union-attr]
-        input_layout=layouts[reduction.inputs[0]],
+        input_layout=layouts[reduction.inputs[0]] if reduction.inputs else None,
         output_layout=layouts[reduction.destination],
         scalar_output=destination.rank == 0,
         overwrite=bool(identity_init(map_op, reduction)),
+        view_bytes=element_bytes(key.container for key in reduction.views),
     )
     return problem, FoldCosts(map_op, destination, arch)
 
@@ -285,10 +319,11 @@ def _yields_identity(tasklet: sd.TaskletOp, kind: str) -> bool:
 
 
 def reduction_ops(
-    map_op: sd.MapOp, plan: ReductionPlan, variable_names: set[str]
+    map_op: sd.MapOp, plan: ReductionPlan, variable_names: set[str], views: dict[sd.ReadOp, SSAValue]
 ) -> tuple[list[ipu.VariableOp], list[ipu.TiledReduceOp]]:
     """The partial-result tensors and the tiled reductions of a planned map (its
-    containers are still `sdfg` values: the partition replaces them afterwards)."""
+    containers are still `sdfg` values: the partition replaces them afterwards); `views`
+    gives the `ipu.view` each view read reads."""
     label = map_op.label.data
     ops = list(map_op.body.block.ops)
     accumulate = next(op for op in ops if isinstance(op, sd.AccumulateOp))
@@ -300,7 +335,7 @@ def reduction_ops(
     source: SSAValue | None = None  # the partials of the level before
     for k, level in enumerate(plan.levels):
         if level.first:
-            body, ins = _point_body(ops, accumulate, level.in_rule)
+            body, ins = _point_body(ops, accumulate, level.in_rule, views)
         else:
             assert source is not None
             body, ins = _partials_body(source, level.in_rule)
@@ -341,10 +376,11 @@ def _fresh(name: str, taken: set[str]) -> str:
 
 
 def _point_body(
-    ops: list[Operation], accumulate: sd.AccumulateOp, rule: ipu.SliceAttr
+    ops: list[Operation], accumulate: sd.AccumulateOp, rule: ipu.SliceAttr, views: dict[sd.ReadOp, SSAValue]
 ) -> tuple[Region, list[tuple[SSAValue, ipu.SliceAttr]]]:
-    """The map's computation at one point: reads become `ipu.access` at the point,
-    tasklets are inlined, the accumulated value is yielded."""
+    """The map's computation at one point: reads (of containers or of the `views` of
+    view reads) become `ipu.access` at the point, tasklets are inlined, the accumulated
+    value is yielded."""
 
     body = Block()
     ins: list[tuple[SSAValue, ipu.SliceAttr]] = []
@@ -352,15 +388,16 @@ def _point_body(
     mapping: dict[SSAValue, SSAValue] = {}
     for op in ops:
         if isinstance(op, sd.ReadOp):
-            if op.container not in current:
+            source = views.get(op, op.container)
+            if source not in current:
                 rank = op.container.type.rank  # type: ignore[union-attr]
-                ins.append((op.container, ipu.WHOLE if rank == 0 else rule))
-                arg = body.insert_arg(memref_of(op.container.type), len(body.args))
+                ins.append((source, ipu.WHOLE if rank == 0 else rule))
+                arg = body.insert_arg(source.type if isinstance(source.type, MemRefType) else memref_of(op.container.type), len(body.args))
                 arg.name_hint = op.container.name_hint
-                access = ipu.AccessOp(arg, [0] * rank)
+                access = ipu.AccessOp(arg, [0] * len(arg.type.get_shape()))  # type: ignore[attr-defined]
                 body.add_op(access)
-                current[op.container] = access.result
-            mapping[op.result] = current[op.container]
+                current[source] = access.result
+            mapping[op.result] = current[source]
         elif isinstance(op, sd.TaskletOp):
             inline_tasklet(op, body, mapping)
     body.add_op(ipu.YieldOp(mapping[accumulate.value]))

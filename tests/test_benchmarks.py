@@ -36,3 +36,18 @@ def test_reduction_benchmark_prints_the_tree_and_its_alternatives():
     summary = next(line for line in out.splitlines() if "total" in line)
     total, two, one = (int(summary.split(word)[1].split()[0].rstrip(";")) for word in ("total", "2 levels", "1 level"))
     assert total == sum(int(row[-1]) for row in levels) and total < two < one
+
+
+def test_matmul_benchmark_prints_poplin_and_the_map_expansion_against_the_peak():
+    out = subprocess.run(
+        [sys.executable, str(BENCHMARKS / "matmul.py"), "--sizes", "64"], capture_output=True, text=True, check=True
+    ).stdout
+    rows = [line.split() for line in out.splitlines() if line.split()[:1] == ["64"]]
+    by_lowering = {(r[1], " ".join(r[2:-5])): r for r in rows}
+    assert sorted(by_lowering) == [(t, lowering) for t in ("float16", "float32") for lowering in ("DaCe map", "poplin")]
+    for element in ("float32", "float16"):
+        poplin, expansion = by_lowering[element, "poplin"], by_lowering[element, "DaCe map"]
+        fraction = [float(r[-3].rstrip("%")) for r in (poplin, expansion)]
+        assert 0 < fraction[1] < fraction[0] <= 100  # poplin is nearer the peak than our scalar codelets
+        assert poplin[-2] == expansion[-2] == "1"  # 64^3 points fit without chunks
+        assert int(poplin[-5]) >= float(poplin[-1]) > 0  # no estimate beats the peak

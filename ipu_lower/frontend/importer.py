@@ -68,6 +68,7 @@ from ipu_lower.frontend.reductions import (
 )
 from ipu_lower.frontend.symbolic import SymbolicError, read_symbolic, to_index_expr
 from ipu_lower.frontend.tasklet import TaskletError, translate_tasklet
+from ipu_lower.frontend.weak_literals import weaken_literals
 
 
 class SdfgImportError(Exception):
@@ -135,6 +136,7 @@ class _SdfgImporter:
     def run(self) -> sd.SdfgOp:
         tasklets_from_branches(self.sdfg)
         expand_library_fallbacks(self.sdfg)
+        weaken_literals(self.sdfg)
         try:
             interchange_map_loops(self.sdfg)
         except MapLoopError as err:

@@ -47,6 +47,7 @@
 // TIME:      Pass sdfg-specialize took {{[0-9.e+-]+}} seconds
 // TIME-NEXT: Pass sdfg-fuse-maps took {{[0-9.e+-]+}} seconds
 // TIME-NEXT: Pass sdfg-write-in-place took {{[0-9.e+-]+}} seconds
+// TIME-NEXT: Pass sdfg-chunk-reductions took {{[0-9.e+-]+}} seconds
 // TIME-NEXT: Pass sdfg-dynamic-copies took {{[0-9.e+-]+}} seconds
 // TIME-NEXT: Pass sdfg-stream-chunks took {{[0-9.e+-]+}} seconds
 // TIME-NEXT: Pass ipu-tile-partition took {{[0-9.e+-]+}} seconds
@@ -80,7 +81,7 @@
 // WARN-NOT:  warning
 // DEMOTE-TIME:      Pass ipu-demote-f64 took {{[0-9.e+-]+}} seconds
 // DEMOTE-TIME-NEXT: Pass sdfg-specialize took
-// NO-DEMOTE: ipu-opt: {{.*}}axpy64.mlir:3:3: error: container 'a' is float64, which the IPU does not support; demote it with the ipu-demote-f64 pass or use float32
+// NO-DEMOTE: ipu-opt: {{.*}}axpy64.mlir:3:3: error: container 'a' is float64, which the IPU does not support; demote it with the ipu-demote-f64 pass (demote_f64=True in ipu_lower.compile) or use float32
 
 // --disable-verify reaches the steps too. Map step S becomes 0 in sdfg-specialize: the
 // verifier after that step rejects it; without verification, the fusion steps leave the

@@ -153,7 +153,7 @@ sdfg.sdfg @double args ["x"] symbols [] {
   %x = sdfg.container "x" : !sdfg.array<8 x f64>
 }
 
-// CHECK: ipu-tile-partition-invalid.mlir:[[# @LINE - 3]]:3: error: container 'x' is float64, which the IPU does not support; demote it with the ipu-demote-f64 pass or use float32
+// CHECK: ipu-tile-partition-invalid.mlir:[[# @LINE - 3]]:3: error: container 'x' is float64, which the IPU does not support; demote it with the ipu-demote-f64 pass (demote_f64=True in ipu_lower.compile) or use float32
 
 // -----
 
@@ -161,7 +161,17 @@ sdfg.sdfg @long args ["x"] symbols [] {
   %x = sdfg.container "x" : !sdfg.array<8 x i64>
 }
 
-// CHECK: ipu-tile-partition-invalid.mlir:[[# @LINE - 3]]:3: error: container 'x' is int64, which the IPU does not support; demote it with the ipu-demote-f64 pass or use int32
+// CHECK: ipu-tile-partition-invalid.mlir:[[# @LINE - 3]]:3: error: container 'x' is int64, which the IPU does not support; demote it with the ipu-demote-f64 pass (demote_f64=True in ipu_lower.compile) or use int32
+
+// -----
+
+// A float64 temporary of DaCe's (an int32 times a Python float is float64, as in numpy).
+sdfg.sdfg @temporary args ["x"] symbols [] {
+  %x = sdfg.container "x" : !sdfg.array<8 x f32>
+  %t = sdfg.container "__tmp1" transient : !sdfg.array<8 x f64>
+}
+
+// CHECK: ipu-tile-partition-invalid.mlir:[[# @LINE - 3]]:3: error: container '__tmp1' (a temporary DaCe made for an expression) is float64, which the IPU does not support; demote it with the ipu-demote-f64 pass (demote_f64=True in ipu_lower.compile) or use float32
 
 // -----
 
@@ -181,7 +191,7 @@ sdfg.sdfg @widen args ["x"] symbols [] {
   }
 }
 
-// CHECK: ipu-tile-partition-invalid.mlir:[[# @LINE - 11]]:7: error: tasklet 'widen' computes in float64, which the IPU does not support; demote it with the ipu-demote-f64 pass or use float32 constants
+// CHECK: ipu-tile-partition-invalid.mlir:[[# @LINE - 11]]:7: error: tasklet 'widen' (reading 'x') computes in float64, which the IPU does not support; demote it with the ipu-demote-f64 pass (demote_f64=True in ipu_lower.compile) or use float32 constants
 
 // -----
 
@@ -204,7 +214,7 @@ sdfg.sdfg @widen_int args ["x"] symbols [] {
   }
 }
 
-// CHECK: ipu-tile-partition-invalid.mlir:[[# @LINE - 13]]:7: error: tasklet 'triple' computes in int64, which the IPU does not support; demote it with the ipu-demote-f64 pass or use int32 constants
+// CHECK: ipu-tile-partition-invalid.mlir:[[# @LINE - 13]]:7: error: tasklet 'triple' (reading 'x') computes in int64, which the IPU does not support; demote it with the ipu-demote-f64 pass (demote_f64=True in ipu_lower.compile) or use int32 constants
 
 // -----
 

@@ -105,18 +105,18 @@ sdfg.sdfg @self args ["x", "s"] symbols [] {
 
 // -----
 
-sdfg.sdfg @neighbour args ["x", "s"] symbols [] {
-  %x = sdfg.container "x" : !sdfg.array<9 x f32>
+sdfg.sdfg @strided args ["x", "s"] symbols [] {
+  %x = sdfg.container "x" : !sdfg.array<16 x f32>
   %s = sdfg.container "s" : !sdfg.array<f32>
   sdfg.state "s0" {
     sdfg.map "m" (%i) = (0) to (8) step (1) {
-      %v = sdfg.read %x[%i + 1] : !sdfg.array<9 x f32>
+      %v = sdfg.read %x[2 * %i] : !sdfg.array<16 x f32>
       sdfg.accumulate add %v to %s[] : !sdfg.array<f32>
     }
   }
 }
 
-// CHECK: ipu-tile-partition-reduce-invalid.mlir:[[# @LINE - 6]]:7: error: map 'm' reads 'x[i + 1]'; a reduction reads its inputs at the iteration point, over the whole container
+// CHECK: ipu-tile-partition-reduce-invalid.mlir:[[# @LINE - 6]]:7: error: map 'm' reads 'x[2 * i]'; a reduction reads its inputs at the iteration point or through a view (a row, column, transpose or broadcast) of the iteration's shape
 
 // -----
 

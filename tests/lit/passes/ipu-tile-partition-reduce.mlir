@@ -240,3 +240,48 @@ sdfg.sdfg @looped args ["x", "s"] symbols [] {
 // CHECK-LABEL: ipu.graph "looped"
 // CHECK:         ipu.repeat 3 {
 // CHECK-NEXT:      ipu.tiled_reduce "m"
+
+// -----
+
+// Inputs through views: `x[j]` broadcast over the rows of a matrix-vector product (an
+// `ipu.view` with a broadcast dimension, exchanged into each vertex's block), and two
+// shifted windows of one array (`x[i] * x[i + 1]`: slices of it).
+
+sdfg.sdfg @views args ["A", "x", "y"] symbols [] {
+  %A = sdfg.container "A" : !sdfg.array<4 x 6 x f32>
+  %x = sdfg.container "x" : !sdfg.array<6 x f32>
+  %y = sdfg.container "y" : !sdfg.array<4 x f32>
+  sdfg.state "s0" {
+    sdfg.map "mv" (%i, %j) = (0, 0) to (4, 6) step (1, 1) {
+      %a = sdfg.read %A[%i, %j] : !sdfg.array<4 x 6 x f32>
+      %v = sdfg.read %x[%j] : !sdfg.array<6 x f32>
+      %p = sdfg.tasklet "mul" ins(a = %a, b = %v) outs(c) : (f32, f32) -> (f32) {
+      ^bb0(%0: f32, %1: f32):
+        %2 = arith.mulf %0, %1 : f32
+        sdfg.yield %2 : f32
+      }
+      sdfg.accumulate add %p to %y[%i] : !sdfg.array<4 x f32>
+    }
+    sdfg.map "shifted" (%i) = (0) to (5) step (1) {
+      %u = sdfg.read %x[%i] : !sdfg.array<6 x f32>
+      %w = sdfg.read %x[%i + 1] : !sdfg.array<6 x f32>
+      %p = sdfg.tasklet "mul" ins(a = %u, b = %w) outs(c) : (f32, f32) -> (f32) {
+      ^bb0(%0: f32, %1: f32):
+        %2 = arith.mulf %0, %1 : f32
+        sdfg.yield %2 : f32
+      }
+      sdfg.accumulate add %p to %y[0] : !sdfg.array<4 x f32>
+    }
+  }
+}
+
+// CHECK-LABEL: ipu.graph "views"
+// CHECK:         %[[XB:.*]] = ipu.view %x[0:6] dims [*, 0] : memref<6xf32> -> memref<4x6xf32>
+// CHECK-NEXT:    ipu.tiled_reduce "mv" add over <0 to 2 x 2> fold <? x 6 x 1> split outputs accumulate ins(%A rows<6>, %[[XB]] rows<6> : memref<4x6xf32>, memref<4x6xf32>) outs(%y block : memref<4xf32>) {
+// CHECK:           %[[A0:.*]] = ipu.access %{{.*}}[0, 0] : memref<4x6xf32>
+// CHECK-NEXT:      %[[X0:.*]] = ipu.access %{{.*}}[0, 0] : memref<4x6xf32>
+// CHECK-NEXT:      %[[P:.*]] = arith.mulf %[[A0]], %[[X0]] : f32
+// CHECK-NEXT:      ipu.yield %[[P]] : f32
+// CHECK:         %[[LO:.*]] = ipu.view %x[0:5] : memref<6xf32> -> memref<5xf32>
+// CHECK-NEXT:    %[[HI:.*]] = ipu.view %x[1:6] : memref<6xf32> -> memref<5xf32>
+// CHECK-NEXT:    ipu.tiled_reduce "shifted" add over <0 to 1 x 1> fold <1 x 5 x ?> split outputs accumulate ins(%[[LO]] columns<1>, %[[HI]] columns<1> : memref<5xf32>, memref<5xf32>) outs(%y block : memref<4xf32>) {
