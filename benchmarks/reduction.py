@@ -1,13 +1,18 @@
-"""Whole-array float32 sums: the levels ipu-tile-partition plans and their estimated
-cycles, against the same reduction in one or two levels and against poplibs.
+"""Whole-array float32 sums: the levels our own tree plans and their estimated cycles,
+against the same reduction in one or two levels and against popops::reduce.
 
-For each size: every level of the plan (its vertices, the values its busiest vertex
-folds, how: `folded` = each worker its own partial results, `float2` = the same a vector
-at a time, `outputs` = the workers share the results, `final` = into the destination;
-its estimated cycles: busiest vertex, exchange into the busiest tile and one sync, which
-the e2e tests check against the emulator); the plan's total; the best plan of at most
-two levels (the data where it lies, then one combine) and of one level; and poplibs' own
-estimate of its first, on-tile stage on the busiest tile
+The sum is a map that accumulates into s (`s[0] += x[i]`, a write-conflict resolution),
+which stays on our tree; `np.sum(x)` of the same x goes to popops::reduceWithOutput
+instead (ipu_lower.frontend.reductions). For each size: every level of the plan (its
+vertices, the values its busiest vertex folds, how: `folded` = each worker its own
+partial results, `float2` = the same a vector at a time, `outputs` = the workers share
+the results, `final` = into the destination; its estimated cycles: busiest vertex,
+exchange into the busiest tile and one sync, which the e2e tests check against the
+emulator); the plan's total; the best plan of at most two levels (the data where it
+lies, then one combine) and of one level; the cost model's estimate of popops::reduce
+of the same x in the same layout into s on tile 0 (ipu_lower.cost_model.reduce_cycles,
+popops' stages from poplibs' own estimator and plan rules, which the emulator counts
+alike); and poplibs' estimate of its first, on-tile stage on the busiest tile
 (ipu_lower.poplibs_estimates.reduce_add_on_tile) next to our first level's compute.
 
 Run: python benchmarks/reduction.py [--arch ipu2] [--sizes 1000,100000,1000000,16777216]
@@ -20,9 +25,11 @@ import dace
 import numpy as np
 from roofline import arch_and_sizes, print_header
 from xdsl.context import Context
+from xdsl.dialects.builtin import f32
 
 from ipu_lower import poplibs_estimates
 from ipu_lower.arch import get_arch
+from ipu_lower.cost_model import reduce_cycles
 from ipu_lower.dialects import sdfg as sd
 from ipu_lower.frontend.importer import import_sdfg
 from ipu_lower.passes.reduction_plan import plan_levels
@@ -35,7 +42,8 @@ N = dace.symbol("N")
 
 @dace.program
 def whole_sum(x: dace.float32[N], s: dace.float32[1]):
-    s[0] = np.sum(x)
+    for i in dace.map[0:N]:
+        s[0] += x[i]
 
 
 def how(level) -> str:
@@ -45,7 +53,7 @@ def how(level) -> str:
 
 
 def plans(n: int, arch_name: str):
-    """The reduction's map, problem and estimator, and its plan."""
+    """The plan's levels, the reduction's problem and estimator, and x's layout."""
     module = import_sdfg(whole_sum.to_sdfg(simplify=True))
     SdfgSpecializePass(symbols=f"N={n}").apply(Context(), module)
     sdfg_op = next(op for op in module.ops if isinstance(op, sd.SdfgOp))
@@ -54,16 +62,25 @@ def plans(n: int, arch_name: str):
     ((map_op, reduction),) = plan.reductions.items()
     containers = {c.container_name.data: c for c in sdfg_op.containers()}
     problem, costs = reduction_problem(map_op, plan.layouts, arch, containers)
-    return reduction.levels, problem, costs
+    return reduction.levels, problem, costs, plan.layouts["x"]
+
+
+def popops_cycles(n: int, layout, arch) -> int:
+    """popops::reduce's estimate of the sum of x, in `layout`, into s on tile 0."""
+    tiles = np.empty(n, np.int32)
+    for block in layout.blocks():
+        tiles[block.begin : block.end] = block.tile
+    return reduce_cycles(tiles, np.zeros(n, np.int64), np.zeros(1, np.int32), f32, f32, False, arch)
 
 
 def main() -> None:
     arch, sizes = arch_and_sizes(__doc__, "1000,100000,1000000,16777216")
-    print(f"Whole-array float32 sums on {arch.name} ({arch.tiles} tiles): the planned levels, estimated cycles")
-    print(f"(busiest vertex + exchange + sync {arch.sync_cycles}), against at most 2 levels and 1, and poplibs.")
+    print(f"Whole-array float32 sums on our tree on {arch.name} ({arch.tiles} tiles): the planned levels, estimated")
+    print(f"cycles (busiest vertex + exchange + sync {arch.sync_cycles}), against at most 2 levels and 1, popops::reduce")
+    print("and poplibs' first stage.")
     print_header(f"{'elements':>9} {'level':>5} {'vertices':>8} {'values':>7} {'how':>7} {'cycles':>7}")
     for n in sizes:
-        levels, problem, costs = plans(n, arch.name)
+        levels, problem, costs, layout = plans(n, arch.name)
         streamed = n  # elements of the tensor a level folds: x, then the partial results before
         for k, level in enumerate(levels):
             values = level.in_rule.slice_size(level.tile_map.max_per_tile(), streamed)
@@ -77,7 +94,9 @@ def main() -> None:
         busiest = first.tile_map.max_per_tile()
         ours = costs(first, busiest, n) if first.first else 0
         theirs = poplibs_estimates.reduce_add_on_tile(busiest, "float", arch.workers_per_tile)
+        popops = popops_cycles(n, layout, arch)
         print(f"{'':>9} total {total}; at most 2 levels {two} ({two / total:.2f}x); 1 level {one} ({one / total:.1f}x); "
+              f"popops::reduce {popops} ({total / popops:.2f}x of it); "
               f"first level compute {ours}, poplibs' on-tile stage for {busiest} floats {theirs} ({ours / theirs:.2f}x)")
 
 

@@ -26,6 +26,7 @@ from typing import ClassVar
 from ipu_lower.dialects.codelet_body import BlockExtentMixin, CodeletOpMixin, FieldMixin, WorkerOpMixin, count
 from ipu_lower.dialects.dynamic_slice import DynamicSliceMixin, int_list
 from ipu_lower.dialects.matmul import MatmulMixin
+from ipu_lower.dialects.popops_reduce import ReduceMixin, reduce_properties
 from ipu_lower.dialects.syntax import (
     LabelledBodyMixin,
     parse_body,
@@ -759,6 +760,36 @@ class MatmulOp(MatmulMixin, IRDLOperation):
 
     def verify_(self) -> None:
         self.verify_matmul()
+
+
+@irdl_op_definition
+class ReduceOp(ReduceMixin, IRDLOperation):
+    """`input` reduced over `dims` into `out` (`ipu_lower.dialects.popops_reduce`), each a
+    variable or a view of one (a box: a Poplar slice), a program step that popops plans:
+    it chooses where the work runs and what moves, so the op carries no tile map.
+
+    `ipu.reduce "Reduce" add %A to %s dims [0, 1] : memref<4x5xf32>, memref<1xf32>`
+    """
+
+    name = "ipu.reduce"
+    label = prop_def(StringAttr)
+    kind = prop_def(StringAttr)
+    input = operand_def(MemRefType)
+    out = operand_def(MemRefType)
+    dims = prop_def(DenseArrayBase[I64])
+    update = opt_prop_def(UnitAttr)
+    traits = lazy_traits_def(lambda: (_IN_PROGRAM,))
+
+    def __init__(self, label: str, kind: str, input: SSAValue, out: SSAValue, dims: Sequence[int], update: bool = False):
+        super().__init__(operands=[input, out], properties=reduce_properties(label, kind, dims, update))
+
+    @staticmethod
+    def root(value: SSAValue) -> object:
+        return variable_of(value)
+
+    def verify_(self) -> None:
+        check_writable(self.out, "ipu.reduce")
+        self.verify_reduce()
 
 
 @irdl_op_definition
@@ -1506,6 +1537,7 @@ IPU = Dialect(
         DynamicSliceOp,
         DynamicUpdateOp,
         MatmulOp,
+        ReduceOp,
         CodeletOp,
         WorkerIdOp,
         NumWorkersOp,

@@ -20,6 +20,7 @@ from typing import ClassVar
 from ipu_lower.dialects.codelet_body import BlockExtentMixin, CodeletOpMixin, FieldMixin, WorkerOpMixin, count
 from ipu_lower.dialects.dynamic_slice import DynamicSliceMixin, int_list
 from ipu_lower.dialects.matmul import MatmulMixin
+from ipu_lower.dialects.popops_reduce import ReduceMixin, reduce_properties
 from ipu_lower.dialects.syntax import parse_body, parse_view_tail, print_body, print_view_tail
 from ipu_lower.dialects.tiling import (
     SliceRuleMixin,
@@ -44,6 +45,7 @@ from xdsl.dialects.builtin import (
     StringAttr,
     SymbolNameConstraint,
     SymbolRefAttr,
+    UnitAttr,
     i32,
     i64,
 )
@@ -61,6 +63,7 @@ from xdsl.irdl import (
     irdl_attr_definition,
     irdl_op_definition,
     operand_def,
+    opt_prop_def,
     prop_def,
     region_def,
     result_def,
@@ -1046,6 +1049,48 @@ class MatmulOp(MatmulMixin, BuildOp):
         self.verify_matmul()
 
 
+_TENSOR_VIEWS = (FlattenOp, SliceOp, SliceBoxOp, ReshapeOp, DimShuffleOp, BroadcastOp)
+
+
+def variable_of(tensor: SSAValue) -> SSAValue:
+    """The tensor a chain of views (slices, reshapes, ...) of `tensor` starts from."""
+    while isinstance(tensor.owner, _TENSOR_VIEWS):
+        tensor = tensor.owner.tensor
+    return tensor
+
+
+@irdl_op_definition
+class ReduceOp(ReduceMixin, BuildOp):
+    """`popops::reduceWithOutput(graph, in, out, dims, ReduceParams(op, update), prog,
+    "label", options)`: a program writing `input` reduced over `dims` into `out`
+    (`ipu_lower.dialects.popops_reduce`); popops plans the work. `input` and `out` are
+    variables or views of them (a box is a slice).
+
+    `%p = poplar.reduce "Reduce" add %A to %s dims [0, 1] : !poplar.tensor<4x5xf32>, !poplar.tensor<1xf32>`
+    """
+
+    name = "poplar.reduce"
+    label = prop_def(StringAttr)
+    kind = prop_def(StringAttr)
+    input = operand_def(TensorType)
+    out = operand_def(TensorType)
+    dims = prop_def(DenseArrayBase)
+    update = opt_prop_def(UnitAttr)
+    result = result_def(ProgramType)
+
+    def __init__(self, label: str, kind: str, input: SSAValue, out: SSAValue, dims: Sequence[int], update: bool = False):
+        properties = reduce_properties(label, kind, dims, update)
+        super().__init__(operands=[input, out], properties=properties, result_types=[ProgramType()])
+
+    @staticmethod
+    def root(value: SSAValue) -> object:
+        return variable_of(value)
+
+    def verify_(self) -> None:
+        super().verify_()
+        self.verify_reduce()
+
+
 @irdl_op_definition
 class EngineOp(BuildOp):
     """`Engine engine(graph, program); engine.load(device);` ends the build region."""
@@ -1260,6 +1305,7 @@ POPLAR = Dialect(
         DynamicSliceOp,
         DynamicUpdateOp,
         MatmulOp,
+        ReduceOp,
         EngineOp,
         WriteTensorOp,
         ReadTensorOp,

@@ -19,9 +19,10 @@ from collections.abc import Iterator, Sequence
 
 from ipu_lower.dialects.index_expr import IndexExpr, check_symbol_name, parse_index_expr
 from ipu_lower.dialects.matmul import MatmulMixin
+from ipu_lower.dialects.popops_reduce import ReduceMixin, parse_head, parse_tail, reduce_properties
 from ipu_lower.dialects.reduction import REDUCTION_KINDS
 from ipu_lower.dialects.syntax import LabelledBodyMixin, parse_body, parse_regions, print_body, print_regions
-from xdsl.dialects.builtin import ArrayAttr, IndexType, IntegerType, StringAttr, UnitAttr, i1, i32
+from xdsl.dialects.builtin import ArrayAttr, DenseArrayBase, IndexType, IntegerType, StringAttr, UnitAttr, i1, i32
 from xdsl.ir import (
     Attribute,
     Block,
@@ -1396,6 +1397,93 @@ class MatmulOp(MatmulMixin, IRDLOperation):
         self.verify_matmul()
 
 
+@irdl_op_definition
+class ReduceOp(ReduceMixin, IRDLOperation):
+    """A DaCe `Reduce` library node that popops reduces (`ipu_lower.dialects.popops_reduce`):
+    the box `input_subset` of `input` reduced over `dims` (dimensions of the box) into
+    the box `output_subset` of `out`, combined with the value there when `update`. The
+    boxes are static (`begin:end` of symbols, one per dimension); the op stands in a
+    state, outside maps.
+
+    `sdfg.reduce "Reduce" add %A[0:M, 1:N] to %s[0:1] dims [0, 1] : !sdfg.array<M x N x f32>, !sdfg.array<1 x f32>`
+    """
+
+    name = "sdfg.reduce"
+    label = _label_prop()
+    kind = prop_def(StringAttr)
+    input = operand_def(ArrayType)
+    out = operand_def(ArrayType)
+    input_subset = prop_def(ArrayAttr[IndexExprAttr])
+    output_subset = prop_def(ArrayAttr[IndexExprAttr])
+    dims = prop_def(DenseArrayBase)
+    update = opt_prop_def(UnitAttr)
+    traits = traits_def(HasParent(StateOp))
+
+    def __init__(
+        self,
+        label: str,
+        kind: str,
+        input: SSAValue,
+        input_subset: Sequence[Range],
+        out: SSAValue,
+        output_subset: Sequence[Range],
+        dims: Sequence[int],
+        update: bool = False,
+    ):
+        properties = reduce_properties(label, kind, dims, update)
+        properties.update(input_subset=_flat(input_subset), output_subset=_flat(output_subset))
+        super().__init__(operands=[input, out], properties=properties)
+
+    def input_ranges(self) -> list[Range]:
+        return _pairs(self.input_subset)
+
+    def output_ranges(self) -> list[Range]:
+        return _pairs(self.output_subset)
+
+    def in_shape(self) -> list[IndexExpr]:
+        return [end - begin for begin, end in self.input_ranges()]
+
+    def out_shape(self) -> list[IndexExpr]:
+        return [end - begin for begin, end in self.output_ranges()]
+
+    def verify_(self) -> None:
+        for value, subset, what in ((self.input, self.input_subset, "input"), (self.out, self.output_subset, "output")):
+            assert isinstance(value.type, ArrayType)
+            if len(subset.data) != 2 * value.type.rank:
+                raise VerifyException(
+                    f"'sdfg.reduce' {what} subset needs one range per dimension of a rank-{value.type.rank} container"
+                )
+            _verify_no_dims(exprs(subset), f"'sdfg.reduce' {what} subset")
+            _verify_declared(self, exprs(subset))
+        self.verify_reduce()
+
+    def print(self, printer: Printer) -> None:
+        self.print_head(printer)
+        _print_ranges(printer, self.input, self.input_ranges(), ())
+        printer.print_string(" to ")
+        _print_ranges(printer, self.out, self.output_ranges(), ())
+        self.print_tail(printer)
+
+    @classmethod
+    def parse(cls, parser: Parser) -> ReduceOp:
+        label, kind = parse_head(parser)
+        no_dims = _OperandDims(parser)
+        source = parser.parse_unresolved_operand()
+        source_subset = _parse_ranges(parser, no_dims)
+        parser.parse_keyword("to")
+        out = parser.parse_unresolved_operand()
+        out_subset = _parse_ranges(parser, no_dims)
+        if no_dims.operands:
+            parser.raise_error("'sdfg.reduce' subsets use symbols only, not SSA values")
+        dims, update, attrs, types = parse_tail(parser)
+        op = cls(
+            label, kind, parser.resolve_operand(source, types[0]), source_subset,
+            parser.resolve_operand(out, types[1]), out_subset, dims.get_values(), update,  # type: ignore[arg-type]
+        )
+        op.attributes.update(attrs)
+        return op
+
+
 SDFG = Dialect(
     "sdfg",
     [
@@ -1415,6 +1503,7 @@ SDFG = Dialect(
         ApplyOp,
         AccumulateOp,
         MatmulOp,
+        ReduceOp,
     ],
     [IndexExprAttr, ArrayType],
 )

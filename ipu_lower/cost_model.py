@@ -38,6 +38,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+import math
 from math import ceil, prod
 
 import numpy as np
@@ -55,12 +56,18 @@ from xdsl.ir import Attribute, Block, Operation, SSAValue
 
 from ipu_lower.arch import Arch
 from ipu_lower.dialects import ipu, poplar
+from ipu_lower.dialects.popops_reduce import accumulator_type
 from ipu_lower.element_types import element_type, is_signedness_cast
 from ipu_lower.poplibs_estimates import (
     BASIC_OP_SUPERVISOR_OVERHEAD,
     BINARY_OP_TABLE,
     FLOAT,
     HALF,
+    REDUCE_SINGLE_INPUT_ENTRY_EXIT,
+    REDUCE_SINGLE_INPUT_INIT,
+    REDUCE_SINGLE_INPUT_NOT_FLOAT_OUT,
+    REDUCE_SINGLE_INPUT_REMAINDER_SETUP,
+    REDUCE_SINGLE_INPUT_SUM_ACCUMULATORS,
     SCALED_ADD_WORKER_EXIT,
     SCALED_ADD_WORKER_LOOP_OVERHEAD,
     SCALED_ADD_WORKER_PROLOGUE,
@@ -528,6 +535,113 @@ def matmul_cycles(rows: int, inner: int, columns: int, element_bytes: int, arch:
     return compute + exchange_cycles + arch.sync_cycles
 
 
+REDUCE_FOLD_PER_RESULT = REDUCE_SINGLE_INPUT_ENTRY_EXIT + REDUCE_SINGLE_INPUT_INIT + REDUCE_SINGLE_INPUT_REMAINDER_SETUP + (
+    REDUCE_SINGLE_INPUT_SUM_ACCUMULATORS
+)
+"""What a popops reduction vertex pays per result it folds: entry and exit, init, the
+remainder and summing its accumulators, 3 + 6 + 5 + 3 cycles
+(getCyclesEstimateForSingleInput, lib/popops/reduction/CycleEstimationFunctions.cpp:313-322)."""
+
+REDUCE_STAGE_FACTOR = 64
+"""popops adds a reduction stage while the partials exceed this many per output
+(reductionFactorThresholdToAddMoreStages, lib/popops/reduction/ReductionPlan.hpp:147-150)."""
+
+
+def _fold_width(t: Attribute) -> int:
+    """Values a worker folds per cycle: the 64-bit data path of float (2) and half (4)
+    values, one int (getAccVectorWidth, CycleEstimationFunctions.cpp:362-366)."""
+    return {Float32Type: 2, Float16Type: 4}.get(type(t), 1)
+
+
+def _fold(values: int, results: int, width: int, float_results: bool, workers: int) -> int:
+    """Tile cycles of folding `values` into `results` on one tile, its workers sharing
+    them (see `reduce_cycles`)."""
+    if not results:
+        return 0
+    per_result = REDUCE_FOLD_PER_RESULT + (0 if float_results else REDUCE_SINGLE_INPUT_NOT_FLOAT_OUT)
+    return workers * (-(-results // workers) * per_result + -(-values // (workers * width)))
+
+
+def reduce_cycles(
+    in_tiles: np.ndarray, output_of: np.ndarray, out_tiles: np.ndarray, element: Attribute, accumulator: Attribute,
+    update: bool, arch: Arch,
+) -> int:
+    """Cycles of one popops reduction of the input elements on tiles `in_tiles`, each
+    into output `output_of` (held on `out_tiles`), as the emulator counts them
+    (CostModel.hpp, `reduceCost`): popops' stages (lib/popops/reduction/Reduction.cpp
+    :289-405), each a superstep of the busiest tile's compute, the bytes the busiest
+    tile receives and a sync. A tile folds v values into f results in
+    `workers * (ceil(f / workers) * (REDUCE_FOLD_PER_RESULT + 5 when the results are
+    not float) + ceil(v / (workers * width)))` (`_fold`: the worker cycles of
+    getCyclesEstimateForSingleInput, CycleEstimationFunctions.cpp:292-330, shared by the
+    workers and combined as PerformanceEstimation.cpp:625-626 does). With k_o the tiles
+    holding values of output o and P their sum:
+
+    1. each tile folds its values into one result per output they belong to; when
+       every k_o is 1 those are the outputs (with their old values under `update`), and
+       an output held on another tile crosses the exchange once (twice under update);
+       otherwise partials in the accumulator type stay where they are;
+    2. while P > 64 outputs (`REDUCE_STAGE_FACTOR`), unless the fan-in k = max k_o is
+       under 2 sqrt(tiles) and partials lie on more than 3/4 of the tiles
+       (calculateNextStep, ReductionPlan.cpp:311-341), an intermediate stage splits
+       each output's partials into min(k_o, s) groups, s = floor(sqrt(P // outputs))
+       (ReductionPlan.cpp:226-231), spread evenly over the tiles (assumption): the
+       busiest tile receives and folds ceil(groups / tiles) groups of ceil(k / s);
+    3. the tile of each output receives its k_o partials (each crossing: assumption)
+       and folds them (and the old value under update)."""
+    tiles, workers = arch.tiles, arch.workers_per_tile
+    outputs = len(out_tiles)
+    out_bytes, accum_bytes = element_type(element).bytes, element_type(accumulator).bytes  # type: ignore[union-attr]
+    out_float, accum_float = isinstance(element, Float32Type), isinstance(accumulator, Float32Type)
+    sync, rate = arch.sync_cycles, arch.exchange_bytes_per_cycle
+    pairs = np.unique(in_tiles.astype(np.int64) * outputs + output_of)
+    folder, owner = pairs // outputs, pairs % outputs
+    values = np.bincount(in_tiles, minlength=tiles)
+    results = np.bincount(folder, minlength=tiles)
+    spread = np.bincount(owner, minlength=outputs)
+    fan_in, partials = int(spread.max(initial=0)), int(spread.sum())
+    if fan_in <= 1:  # 1. the outputs, where the values are
+        folded = values + (results if update else 0)
+        compute = max((_fold(int(v), int(f), _fold_width(element), out_float, workers) for v, f in zip(folded, results)),
+                      default=0)
+        crossing = out_tiles[owner] != folder
+        received = np.bincount(folder[crossing], minlength=tiles) * out_bytes * (2 if update else 1)
+        return compute + -(-int(received.max(initial=0)) // rate) + sync
+    width = _fold_width(element)  # 1. partials
+    cycles = max(_fold(int(v), int(f), width, accum_float, workers) for v, f in zip(values, results)) + sync
+    holding = int(np.count_nonzero(values))
+    while partials > REDUCE_STAGE_FACTOR * outputs and not (
+        fan_in < 2 * math.sqrt(tiles) and holding > tiles * 3 // 4
+    ):  # 2.
+        s = max(1, int(math.sqrt(partials // outputs)))
+        spread = np.minimum(spread, s)
+        groups = int(spread.sum())
+        per_tile = -(-groups // tiles)
+        received = per_tile * -(-fan_in // s)
+        cycles += _fold(received, per_tile, _fold_width(accumulator), accum_float, workers)
+        cycles += -(-received * accum_bytes // rate) + sync
+        fan_in, partials, holding = min(fan_in, s), groups, min(tiles, groups)
+    folded = np.bincount(out_tiles, weights=spread + (1 if update else 0), minlength=tiles).astype(np.int64)  # 3.
+    owned = np.bincount(out_tiles, minlength=tiles)
+    compute = max(_fold(int(v), int(f), _fold_width(accumulator), out_float, workers) for v, f in zip(folded, owned))
+    received = np.bincount(out_tiles, weights=spread, minlength=tiles).astype(np.int64) * accum_bytes
+    return cycles + compute + -(-int(received.max()) // rate) + sync
+
+
+def reduce_estimate(op: poplar.ReduceOp, arch: Arch) -> int:
+    """`reduce_cycles` of a `poplar.reduce`, its elements' tiles read from the tile
+    mappings of its tensors (`element_tiles`)."""
+    shape = poplar.tensor_type(op.input).get_shape()
+    dims = op.dim_list()
+    kept = [n if d not in dims else 1 for d, n in enumerate(shape)]
+    output_of = np.broadcast_to(np.arange(prod(kept)).reshape(kept), shape).reshape(-1)
+    element = op.element()
+    return reduce_cycles(
+        element_tiles(op.input), output_of, element_tiles(op.out), element, accumulator_type(op.kind.data, element),
+        op.is_update(), arch,
+    )
+
+
 def remote_copy_cycles(bytes_: int, arch: Arch) -> int:
     """Cycles of one copy of `bytes_` between a remote buffer and tiles, as the emulator
     counts them (CostModel.hpp): the bytes over the IPU's link to streaming memory
@@ -580,7 +694,8 @@ def program_estimate(program: poplar.HostProgramOp, arch: Arch) -> ProgramEstima
     slowest vertex, summed over the placements: as if they shared a tile), its exchange
     (`exchange`) and a sync; a copy or dynamic slice moves its bytes through the exchange
     (as if every element crossed tiles) and syncs; a remote buffer copy costs
-    `remote_copy_cycles`; a matrix product costs `matmul_cycles`; a control program syncs once per evaluation of its predicate."""
+    `remote_copy_cycles`; a matrix product costs `matmul_cycles`, a popops reduction
+    `reduce_estimate`; a control program syncs once per evaluation of its predicate."""
     engine = program.build_body.block.last_op
     assert isinstance(engine, poplar.EngineOp)
     return _ProgramWalk(arch).estimate(engine.program, 1, None)
@@ -642,6 +757,8 @@ class _ProgramWalk:
         if isinstance(op, poplar.MatmulOp):
             size = element_type(poplar.tensor_type(op.lhs).element_type).bytes
             return matmul_cycles(*op.sizes(), size, self.arch)
+        if isinstance(op, poplar.ReduceOp):
+            return reduce_estimate(op, self.arch)
         if isinstance(op, poplar.SequenceOp):
             return sum(self.cycles(p, entries, within) for p in op.programs)
         if isinstance(op, poplar.RepeatOp):

@@ -50,7 +50,7 @@ EMULATOR_FLAGS = ("-std=c++17", "-O2", "-fPIC")
 # the emulator's library and given to g++ with `-include`: the program's own #includes
 # then find their headers already read (two thirds of compiling a host.cpp). g++ reads a
 # prelude it cannot use (another compiler, other flags) as text. The host prelude has the
-# popops headers too, which a program without dynamic slices does not include: that the
+# popops headers too, which a program without popops calls does not include: that the
 # files compile as written is tests/test_emitted_cpp.py's concern.
 PRELUDES = {
     "host.hpp": (HOST_FLAGS, HOST_INCLUDES + POPOPS_INCLUDES),

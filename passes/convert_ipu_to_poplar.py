@@ -274,6 +274,13 @@ class _Matmul(RewritePattern):
         rewriter.replace(op, poplar.MatmulOp(op.label.data, op.lhs, op.rhs, op.out), [])
 
 
+class _Reduce(RewritePattern):
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: ipu.ReduceOp, rewriter: PatternRewriter) -> None:
+        reduce = poplar.ReduceOp(op.label.data, op.kind.data, op.input, op.out, op.dim_list(), op.is_update())
+        rewriter.replace(op, reduce, [])
+
+
 @dataclass
 class _ComputeSet(RewritePattern):
     placements: dict[ipu.VerticesOp, Placement]
@@ -367,6 +374,7 @@ class ConvertIpuToPoplarPass(ModulePass):
             _Copy(),
             _Dynamic(),
             _Matmul(),
+            _Reduce(),
             _ComputeSet(placements),
         ]
         # One walk converts every op (a graph is visited before the ops it moves into

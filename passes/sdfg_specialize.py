@@ -147,11 +147,21 @@ class _SpecializeExprProperties(_Substitute, RewritePattern):
 
 
 class _SpecializeCopy(_Substitute, RewritePattern):
-    @op_type_rewrite_pattern
-    def match_and_rewrite(self, op: sd.CopyOp, rewriter: PatternRewriter) -> None:
-        source, destination = self.exprs(op.source_subset), self.exprs(op.destination_subset)
-        if (source, destination) != (op.source_subset, op.destination_subset):
-            op.source_subset, op.destination_subset = source, destination
+    """The boxes of copies and of popops reductions."""
+
+    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
+        if isinstance(op, sd.CopyOp):
+            names = ("source_subset", "destination_subset")
+        elif isinstance(op, sd.ReduceOp):
+            names = ("input_subset", "output_subset")
+        else:
+            return
+        changed = False
+        for name in names:
+            if (subset := self.exprs(op.properties[name])) != op.properties[name]:
+                op.properties[name] = subset
+                changed = True
+        if changed:
             rewriter.notify_op_modified(op)
 
 

@@ -649,9 +649,11 @@ def plan_partition(sdfg_op: sd.SdfgOp, arch: Arch) -> PartitionPlan:
     remote = plan_remote_buffers(sdfg_op)
     layouts = plan_layouts(sdfg_op, arch)
     written = {
-        sd.container_name(op.destination if isinstance(op, sd.CopyOp) else op.out if isinstance(op, sd.MatmulOp) else op.container)
+        sd.container_name(
+            op.destination if isinstance(op, sd.CopyOp) else op.out if isinstance(op, sd.MatmulOp | sd.ReduceOp) else op.container
+        )
         for op in sdfg_op.walk()
-        if isinstance(op, sd.WriteOp | sd.CopyOp | sd.AccumulateOp | sd.MatmulOp)
+        if isinstance(op, sd.WriteOp | sd.CopyOp | sd.AccumulateOp | sd.MatmulOp | sd.ReduceOp)
     }
     all_copies = [op for op in sdfg_op.walk() if isinstance(op, sd.CopyOp)]
     copies = {op: plan_copy(op) for op in all_copies if not op.indices}
@@ -981,6 +983,27 @@ class _MatmulToMatmul(RewritePattern):
         rewriter.replace(op, ipu.MatmulOp(op.label.data, op.lhs, op.rhs, op.out))
 
 
+class _ReduceToReduce(RewritePattern):
+    """A popops reduction is popops' to plan: its input and output keep the layouts
+    planned for them (a reduction ties none), which the steps around it use; a box that
+    is not the whole container is an `ipu.view` of it (a Poplar slice)."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: sd.ReduceOp, rewriter: PatternRewriter) -> None:
+        if isinstance(op.parent_op(), sd.StateOp):
+            return  # its state is inlined first
+        values = []
+        for value, ranges in ((op.input, op.input_ranges()), (op.out, op.output_ranges())):
+            box = [(begin.constant_value(), end.constant_value()) for begin, end in ranges]
+            if box != [(0, n.constant_value()) for n in value.type.dims()]:  # type: ignore[attr-defined]
+                view = ipu.ViewOp(value, [b for b, _ in box], [e for _, e in box], list(range(len(box))))
+                view.result.name_hint = f"{value.name_hint}_box" if value.name_hint else None
+                rewriter.insert(view, _graph_level(op))
+                value = view.result
+            values.append(value)
+        rewriter.replace(op, ipu.ReduceOp(op.label.data, op.kind.data, *values, op.dim_list(), op.is_update()))
+
+
 @dataclass(frozen=True)
 class IpuTilePartitionPass(ModulePass):
     """Partition every SDFG over the tiles of `arch` (ipu1, ipu2, ipu21)."""
@@ -1000,7 +1023,8 @@ class IpuTilePartitionPass(ModulePass):
             # inner loops and branches before the ones around them; then the data.
             context = Rewrite(plan.control, plan.names, sdfg_op.body.block)
             context.make_variables()
-            dataflow = [_InlineState(plan, context), _MapToTiledMap(plan, context), _CopyToCopy(plan), _MatmulToMatmul(), DynamicCopyToSlice(context)]
+            dataflow = [_InlineState(plan, context), _MapToTiledMap(plan, context), _CopyToCopy(plan), _MatmulToMatmul(), _ReduceToReduce(),
+                        DynamicCopyToSlice(context)]
             _walk(dataflow).rewrite_region(sdfg_op.body)
             control = [ForToRepeat(context), IfToIf(context), WhileToRepeatWhile(context)]
             _walk(control, regions_first=True).rewrite_region(sdfg_op.body)

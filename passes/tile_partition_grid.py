@@ -64,6 +64,8 @@ def touched(step: Operation | list[Operation]) -> set[str]:
                 names.update((sd.container_name(inner.source), sd.container_name(inner.destination)))
             elif isinstance(inner, sd.MatmulOp):
                 names.update(sd.container_name(v) for v in (inner.lhs, inner.rhs, inner.out))
+            elif isinstance(inner, sd.ReduceOp):
+                names.update(sd.container_name(v) for v in (inner.input, inner.out))
     return names
 
 

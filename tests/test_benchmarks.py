@@ -36,6 +36,8 @@ def test_reduction_benchmark_prints_the_tree_and_its_alternatives():
     summary = next(line for line in out.splitlines() if "total" in line)
     total, two, one = (int(summary.split(word)[1].split()[0].rstrip(";")) for word in ("total", "2 levels", "1 level"))
     assert total == sum(int(row[-1]) for row in levels) and total < two < one
+    popops = int(summary.split("popops::reduce")[1].split()[0])
+    assert 0 < popops < total  # popops' plan of the same sum, in fewer and cheaper stages
 
 
 def test_matmul_benchmark_prints_poplin_and_the_map_expansion_against_the_peak():

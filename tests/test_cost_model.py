@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections import Counter
 from math import ceil
 
+import numpy as np
 import pytest
 from ipu_lower.dialects import ipu, poplar
 from ipu_lower.passes.convert_ipu_to_poplar import ConvertIpuToPoplarPass
@@ -37,6 +38,7 @@ from ipu_lower.cost_model import (
     exchange,
     float_op_cycles,
     program_estimate,
+    reduce_cycles,
     vertex_cycles,
 )
 
@@ -812,6 +814,42 @@ def test_whole_array_sum_against_poplibs_reduce(n):
         within_tolerance(ours, theirs)
     else:
         assert abs(ours - theirs) <= 0.15 * theirs, (ours, theirs)
+
+
+# -- popops reductions (reduce_cycles; the emulator's CostModel.hpp counts alike) ------------
+
+
+def _popops(in_tiles, output_of, out_tiles, element=F32, accumulator=F32, update=False) -> int:
+    return reduce_cycles(np.array(in_tiles), np.array(output_of), np.array(out_tiles), element, accumulator, update,
+                         get_arch("ipu2"))
+
+
+@pytest.mark.parametrize("n", CROSS_CHECK_SIZES)
+def test_popops_reduce_on_one_tile_is_poplibs_single_input_estimate(n):
+    # all on tile 0: one stage, the six workers each folding a sixth; poplibs' estimate
+    # of those vertices differs by the remainder it loads one value at a time (< 4 a worker)
+    ours = _popops([0] * n, [0] * n, [0]) - get_arch("ipu2").sync_cycles
+    theirs = WORKERS * poplibs_estimates.reduce_add_single_input(ceil(n / WORKERS), "float")
+    assert 0 <= theirs - ours < WORKERS * 4
+
+
+def test_popops_reduce_stages_by_hand():
+    # columns of a 2x3 float matrix (a row on tile 1, a row on tile 2) onto an output on
+    # tile 1, as the emulator's driver scenario: each tile folds 3 values into 3 partials,
+    # 6 * (17 + 1) + sync; tile 1 receives the 6 partials (24 bytes, 6 cycles) and folds
+    # them with the 3 old values, 6 * (17 + 1) + sync (test_emulator.test_popops_reduce)
+    assert _popops([1, 1, 1, 2, 2, 2], [0, 1, 2, 0, 1, 2], [1, 1, 1], update=True) == 108 + 150 + 108 + 6 + 150
+    # 8 floats on each of 1472 tiles into one output on tile 0: 1472 partials (over 64 per
+    # output, a fan-in of 2 sqrt(1472) or more): an intermediate stage of floor(sqrt(1472))
+    # = 38 groups of 39 partials, each on its own tile, then the 38 on tile 0
+    stage1 = 6 * (17 + 1) + 150
+    stage2 = 6 * (17 + ceil(39 / 12)) + 39 + 150
+    stage3 = 6 * (17 + ceil(38 / 12)) + 38 + 150
+    tiles = np.repeat(np.arange(1472), 8)
+    assert _popops(tiles, np.zeros_like(tiles), [0]) == stage1 + stage2 + stage3
+    # float16 values summed in float32: 4 halves a cycle where they lie, float partials after
+    halves = _popops(tiles, np.zeros_like(tiles), [0], F16, F32)
+    assert halves == 6 * (17 + 1) + 150 + stage2 + 6 * (17 + 5 + ceil(38 / 12)) + 38 + 150
 
 
 def test_scalar_fold_costs_twice_the_vector_fold():

@@ -468,6 +468,34 @@ def test_poplin_matmul(build):
         "poplin::matMulWithOutput: output 'y' has shape {3,1}, not {2,1}")
 
 
+def test_popops_reduce(build):
+    lines = drive(build, "reduce")
+    assert values(lines, "cols") == [15, 27, 39]  # [10, 20, 30] + the sums of the columns
+    assert values(lines, "rows") == [3, 6]
+    assert values(lines, "wide") == [2052]  # accumulated in float (popops' default for half)
+    assert values(lines, "narrow") == [2048]  # in half: 2048 + 1 rounds back to 2048
+    assert values(lines, "f") == [10.5]
+    # each column's values on tiles 1 and 2: those tiles fold 3 values into 3 partials,
+    # 6 * (17 + ceil(3 / 12)) = 108, and sync; tile 1 receives the 6 partials (24 bytes,
+    # 6 cycles) and folds them with the 3 old values, 108, and syncs (CostModel.hpp)
+    assert step(report_of(lines), "cols") == {
+        "name": "cols", "kind": "reduce", "executions": 1, "compute_cycles": 216,
+        "exchange_cycles": 6, "sync_cycles": 300, "cycles": 522, "exchange_bytes": 24}
+    where = "popops::reduceWithOutput: "
+    assert error_of(build, "reduce", "update") == where + "update can only be used with ADD, LOG_ADD or SQUARE_ADD, not MUL"
+    assert error_of(build, "reduce", "option") == where + "unrecognised option 'accumType.everywhere'"
+    assert error_of(build, "reduce", "value") == where + "option 'accumType.inVertex' takes half or float, not 'int'"
+    assert error_of(build, "reduce", "dims") == where + "invalid dimension 2 for tensor 'a' of rank 2"
+    assert error_of(build, "reduce", "shape") == (
+        where + "dimension mismatch in output: input 'a' of shape {2,3} reduced over {0} gives {3}, not {2}")
+    assert error_of(build, "reduce", "types") == where + "Operation::MIN does not reduce half into float"
+    assert error_of(build, "reduce", "operation") == (
+        "popops::reduce: Operation::LOGICAL_AND is not emulated (ADD, MUL, MIN and MAX are)")
+    assert error_of(build, "reduce", "scale") == where + "the scale 'scale' must be one FLOAT element"
+    assert error_of(build, "reduce", "reduce-update") == (
+        "popops::reduce: cannot do an update using reduce(); call reduceWithOutput() instead")
+
+
 def test_half_tensors_round_trip_as_raw_bits(build):
     bits = [0x3C00, 0xC100, 0x7BFF, 0x0001, 0x03FF, 0x2E66, 0x7C00, 0xFC00, 0x8000, 0x3555]
     lines = drive(build, "half", *(f"{b:04x}" for b in bits))

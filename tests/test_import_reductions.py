@@ -1,6 +1,7 @@
-"""The importer on reductions: WCR memlets and `Reduce`/`Dot` library nodes become maps
-that `sdfg.accumulate` (ipu_lower.frontend.reductions), and what it cannot import is
-one line naming the SDFG, state and node."""
+"""The importer on reductions: `Reduce` nodes popops can reduce become `sdfg.reduce`
+with DaCe's meaning of identities; WCR memlets, `Dot` and the other `Reduce` nodes become
+maps that `sdfg.accumulate` (ipu_lower.frontend.reductions), and what it cannot import
+is one line naming the SDFG, state and node."""
 
 import importlib.util
 from pathlib import Path
@@ -176,18 +177,57 @@ def test_dot_of_wcr_map_multiplies_then_accumulates():
     assert accumulate.value.owner is tasklets[-1]
 
 
+def reduces(module) -> list[tuple]:
+    """Each `sdfg.reduce`: kind, input box, output box, dims, update."""
+
+    def box(value, ranges) -> str:
+        return f"{sd.container_name(value)}[{', '.join(f'{b}:{e}' for b, e in ranges)}]"
+
+    return [
+        (op.kind.data, box(op.input, op.input_ranges()), box(op.out, op.output_ranges()), op.dim_list(), op.is_update())
+        for op in ops_of(module, sd.ReduceOp)
+    ]
+
+
+@pytest.mark.parametrize(
+    "program, expected",
+    [
+        (np_sum, ("add", "A[0:N]", "__tmp0[]", [0], False)),
+        (np_max, ("max", "A[0:N]", "__tmp0[]", [0], False)),
+        (column_sums, ("add", "A[0:M, 0:N]", "s[0:N]", [0], False)),
+        (row_minima, ("min", "A[0:M, 0:N]", "__return[0:M]", [1], False)),
+    ],
+)
+def test_reduce_node_with_its_neutral_identity_is_a_popops_reduction(program, expected):
+    """numpy's reductions start from the operation's identity (0, the smallest int32,
+    the largest float32): a plain `sdfg.reduce`, nothing written first."""
+    module = imported(program)
+    assert reduces(module) == [expected]
+    assert not accumulates(module) and not ops_of(module, sd.MapOp)
+
+
+@dace.program
+def short_sum(x: dace.int16[N], s: dace.int16[1]):
+    s[0] = np.sum(x)
+
+
+@dace.program
+def byte_column_maxima(A: dace.uint8[M, N], s: dace.uint8[N]):
+    s[:] = np.max(A, axis=0)
+
+
 @pytest.mark.parametrize(
     "program, identity, expected",
     [
-        (np_sum, 0.0, [("add", "__tmp0[]")]),
-        (np_max, -(2**31), [("max", "__tmp0[]")]),
-        (column_sums, 0.0, [("add", "s[_i1]")]),
-        (row_minima, float(np.finfo(np.float32).max), [("min", "__return[_i0]")]),
+        (short_sum, 0, [("add", "__tmp0[]")]),
+        (byte_column_maxima, 0, [("max", "s[_i1]")]),
     ],
 )
-def test_reduce_node_writes_its_identity_then_accumulates(program, identity, expected):
+def test_reduce_node_on_the_tree_writes_its_identity_then_accumulates(program, identity, expected):
+    """Element types popops does not reduce (16-bit, unsigned) stay on our tree: the
+    identity written into the output, then a map that accumulates."""
     module = imported(program)
-    assert accumulates(module) == expected
+    assert accumulates(module) == expected and not reduces(module)
     state = ops_of(module, sd.StateOp)[0]
     ops = list(state.body.block.ops)
     (reduce_map,) = [op for op in ops if isinstance(op, sd.MapOp) and op.label.data == "Reduce"]
@@ -197,7 +237,7 @@ def test_reduce_node_writes_its_identity_then_accumulates(program, identity, exp
     writes = [op for t in init for op in t.walk() if isinstance(op, sd.WriteOp)]
     assert [sd.container_name(w.container) for w in writes] == [expected[0][1].split("[")[0]]
     reads = [access_text(op) for op in reduce_map.walk() if isinstance(op, sd.ReadOp)]
-    assert len(reads) == 1 and reads[0].startswith("A[")
+    assert len(reads) == 1 and reads[0].split("[")[0] in ("A", "x")
 
 
 def test_axis_reduction_into_a_view_writes_the_viewed_array():
@@ -205,8 +245,59 @@ def test_axis_reduction_into_a_view_writes_the_viewed_array():
     module = imported(column_sums)
     names = [op.container_name.data for op in ops_of(module, sd.ContainerOp)]
     assert names == ["A", "s"]
-    (reduce_map,) = [op for op in ops_of(module, sd.MapOp) if op.label.data == "Reduce"]
-    assert [str(e) for e in sd.exprs(reduce_map.upper)] == ["M", "N"]
+    (op,) = ops_of(module, sd.ReduceOp)
+    assert sd.container_name(op.out) == "s" and [str(e) for _, e in op.output_ranges()] == ["N"]
+
+
+def reduce_sdfg(wcr: str, identity, dtype=dace.float32, out_wcr: str | None = None, box: str = "0:N") -> dace.SDFG:
+    """s[0] = Reduce(x[box]) with `identity`, its output memlet with `out_wcr`."""
+    sdfg = dace.SDFG("reduce_semantics")
+    sdfg.add_array("x", [N], dtype)
+    sdfg.add_array("s", [1], dtype)
+    state = sdfg.add_state("main")
+    reduce = state.add_reduce(wcr, None, identity)
+    state.add_edge(state.add_read("x"), None, reduce, None, dace.Memlet(f"x[{box}]"))
+    state.add_edge(reduce, None, state.add_write("s"), None, dace.Memlet("s[0]", wcr=out_wcr))
+    return sdfg
+
+
+ADD, MUL, MIN = "lambda a, b: a + b", "lambda a, b: a * b", "lambda a, b: min(a, b)"
+
+
+@pytest.mark.parametrize(
+    "build, expected, init",
+    [
+        # an identity that is not neutral: written first, then the sum updates it
+        (lambda: reduce_sdfg(ADD, 5), ("add", "x[0:N]", "s[0:1]", [0], True), [5.0]),
+        # no identity: DaCe combines the values into the output's old value
+        (lambda: reduce_sdfg(ADD, None), ("add", "x[0:N]", "s[0:1]", [0], True), []),
+        # a WCR of the same sum on the output: an update too
+        (lambda: reduce_sdfg(ADD, 0, out_wcr=ADD), ("add", "x[0:N]", "s[0:1]", [0], True), []),
+        (lambda: reduce_sdfg(MUL, 1), ("mul", "x[0:N]", "s[0:1]", [0], False), []),
+        (lambda: reduce_sdfg(MIN, float("inf")), ("min", "x[0:N]", "s[0:1]", [0], False), []),
+        (lambda: reduce_sdfg(ADD, 0, dace.float16, box="2:N - 1"), ("add", "x[2:N - 1]", "s[0:1]", [0], False), []),
+        (lambda: reduce_sdfg(ADD, 0, dace.int32), ("add", "x[0:N]", "s[0:1]", [0], False), []),
+    ],
+)
+def test_dace_reduce_semantics_on_the_popops_path(build, expected, init):
+    module = import_sdfg(build())
+    module.verify()
+    assert reduces(module) == [expected]
+    constants = [op.value.value.data for op in module.walk() if op.name == "arith.constant"]
+    assert constants == init
+
+
+@pytest.mark.parametrize(
+    "build",
+    [
+        lambda: reduce_sdfg(MUL, 2),  # poplibs updates only sums
+        lambda: reduce_sdfg(MUL, None),  # into the old value
+        lambda: reduce_sdfg(ADD, 0, dace.uint32),  # not a popops element type
+    ],
+)
+def test_other_reduce_nodes_stay_on_the_tree(build):
+    module = import_sdfg(build())
+    assert not reduces(module) and accumulates(module)
 
 
 def test_np_dot_is_the_sum_of_products_from_zero():

@@ -10,6 +10,7 @@ from pathlib import Path
 import dace
 import numpy as np
 import pytest
+from ipu_lower.dialects import sdfg as sd
 
 import ipu_lower
 from ipu_lower.emit import to_sdfg
@@ -169,6 +170,17 @@ def test_nested_triangular_loops_take_the_hull_of_both():
     static_loop_extents(sdfg)
     padded = {n: [str(s) for s in d.shape] for n, d in sdfg.arrays.items() if n.endswith("_padded")}
     assert sorted(padded.values()) == [["Max(1, N - 1)"]] * 2 + [["Max(1, N - 2)"]] * 2
+
+
+def test_reductions_of_loop_dependent_boxes_read_padded_transients_on_our_tree():
+    # np.sum(A[i, i:]): the Reduce reads a padded transient, which the guarded map that
+    # fills it would fuse with the reduction's map away on our tree; popops would need it
+    sdfg = to_sdfg(upper_row_sums)
+    padded = static_loop_extents(copy.deepcopy(sdfg))
+    assert [type(n).__name__ for n in padded] == ["Reduce"]
+    module = import_sdfg(sdfg)
+    assert not [op for op in module.walk() if isinstance(op, sd.ReduceOp)]
+    assert [op.kind.data for op in module.walk() if isinstance(op, sd.AccumulateOp)] == ["add"]
 
 
 def test_programs_without_loop_dependent_extents_are_left_alone():

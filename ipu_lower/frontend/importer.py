@@ -61,6 +61,7 @@ from ipu_lower.frontend.reductions import (
     hoist_reductions_out_of_maps,
     is_dot_product,
     library_kind,
+    popops_reductions,
     reduce_whole_containers,
     reduction_kind,
     unknown_reduction,
@@ -124,6 +125,8 @@ class _SdfgImporter:
         """Every symbol some interstate edge or loop assigns."""
         self.aliases: dict[str, views.Alias] = {}
         """The views of the state being imported, by name (see `views`)."""
+        self.popops_reductions: set = set()
+        """The `Reduce` nodes popops reduces (`reductions.popops_reductions`)."""
 
     def fail(self, message: str, state: SDFGState | None = None, node=None) -> SdfgImportError:
         where = self.where
@@ -142,7 +145,7 @@ class _SdfgImporter:
         except MapLoopError as err:
             raise self.fail(err.message, err.state, err.node) from err
         try:
-            static_loop_extents(self.sdfg)
+            padded = static_loop_extents(self.sdfg)
         except LoopExtentError as err:
             raise self.fail(err.message, err.state, err.node) from err
         try:
@@ -151,7 +154,8 @@ class _SdfgImporter:
             raise self.fail(f"DaCe cannot infer connector types: {err}") from err
         write_reductions_through_views(self.sdfg)
         hoist_reductions_out_of_maps(self.sdfg)
-        reduce_whole_containers(self.sdfg)
+        self.popops_reductions = popops_reductions(self.sdfg, self.assigned, padded)
+        reduce_whole_containers(self.sdfg, self.popops_reductions, self.assigned)
         args = self.argument_names()
         for name, desc in self.sdfg.arrays.items():
             if not views.is_view(desc):  # views are resolved to what they view

@@ -54,11 +54,15 @@ class LoopExtentError(Exception):
         self.message, self.state, self.node = message, state, node
 
 
-def static_loop_extents(sdfg: SDFG) -> None:
-    """Rewrite the loop-dependent extents of `sdfg` (see the module docstring)."""
+def static_loop_extents(sdfg: SDFG) -> set:
+    """Rewrite the loop-dependent extents of `sdfg` (see the module docstring); the
+    library nodes that now read padded transients."""
     intervals = _loop_intervals(sdfg)
-    if intervals:
-        _Rewriter(sdfg, Hull(intervals)).run()
+    if not intervals:
+        return set()
+    rewriter = _Rewriter(sdfg, Hull(intervals))
+    rewriter.run()
+    return {edge.dst for edge in rewriter.whole_reads}
 
 
 # -- the values loop variables take -----------------------------------------------------

@@ -1,11 +1,36 @@
-"""Reductions in DaCe SDFGs, as `sdfg.accumulate` in the `sdfg` dialect.
+"""Reductions in DaCe SDFGs: `sdfg.reduce` (popops) or `sdfg.accumulate` (our own tree).
 
 DaCe reduces in two ways: memlets with write-conflict resolution (WCR: a lambda such as
 `lambda x, y: x + y` that combines a written value with the element it lands on), and
-`Reduce` library nodes (whole array or some axes, with an optional identity). Both become
-the same IR: a map whose iterations `sdfg.accumulate` into the destination, preceded,
-when the reduction starts from an identity (a `Reduce` with one, `Dot`), by a write of
-that identity. `Dot` (`np.dot` of two vectors) is the sum of their products.
+`Reduce` library nodes (whole array or some axes, with an optional identity). They take
+one of two paths:
+
+- popops (`sdfg.reduce`, then `popops::reduceWithOutput`): a `Reduce` node outside maps
+  whose input and output Poplar can address as tensors, whole containers and static
+  boxes (tensor slices; a box a loop variable moves is copied into a transient first,
+  by a dynamic slice), of Sum, Product, Min or Max over float32, float16 or int32.
+  poplibs' reduction is tuned for exactly this, and plans its own stages over the tiles.
+- our tree (`sdfg.accumulate` in a map, planned by ipu-tile-partition as levels of
+  `ipu.tiled_reduce`): WCR memlets in maps (a tasklet's result combined as it is
+  computed, which no library call can take), `Dot` and a `MatMul` of two vectors, custom
+  lambdas, other element types (8/16-bit and unsigned integers), a product, minimum or
+  maximum into the output's old value (poplibs updates only sums), and a `Reduce` of a box
+  of loop-dependent size: `loop_extents` makes it read a padded transient written by a
+  guarded map, which sdfg-fuse-maps fuses with the reduction's map, so that the padded
+  transient never exists; popops would need it in memory.
+
+On the tree a `Reduce` becomes a map whose iterations `sdfg.accumulate` into the
+destination, preceded, when the reduction starts from an identity (a `Reduce` with one,
+`Dot`), by a write of that identity. `Dot` (`np.dot` of two vectors) is the sum of their
+products.
+
+DaCe's meaning of a `Reduce` (its pure expansion, dace/libraries/standard/nodes/reduce.py):
+with an identity the output is first set to it and every value combined into it; without
+one the values are combined into the output's old value; a WCR on the output memlet
+combines the result into the old value too. So on the popops path an identity that is
+the operation's neutral element (0, 1, the largest or smallest value of the type) gives a
+plain reduction, any other identity is written first and the sum updates it, and no
+identity (or a WCR of the same sum) updates the output.
 
 The lambda is recognised from its syntax tree, never evaluated: DaCe's own
 `dace.frontend.operations.detect_reduction_type` calls `eval` on it. We accept the forms
@@ -33,6 +58,8 @@ from ipu_lower.dialects import sdfg as sd
 from ipu_lower.dialects.index_expr import IndexExpr
 from ipu_lower.dialects.reduction import signless_value, typed_value
 from ipu_lower.element_types import signless
+from ipu_lower.frontend import views
+from ipu_lower.frontend.symbolic import SymbolicError, to_index_expr
 
 if TYPE_CHECKING:
     from ipu_lower.frontend.importer import _SdfgImporter
@@ -98,6 +125,83 @@ def unknown_reduction(wcr: str) -> str:
         f"write-conflict resolution '{wcr}' is not a known reduction "
         "(only sum, product, min and max, as 'lambda a, b: a + b', 'a * b', 'min(a, b)', 'max(a, b)')"
     )
+
+
+# -- which path a Reduce node takes ---------------------------------------------------------
+
+POPOPS_DTYPES = ("float32", "float16", "int32")
+"""The element types popops reduces with each of Sum, Product, Min and Max
+(include/popops/Reduce.hpp:85-91: float, half, int)."""
+
+
+def is_neutral(kind: str, value: float, dtype) -> bool:
+    """Whether combining with `value` leaves every `dtype` value unchanged under `kind`."""
+    info = np.finfo(dtype) if np.issubdtype(dtype, np.floating) else np.iinfo(dtype)
+    return {"add": value == 0, "mul": value == 1, "min": value >= info.max, "max": value <= info.min}[kind]
+
+
+def popops_reductions(sdfg: SDFG, assigned: frozenset[str], padded) -> set:
+    """The `Reduce` nodes of `sdfg` that take the popops path (module docstring), for
+    `assigned` symbols (loop variables) and the `padded` nodes that `loop_extents` made
+    read padded transients."""
+    from dace.libraries.standard.nodes.reduce import Reduce
+
+    found = set()
+    for state in sdfg.states():
+        for node in state.nodes():
+            if isinstance(node, Reduce) and node not in padded and _popops_reduction(sdfg, state, node, assigned):
+                found.add(node)
+    return found
+
+
+def _popops_reduction(sdfg: SDFG, state: SDFGState, node, assigned: frozenset[str]) -> bool:
+    kind = reduction_kind(node.wcr)
+    ins = [e for e in state.in_edges(node) if not e.data.is_empty()]
+    outs = [e for e in state.out_edges(node) if not e.data.is_empty()]
+    if kind is None or state.entry_node(node) is not None or len(ins) != 1 or len(outs) != 1:
+        return False
+    inedge, outedge = ins[0], outs[0]
+    if not isinstance(inedge.src, nodes.AccessNode) or not isinstance(outedge.dst, nodes.AccessNode):
+        return False
+    dtype = sdfg.arrays[inedge.data.data].dtype
+    if inedge.data.wcr is not None or sdfg.arrays[outedge.data.data].dtype != dtype:
+        return False
+    if np.dtype(dtype.type).name not in POPOPS_DTYPES:
+        return False
+    identity = None if node.identity is None else parse_number(node.identity)
+    if node.identity is not None and identity is None:
+        return False  # the tree names what is wrong with it
+    neutral = identity is not None and is_neutral(kind, identity, dtype.type)
+    if kind != "add" and not neutral:
+        return False  # poplibs updates only sums
+    wcr = outedge.data.wcr
+    if wcr is not None and (reduction_kind(wcr) != kind or (identity is not None and not neutral)):
+        return False
+    if {str(s) for s in outedge.data.subset.free_symbols} & assigned:
+        return False
+    sizes = inedge.data.subset.size()
+    axes = _axes(node, len(sizes))
+    if axes is None or all(sizes[a] == 1 for a in axes):
+        return False
+    try:
+        aliases = views.state_aliases(sdfg, state)
+        for edge in (inedge, outedge):
+            alias = aliases.get(edge.data.data)
+            if alias is not None and alias.box(_index_ranges(edge.data.subset)) is None:
+                return False  # a transposed or reshaped view
+    except (views.ViewError, SymbolicError):
+        return False  # the tree reports it
+    return True
+
+
+def _axes(node, rank: int) -> list[int] | None:
+    """The dimensions a `Reduce` node reduces, sorted; None when they do not fit."""
+    axes = list(range(rank)) if node.axes is None else sorted({a % rank if rank else a for a in node.axes})
+    return axes if rank and all(0 <= a < rank for a in axes) else None
+
+
+def _index_ranges(subset) -> list[tuple[IndexExpr, IndexExpr]]:
+    return [(to_index_expr(b), to_index_expr(e + 1)) for b, e, _ in subset.ndrange()]
 
 
 # -- building IR ---------------------------------------------------------------------------
@@ -206,8 +310,11 @@ class ReductionImporter:
         return [init_map]
 
     def reduce(self, node: nodes.LibraryNode) -> list[Operation]:
-        """A `Reduce` node: (the identity written into the output, then) a map over the
-        input box accumulating each element into the output element of its kept indices."""
+        """A `Reduce` node: `sdfg.reduce` on the popops path (`popops_reduce`); else (the
+        identity written into the output, then) a map over the input box accumulating
+        each element into the output element of its kept indices."""
+        if node in self.importer.popops_reductions:
+            return self.popops_reduce(node)
         kind = reduction_kind(node.wcr)
         if kind is None:
             raise self.fail(node, unknown_reduction(node.wcr))
@@ -246,6 +353,36 @@ class ReductionImporter:
         accumulate = sd.AccumulateOp(kind, read.result, *self.importer.resolved(out, out_subset, map_op.params))
         map_op.body.block.add_ops([read, accumulate])
         return ops + [map_op]
+
+    def popops_reduce(self, node: nodes.LibraryNode) -> list[Operation]:
+        """`sdfg.reduce` of the root boxes of the node's input and output, updating the
+        output unless the identity is neutral (then written first when it is not one)."""
+        kind = reduction_kind(node.wcr)
+        assert kind is not None
+        (inedge,) = [e for e in self.state.in_edges(node) if not e.data.is_empty()]
+        (outedge,) = [e for e in self.state.out_edges(node) if not e.data.is_empty()]
+        source, out = inedge.data.data, outedge.data.data
+        in_box, out_box = self.box(inedge.data, node), self.box(outedge.data, node)
+        axes = _axes(node, len(in_box))
+        assert axes is not None
+        in_root, in_ranges, dims = self.root_box(source, in_box, axes)
+        out_root, out_ranges, _ = self.root_box(out, out_box, [])
+        identity = None if node.identity is None else parse_number(node.identity)
+        neutral = identity is not None and is_neutral(kind, identity, self.importer.sdfg.arrays[source].dtype.type)
+        ops: list[Operation] = []
+        if identity is not None and not neutral:
+            ops += self.init(node, node.label, node.identity, out, out_box, self.element(out, node))
+        update = not neutral or outedge.data.wcr is not None
+        return ops + [sd.ReduceOp(node.label, kind, in_root, in_ranges, out_root, out_ranges, dims, update)]
+
+    def root_box(self, name: str, box, axes: list[int]):
+        """The container at the root of `name`, the box `box` of `name` is of it, and the
+        root's dimensions that `axes` of the box walk."""
+        alias = self.importer.aliases.get(name) or views.Alias.identity(name, len(box))
+        ranges = alias.box([(begin, begin + size) for begin, size in box])
+        assert ranges is not None  # popops_reductions leaves reordering views to the tree
+        walked = [min(e.dims()) if e.dims() else None for e in alias.indices]
+        return self.importer.containers[alias.root], ranges, [r for r, k in enumerate(walked) if k in axes]
 
     def matmul(self, node: nodes.LibraryNode) -> list[Operation]:
         """`x @ y` of two vectors is a dot product (`is_dot_product`); the importer makes
@@ -440,11 +577,13 @@ def _hoist(sdfg: SDFG, state: SDFGState, reduce, entry: nodes.MapEntry, reduce_c
         entry.remove_out_connector(ins[0].src_conn)
 
 
-def reduce_whole_containers(sdfg: SDFG) -> None:
-    """A `Reduce` of a box of a container (`np.sum(A[1:-1])`) reduces a copy of the box
-    instead: a transient of the box's shape, filled by a copy (which ipu-tile-partition
-    lowers to a Copy program), so that the reduction reads a whole container, the form
-    the partitioner supports."""
+def reduce_whole_containers(sdfg: SDFG, popops: set, assigned: frozenset[str]) -> None:
+    """A `Reduce` of a box of a container (`np.sum(A[1:-1])`) on our tree reduces a copy
+    of the box instead: a transient of the box's shape, filled by a copy (which
+    ipu-tile-partition lowers to a Copy program), so that the reduction reads a whole
+    container, the form the partitioner supports. On the popops path (the nodes
+    `popops`) only a box that loop variables (`assigned`) move is copied (by a dynamic
+    slice): a static one is a slice of the tensor."""
     from dace.libraries.standard.nodes.reduce import Reduce
 
     for state in sdfg.states():
@@ -457,6 +596,8 @@ def reduce_whole_containers(sdfg: SDFG) -> None:
             edge = edges[0]
             source = sdfg.arrays[edge.data.data]
             if isinstance(source, dt.View) or covers(edge.data.subset, source):
+                continue
+            if node in popops and not {str(s) for s in edge.data.subset.free_symbols} & assigned:
                 continue
             name, box = sdfg.add_transient(f"{edge.data.data}_box", edge.data.subset.size(), source.dtype, find_new_name=True)
             copy = state.add_access(name)

@@ -8,6 +8,7 @@
 #include <poplar/IPUModel.hpp>
 #include <poplar/Program.hpp>
 #include <popops/DynamicSlice.hpp>
+#include <popops/Reduce.hpp>
 #include <popops/codelets.hpp>
 #include <poplin/MatMul.hpp>
 #include <poplin/codelets.hpp>
@@ -849,6 +850,82 @@ void matmul(int argc, char **argv) {
   report();
 }
 
+// popops reductions: a 2x3 float `a` (row 0 on tile 1, row 1 on tile 2) summed over
+// dim 0 into `cols` (tile 1) with update, the maximum of each row into `rows` (a new
+// tensor from popops::reduce), five halves 2048, 1, 1, 1, 1 summed in float (the
+// default) into `wide` and in half (accumType options) into `narrow`, and the sum of
+// `a` times a scale of 0.5 into `f`; argv[2] picks an error instead: `update` (MUL
+// with update), `option` (an unknown option), `value` (accumType int), `dims`
+// (dimension 2 of a matrix), `shape` (a `cols` of 2), `types` (MIN of half into float),
+// `operation` (LOGICAL_AND), `scale` (a HALF scale), `reduce-update` (reduce() with
+// update).
+void reduce(int argc, char **argv) {
+  using popops::Operation;
+  Env env;
+  auto &g = env.graph;
+  const std::string error = argc > 2 ? argv[2] : "";
+  Tensor a = g.addVariable(poplar::FLOAT, {2, 3}, "a");
+  Tensor cols = g.addVariable(poplar::FLOAT, {error == "shape" ? 2u : 3u}, "cols");
+  Tensor h = g.addVariable(poplar::HALF, {5}, "h");
+  Tensor wide = g.addVariable(poplar::HALF, {1}, "wide");
+  Tensor narrow = g.addVariable(poplar::HALF, {}, "narrow");
+  Tensor f = g.addVariable(poplar::FLOAT, {}, "f");
+  Tensor scale = g.addVariable(error == "scale" ? poplar::HALF : poplar::FLOAT, {}, "scale");
+  g.setTileMapping(a.slice({0, 0}, {1, 3}), 1);
+  g.setTileMapping(a.slice({1, 0}, {2, 3}), 2);
+  for (Tensor t : {cols, f, scale})
+    g.setTileMapping(t, 1);
+  for (Tensor t : {h, wide, narrow})
+    g.setTileMapping(t, 3);
+  popops::addCodelets(g);
+  pp::Sequence prog;
+  const popops::ReduceParams sum = error == "update" ? popops::ReduceParams(Operation::MUL, true)
+                                                     : popops::ReduceParams(Operation::ADD, true);
+  popops::reduceWithOutput(g, a, cols, {error == "dims" ? 2u : 0u}, sum, prog, {"cols"});
+  const Operation max = error == "operation" ? Operation::LOGICAL_AND : Operation::MAX;
+  Tensor rows = popops::reduce(g, a, {1}, popops::ReduceParams(max, error == "reduce-update"), prog, {"rows"});
+  popops::reduceWithOutput(g, h, wide, {0}, Operation::ADD, prog, {"wide"});
+  poplar::OptionFlags halves{{"accumType.inVertex", "half"}, {"accumType.interTile", "half"}};
+  if (error == "option")
+    halves = {{"accumType.everywhere", "half"}};
+  if (error == "value")
+    halves = {{"accumType.inVertex", "int"}};
+  popops::reduceWithOutput(g, h, narrow, {0}, Operation::ADD, prog, {"narrow"}, halves);
+  if (error == "types")
+    popops::reduceWithOutput(g, h, f, {0}, Operation::MIN, prog);
+  popops::reduceWithOutput(g, a, f, {0, 1}, popops::ReduceParams(Operation::ADD, false, scale), prog,
+                           {"scaled"});
+  g.createHostWrite("a", a);
+  g.createHostWrite("cols", cols);
+  g.createHostWrite("h", h);
+  g.createHostWrite("scale", scale);
+  g.createHostRead("cols", cols);
+  g.createHostRead("rows", rows);
+  g.createHostRead("wide", wide);
+  g.createHostRead("narrow", narrow);
+  g.createHostRead("f", f);
+  poplar::Engine engine(g, prog);
+  engine.load(env.device);
+  std::vector<float> av{1, 2, 3, 4, 5, 6}, cv{10, 20, 30}, rv(2), sv{0.5f}, fv(1);
+  std::vector<poplar::IeeeHalf> hv{2048.0f, 1.0f, 1.0f, 1.0f, 1.0f}, wv(1), nv(1);
+  engine.writeTensor("a", av.data(), av.data() + 6);
+  engine.writeTensor("cols", cv.data(), cv.data() + 3);
+  engine.writeTensor("h", hv.data(), hv.data() + 5);
+  engine.writeTensor("scale", sv.data(), sv.data() + 1);
+  engine.run();
+  engine.readTensor("cols", cv.data(), cv.data() + 3);
+  engine.readTensor("rows", rv.data(), rv.data() + 2);
+  engine.readTensor("wide", wv.data(), wv.data() + 1);
+  engine.readTensor("narrow", nv.data(), nv.data() + 1);
+  engine.readTensor("f", fv.data(), fv.data() + 1);
+  print("cols", cv);
+  print("rows", rv);
+  print("wide", std::vector<float>{float(wv[0])});
+  print("narrow", std::vector<float>{float(nv[0])});
+  print("f", fv);
+  report();
+}
+
 void printTensor() {
   Env env;
   auto &g = env.graph;
@@ -1129,6 +1206,7 @@ const std::map<std::string, std::function<void(int, char **)>> &scenarios() {
       {"control", [](int, char **) { control(); }},
       {"dynamic", dynamic},
       {"matmul", matmul},
+      {"reduce", reduce},
       {"half", halfScale},
       {"half_conv", [](int, char **) { halfConv(); }},
       {"targets", [](int, char **) { targets(); }},

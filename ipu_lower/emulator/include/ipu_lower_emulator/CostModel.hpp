@@ -53,6 +53,36 @@
 //    sync_cycles (the same formula as ipu_lower/cost_model.py
 //    remote_copy_cycles; assumption: the link, not the tiles' exchange,
 //    bounds the copy).
+//  popops::reduceWithOutput of `in` over `dims` into `out`, per execution (the same
+//    formula as ipu_lower/cost_model.py reduce_cycles): popops' plan of stages
+//    (lib/popops/reduction/Reduction.cpp:289-405 of graphcore/poplibs at 7eac0f26),
+//    each one superstep: the busiest tile's compute, the bytes the busiest tile
+//    receives, and sync_cycles. A tile folds v values of w per cycle into f results
+//    (w: the 64-bit data path, 2 float / 4 half values, 1 int: getAccVectorWidth and
+//    getCyclesEstimateForSingleInput, lib/popops/reduction/CycleEstimationFunctions.cpp
+//    :292-330, 362-366), its 6 workers sharing them (combined as poplibs combines
+//    worker cycles, lib/popops/PerformanceEstimation.cpp:625-626):
+//      fold(v, f) = 6 * (ceil(f / 6) * (17 + 5 if the results are not float)
+//                        + ceil(v / (6 w)))
+//    (17 per result: entry and exit 3, init 6, remainder 5, summing the accumulators
+//    3, :313-322; 5 more for a result not float, :324-325). k_o is the number of
+//    tiles holding values of output o, P the sum of k_o, O the outputs.
+//    1. On the input's tiles (inputToIntermediateNoExchange): tile t folds its n_t
+//       values into one result per output they belong to, no exchange. When every
+//       k_o is 1 (inputToOutputNoExchange) the results are the outputs (plus the old
+//       value of each under update) and an output held by another tile crosses the
+//       exchange once (twice under update), counted at the folding tile; otherwise
+//       they are partials in the accumulator type, where they lie.
+//    2. Intermediate stages, while P > 64 O (ReductionPlan.hpp:147-150) unless the
+//       fan-in k = max k_o is under 2 sqrt(tiles) and the partials lie on more than
+//       3/4 of the tiles (calculateNextStep, ReductionPlan.cpp:311-341): each
+//       output's partials go in min(k_o, s) groups, s = floor(sqrt(P / O))
+//       (ReductionPlan.cpp:226-231); the groups spread evenly over the tiles
+//       (assumption): the busiest tile receives and folds ceil(G / tiles) groups of
+//       ceil(k / s) partials.
+//    3. At the destination: the tile of each output receives its k_o partials
+//       (each one crossing: assumption) and folds them, with the old value under
+//       update.
 //  Sync: sync_cycles. If / Switch / RepeatWhileTrue / RepeatWhileFalse /
 //    AbortOnCondition: sync_cycles per predicate evaluation (assumption: the
 //    predicate is broadcast to every tile's control flow). Sequence, Repeat,
@@ -62,6 +92,7 @@
 #ifndef IPU_LOWER_EMU_COSTMODEL_HPP
 #define IPU_LOWER_EMU_COSTMODEL_HPP
 
+#include <cstddef>
 #include <cstdint>
 #include <utility>
 #include <vector>
@@ -101,6 +132,20 @@ StepCost matMulCost(std::uint64_t flops, std::uint64_t bytes, unsigned tiles,
 StepCost remoteCopyCost(std::uint64_t bytes, double clockHz,
                         unsigned long long streamingBytesPerSecond,
                         unsigned syncCycles);
+
+/// What the cost of a popops reduction depends on (see the rules above).
+struct ReduceShape {
+  std::vector<unsigned> inTiles;     ///< the tile of each input element
+  std::vector<std::size_t> outputOf; ///< the output each input element goes to
+  std::vector<unsigned> outTiles;    ///< the tile of each output element
+  unsigned valueWidth = 1, accumWidth = 1; ///< values folded per cycle
+  unsigned outBytes = 4, accumBytes = 4;
+  bool accumFloat = true, outFloat = true, update = false;
+};
+
+/// Cost of one popops reduction, its stages summed.
+StepCost reduceCost(const ReduceShape &r, unsigned tiles, unsigned workers,
+                    unsigned exchangeBytesPerCycle, unsigned syncCycles);
 
 } // namespace emulator
 } // namespace poplar

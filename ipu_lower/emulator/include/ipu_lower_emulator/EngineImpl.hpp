@@ -186,6 +186,11 @@ private:
   Tensor dynamicBox(const core::ProgramImpl *p) const;
   /// Runs a poplin::matMulWithOutput step and accounts its cost.
   void matMul(const core::ProgramImpl *p);
+  /// The tile of each input element and of each output element of a
+  /// popops::reduceWithOutput step, and the output of each input element.
+  ReduceShape reduceShape(const core::ProgramImpl *p) const;
+  /// Runs a popops::reduceWithOutput step and accounts its cost.
+  void reduce(const core::ProgramImpl *p);
 
   /// Per element of a view (in order): (flatBegin, flatEnd, tile) pieces.
   std::vector<std::pair<std::size_t, unsigned>> segments(const ViewData &v) const;

@@ -1,4 +1,4 @@
-// CPU emulator of Poplar SDK 3.x <poplar/OptionFlags.hpp>: string option/value flags (stored, not interpreted).
+// CPU emulator of Poplar SDK 3.x <poplar/OptionFlags.hpp>: string option/value flags (stored; the poplibs calls read theirs).
 #ifndef IPU_LOWER_EMU_POPLAR_OPTIONFLAGS_HPP
 #define IPU_LOWER_EMU_POPLAR_OPTIONFLAGS_HPP
 
@@ -33,6 +33,9 @@ public:
   void set(initializer_list &&list);            // unverified
   StringRef at(StringRef option) const;         // unverified: return type
   std::size_t size() const { return flags.size(); } // unverified: return type
+  using const_iterator = std::map<std::string, std::string>::const_iterator; // unverified
+  const_iterator begin() const { return flags.begin(); } // unverified: return type
+  const_iterator end() const { return flags.end(); }     // unverified: return type
   void clear() { flags.clear(); }                    // unverified: return type
 
 private:

@@ -52,7 +52,8 @@ struct ProgramImpl {
     AbortOnCondition,
     DynamicSlice,  ///< popops::dynamicSliceWithOutput (popops/DynamicSlice.hpp)
     DynamicUpdate, ///< popops::dynamicUpdate
-    MatMul         ///< poplin::matMulWithOutput (poplin/MatMul.hpp)
+    MatMul,        ///< poplin::matMulWithOutput (poplin/MatMul.hpp)
+    Reduce         ///< popops::reduceWithOutput (popops/Reduce.hpp)
   };
   using Node = std::shared_ptr<const ProgramImpl>;
 
@@ -63,10 +64,15 @@ struct ProgramImpl {
   std::vector<std::pair<std::int32_t, Node>> cases;  ///< Switch
   unsigned cs = 0;                                   ///< Execute
   unsigned count = 0;                                ///< Repeat
-  Tensor a, b; ///< Copy src/dst; predicate or control; printed/undef tensor; MatMul A, B
-  Tensor out;  ///< MatMul: the product
+  Tensor a, b; ///< Copy src/dst; predicate or control; printed/undef tensor; MatMul A, B;
+               ///< Reduce: the input, the scale (if any)
+  Tensor out;  ///< MatMul: the product; Reduce: the output
   Tensor offset;                        ///< Dynamic*: the offsets, one per dim; Remote*: the repeat
-  std::vector<std::size_t> dims, sizes; ///< Dynamic*: the sliced dims and sizes
+  std::vector<std::size_t> dims, sizes; ///< Dynamic*: the sliced dims and sizes; Reduce: dims
+  int reduceOp = 0;                     ///< Reduce: the popops::Operation
+  bool update = false;                  ///< Reduce: add into the output
+  emulator::TypeId inVertex = emulator::TypeId::INVALID,  ///< Reduce: the accumulator
+      interTile = emulator::TypeId::INVALID;             ///< types (accumType.*)
   std::shared_ptr<const emulator::StreamInfo> stream;
   std::shared_ptr<const emulator::RemoteBufferInfo> remote; ///< Remote*
   SyncType sync = SyncType::INTERNAL;

@@ -1,5 +1,6 @@
 // CPU emulator of poplibs' <popops/codelets.hpp>: the popops calls the emulator has
-// (popops/DynamicSlice.hpp) run inside the Engine, so there are no codelets to add.
+// (popops/DynamicSlice.hpp, popops/Reduce.hpp) run inside the Engine, so there are no
+// codelets to add.
 #ifndef IPU_LOWER_EMU_POPOPS_CODELETS_HPP
 #define IPU_LOWER_EMU_POPOPS_CODELETS_HPP
 

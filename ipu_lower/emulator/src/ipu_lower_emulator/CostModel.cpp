@@ -51,5 +51,106 @@ StepCost remoteCopyCost(std::uint64_t bytes, double clockHz,
   return c;
 }
 
+namespace {
+
+constexpr std::uint64_t kFoldPerResult = 17; // CycleEstimationFunctions.cpp:313-322
+constexpr std::uint64_t kNotFloatResult = 5; // :324-325
+constexpr std::uint64_t kStageFactor = 64;   // ReductionPlan.hpp:147-150
+
+std::uint64_t fold(std::uint64_t values, std::uint64_t results, unsigned width, bool floatResults,
+                   unsigned workers) {
+  if (results == 0)
+    return 0;
+  const std::uint64_t perResult = kFoldPerResult + (floatResults ? 0 : kNotFloatResult);
+  return workers * (ceilDiv(results, workers) * perResult + ceilDiv(values, std::uint64_t(workers) * width));
+}
+
+} // namespace
+
+StepCost reduceCost(const ReduceShape &r, unsigned tiles, unsigned workers,
+                    unsigned exchangeBytesPerCycle, unsigned syncCycles) {
+  const std::size_t outputs = r.outTiles.size();
+  std::vector<std::uint64_t> pairs(r.inTiles.size());
+  for (std::size_t i = 0; i < pairs.size(); ++i)
+    pairs[i] = std::uint64_t(r.inTiles[i]) * outputs + r.outputOf[i];
+  std::sort(pairs.begin(), pairs.end());
+  pairs.erase(std::unique(pairs.begin(), pairs.end()), pairs.end());
+  std::vector<std::uint64_t> values(tiles, 0), results(tiles, 0), spread(outputs, 0);
+  std::vector<unsigned> folder(outputs, 0);
+  for (const unsigned t : r.inTiles)
+    values[t]++;
+  for (const std::uint64_t key : pairs) {
+    const unsigned t = unsigned(key / outputs);
+    const std::size_t o = key % outputs;
+    results[t]++;
+    spread[o]++;
+    folder[o] = t;
+  }
+  std::uint64_t fanIn = 0, partials = 0;
+  for (const std::uint64_t k : spread) {
+    fanIn = std::max(fanIn, k);
+    partials += k;
+  }
+  StepCost total;
+  auto add = [&](const std::vector<std::uint64_t> &compute, const std::vector<std::uint64_t> &bytes) {
+    const StepCost c = makeStepCost(compute, bytes, exchangeBytesPerCycle, syncCycles, true);
+    total.compute += c.compute;
+    total.exchange += c.exchange;
+    total.sync += c.sync;
+    total.exchangeBytes += c.exchangeBytes;
+    total.tileCompute.insert(total.tileCompute.end(), c.tileCompute.begin(), c.tileCompute.end());
+    total.tileExchange.insert(total.tileExchange.end(), c.tileExchange.begin(), c.tileExchange.end());
+  };
+  // 1. on the input's tiles
+  const bool final = fanIn <= 1;
+  std::vector<std::uint64_t> compute(tiles, 0), bytes(tiles, 0);
+  for (unsigned t = 0; t < tiles; ++t) {
+    const std::uint64_t v = values[t] + (final && r.update ? results[t] : 0);
+    compute[t] = fold(v, results[t], r.valueWidth, final ? r.outFloat : r.accumFloat, workers);
+  }
+  if (final) {
+    for (std::size_t o = 0; o < outputs; ++o)
+      if (spread[o] != 0 && r.outTiles[o] != folder[o])
+        bytes[folder[o]] += std::uint64_t(r.outBytes) * (r.update ? 2 : 1);
+    add(compute, bytes);
+    return total;
+  }
+  add(compute, bytes);
+  // 2. intermediate stages
+  std::uint64_t holding = 0;
+  for (const std::uint64_t n : values)
+    holding += n != 0;
+  while (partials > kStageFactor * outputs &&
+         !(double(fanIn) < 2 * std::sqrt(double(tiles)) && holding > std::uint64_t(tiles) * 3 / 4)) {
+    const std::uint64_t s = std::max<std::uint64_t>(1, std::uint64_t(std::sqrt(double(partials / outputs))));
+    std::uint64_t groups = 0;
+    for (std::uint64_t &k : spread) {
+      k = std::min(k, s);
+      groups += k;
+    }
+    const std::uint64_t perTile = ceilDiv(groups, tiles), received = perTile * ceilDiv(fanIn, s);
+    total.compute += fold(received, perTile, r.accumWidth, r.accumFloat, workers);
+    total.exchange += ceilDiv(received * r.accumBytes, exchangeBytesPerCycle);
+    total.exchangeBytes += partials * r.accumBytes;
+    total.sync += syncCycles;
+    fanIn = std::min(fanIn, s);
+    partials = groups;
+    holding = std::min<std::uint64_t>(tiles, groups);
+  }
+  // 3. at the destination
+  std::vector<std::uint64_t> folded(tiles, 0), owned(tiles, 0);
+  std::fill(bytes.begin(), bytes.end(), 0);
+  for (std::size_t o = 0; o < outputs; ++o) {
+    const unsigned d = r.outTiles[o];
+    folded[d] += spread[o] + (r.update ? 1 : 0);
+    owned[d]++;
+    bytes[d] += spread[o] * r.accumBytes;
+  }
+  for (unsigned t = 0; t < tiles; ++t)
+    compute[t] = fold(folded[t], owned[t], r.accumWidth, r.outFloat, workers);
+  add(compute, bytes);
+  return total;
+}
+
 } // namespace emulator
 } // namespace poplar

@@ -1,10 +1,16 @@
 // The Engine's checks, BSP execution and report (ipu_lower_emulator/EngineImpl.hpp).
 #include <ipu_lower_emulator/EngineImpl.hpp>
 
+#include <popops/OperationDef.hpp>
+
 #include <algorithm>
+#include <cmath>
+#include <cstdint>
 #include <cstring>
 #include <functional>
 #include <iostream>
+#include <map>
+#include <type_traits>
 
 namespace poplar {
 namespace emulator {
@@ -335,6 +341,14 @@ void EngineCore::prepare(const core::ProgramImpl *p) {
     ownView(p->a, "poplin::matMulWithOutput");
     ownView(p->b, "poplin::matMulWithOutput");
     ownView(p->out, "poplin::matMulWithOutput");
+    break;
+  case Kind::Reduce:
+    ownView(p->a, "popops::reduceWithOutput");
+    ownView(p->out, "popops::reduceWithOutput");
+    if (p->b.valid())
+      ownView(p->b, "popops::reduceWithOutput");
+    costs[p] = reduceCost(reduceShape(p), target.numTiles(), target.workers,
+                          target.exchangeBytesPerCycle, target.syncCycles);
     break;
   }
 }
@@ -910,6 +924,9 @@ void EngineCore::exec(const core::ProgramImpl *p) {
   case Kind::MatMul:
     matMul(p);
     return;
+  case Kind::Reduce:
+    reduce(p);
+    return;
   }
 }
 
@@ -947,6 +964,174 @@ void EngineCore::matMul(const core::ProgramImpl *p) {
   account(p, p->name.empty() ? "matMul '" + ov.varName() + "'" : p->name, "matmul",
           matMulCost(2ull * m * k * n, bytes, target.numTiles(), peak,
                      target.exchangeBytesPerCycle, target.syncCycles));
+}
+
+namespace {
+
+/// Values a worker folds per cycle: the 64-bit data path of floats and halves, one int
+/// (the accumulator widths of CycleEstimationFunctions.cpp:362-366 in graphcore/poplibs).
+unsigned foldWidth(TypeId t) { return t == TypeId::HALF ? 4 : t == TypeId::FLOAT ? 2 : 1; }
+
+/// Row-major position in `shape` of the output each element of `shape` goes to when
+/// `dims` are reduced.
+std::vector<std::size_t> outputsOf(const std::vector<std::size_t> &shape,
+                                   const std::vector<std::size_t> &dims) {
+  std::size_t n = 1;
+  for (const std::size_t e : shape)
+    n *= e;
+  std::vector<std::size_t> stride(shape.size(), 0); // the output stride of each dim
+  std::size_t s = 1;
+  for (std::size_t d = shape.size(); d-- > 0;)
+    if (std::find(dims.begin(), dims.end(), d) == dims.end()) {
+      stride[d] = s;
+      s *= shape[d];
+    }
+  std::vector<std::size_t> out(n), index(shape.size(), 0);
+  std::size_t o = 0;
+  for (std::size_t i = 0; i < n; ++i) {
+    out[i] = o;
+    for (std::size_t d = shape.size(); d-- > 0;) {
+      o += stride[d];
+      if (++index[d] < shape[d])
+        break;
+      o -= stride[d] * shape[d];
+      index[d] = 0;
+    }
+  }
+  return out;
+}
+
+/// The value `x` has once stored in an element of type `t` (floats round; ints wrap
+/// to 32 bits, as the IPU's integer arithmetic does).
+template <class V> V roundTo(TypeId t, V x) {
+  if constexpr (std::is_same_v<V, long long>) {
+    return static_cast<long long>(static_cast<std::int32_t>(static_cast<std::uint32_t>(x)));
+  } else {
+    if (t == TypeId::HALF)
+      return float(IeeeHalf(float(x)));
+    return t == TypeId::FLOAT ? V(float(x)) : x;
+  }
+}
+
+template <class V> V combine(popops::Operation op, V a, V b) {
+  switch (op) {
+  case popops::Operation::ADD:
+    return a + b;
+  case popops::Operation::MUL:
+    if constexpr (std::is_same_v<V, long long>)
+      return static_cast<long long>(static_cast<std::uint64_t>(a) * static_cast<std::uint64_t>(b));
+    else
+      return a * b;
+  case popops::Operation::MIN:
+    return std::min(a, b);
+  default:
+    return std::max(a, b);
+  }
+}
+
+/// The result of reducing no values (poplibs' reductionInitialValue, Reduction.cpp:
+/// 426-443; the largest and smallest int for an int MIN and MAX).
+template <class V> V initial(popops::Operation op) {
+  if (op == popops::Operation::ADD)
+    return V(0);
+  if (op == popops::Operation::MUL)
+    return V(1);
+  if constexpr (std::is_same_v<V, long long>)
+    return op == popops::Operation::MIN ? V(INT32_MAX) : V(INT32_MIN);
+  else
+    return op == popops::Operation::MIN ? V(INFINITY) : V(-INFINITY);
+}
+
+/// Each output of a reduction (see popops/Reduce.hpp): the values of each tile folded
+/// into a partial in type `inVertex`, the partials of each output (in tile order)
+/// in `interTile`, the old output added under update, then the scale.
+template <class V>
+std::vector<V> reduced(const std::vector<V> &values, const ReduceShape &shape,
+                       const std::vector<V> &old, popops::Operation op, TypeId inVertex,
+                       TypeId interTile, double scale) {
+  std::map<std::pair<std::size_t, unsigned>, V> partials;
+  for (std::size_t i = 0; i < values.size(); ++i) {
+    const auto key = std::make_pair(shape.outputOf[i], shape.inTiles[i]);
+    auto it = partials.emplace(key, initial<V>(op)).first;
+    it->second = roundTo(inVertex, combine(op, it->second, values[i]));
+  }
+  std::vector<V> out(shape.outTiles.size(), initial<V>(op));
+  for (const auto &entry : partials) {
+    V &o = out[entry.first.first];
+    o = roundTo(interTile, combine(op, o, roundTo(interTile, entry.second)));
+  }
+  for (std::size_t o = 0; o < out.size(); ++o) {
+    if (scale != 1)
+      out[o] = roundTo(interTile, V(out[o] * scale));
+    if (!old.empty())
+      out[o] = roundTo(interTile, combine(popops::Operation::ADD, old[o], out[o]));
+  }
+  return out;
+}
+
+} // namespace
+
+ReduceShape EngineCore::reduceShape(const core::ProgramImpl *p) const {
+  const ViewData &iv = *Access<Tensor>::view(p->a);
+  const ViewData &ov = *Access<Tensor>::view(p->out);
+  ReduceShape r;
+  auto tilesOf = [this](const ViewData &v, std::vector<unsigned> &tiles) {
+    tiles.resize(v.size());
+    std::size_t begin = 0;
+    for (const auto &seg : segments(v)) {
+      std::fill(tiles.begin() + begin, tiles.begin() + seg.first, seg.second);
+      begin = seg.first;
+    }
+  };
+  tilesOf(iv, r.inTiles);
+  tilesOf(ov, r.outTiles);
+  r.outputOf = outputsOf(iv.shape, p->dims);
+  const TypeId it = Access<Tensor>::type(p->a), ot = Access<Tensor>::type(p->out);
+  r.valueWidth = foldWidth(it);
+  r.accumWidth = foldWidth(p->interTile);
+  r.outBytes = typeSize(ot);
+  r.accumBytes = typeSize(p->interTile);
+  r.accumFloat = p->interTile == TypeId::FLOAT;
+  r.outFloat = ot == TypeId::FLOAT;
+  r.update = p->update;
+  return r;
+}
+
+void EngineCore::reduce(const core::ProgramImpl *p) {
+  const ViewData &iv = *Access<Tensor>::view(p->a);
+  const ViewData &ov = *Access<Tensor>::view(p->out);
+  const TypeId it = Access<Tensor>::type(p->a), ot = Access<Tensor>::type(p->out);
+  const auto op = static_cast<popops::Operation>(p->reduceOp);
+  const ReduceShape shape = reduceShape(p);
+  std::vector<unsigned char> in(iv.size() * typeSize(it)), out(ov.size() * typeSize(ot));
+  gather(iv, typeSize(it), in.data());
+  if (p->update)
+    gather(ov, typeSize(ot), out.data());
+  double scale = 1;
+  if (p->b.valid()) {
+    float s;
+    gather(*Access<Tensor>::view(p->b), 4, reinterpret_cast<unsigned char *>(&s));
+    scale = s;
+  }
+  auto load = [](const std::vector<unsigned char> &raw, TypeId t, auto zero) {
+    std::vector<decltype(zero)> values(raw.size() / typeSize(t));
+    for (std::size_t i = 0; i < values.size(); ++i)
+      values[i] = loadAs<decltype(zero)>(raw.data() + i * typeSize(t), t);
+    return values;
+  };
+  auto run = [&](auto zero) {
+    const auto values = load(in, it, zero);
+    const auto old = p->update ? load(out, ot, zero) : decltype(values)();
+    const auto result = reduced(values, shape, old, op, p->inVertex, p->interTile, scale);
+    for (std::size_t o = 0; o < result.size(); ++o)
+      storeAs(out.data() + o * typeSize(ot), ot, result[o]);
+  };
+  if (it == TypeId::INT)
+    run(0LL);
+  else
+    run(0.0);
+  scatter(ov, typeSize(ot), out.data());
+  account(p, p->name.empty() ? "reduce '" + ov.varName() + "'" : p->name, "reduce", costs.at(p));
 }
 
 void EngineCore::printTensor(const std::string &title, const Tensor &t) const {

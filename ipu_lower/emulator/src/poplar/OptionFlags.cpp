@@ -1,4 +1,4 @@
-// Option/value flags, stored and not interpreted (poplar/OptionFlags.hpp).
+// Option/value flags, stored; the poplibs calls read theirs (poplar/OptionFlags.hpp).
 #include <poplar/OptionFlags.hpp>
 
 namespace poplar {
