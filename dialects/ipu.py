@@ -184,6 +184,10 @@ class GraphOp(IRDLOperation):
     def variables(self) -> dict[str, VariableOp]:
         return {op.var_name.data: op for op in self.body.block.ops if isinstance(op, VariableOp)}
 
+    def host_data(self) -> dict[str, VariableOp | RemoteBufferOp]:
+        """The variables and remote buffers, by name: what host transfers move."""
+        return {op.var_name.data: op for op in self.body.block.ops if isinstance(op, VariableOp | RemoteBufferOp)}
+
     def print(self, printer: Printer) -> None:
         printer.print_string(" ")
         printer.print_attribute(self.sym_name)
@@ -211,10 +215,10 @@ class GraphOp(IRDLOperation):
     def verify_(self) -> None:
         if self.arch.data not in ARCHS:
             raise VerifyException(f"unknown IPU architecture '{self.arch.data}' (known: {', '.join(ARCHS)})")
-        variables = self.variables()
+        data = self.host_data()
         for arg in self.args.data:
-            if arg.data not in variables:
-                raise VerifyException(f"argument '{arg.data}' has no ipu.variable")
+            if arg.data not in data:
+                raise VerifyException(f"argument '{arg.data}' has no ipu.variable or ipu.remote_buffer")
 
 
 @irdl_op_definition
@@ -256,6 +260,103 @@ class VariableOp(IRDLOperation):
         check_covers(self.tile_map, self.result.type.get_shape(), f"of '{self.var_name.data}' ")  # type: ignore[union-attr]
 
 
+@irdl_op_definition
+class RemoteBufferOp(IRDLOperation):
+    """An array in streaming memory, off the chip (Poplar's remote buffer): `repeats`
+    equal parts of its row-major elements, which `ipu.remote_load` and
+    `ipu.remote_store` move between it and a variable of that many elements, one part
+    at a time. It takes no tile memory.
+
+    `%A = ipu.remote_buffer "A" repeats 4 : memref<12x4xf32>` (parts of 3 x 4 elements)
+    """
+
+    name = "ipu.remote_buffer"
+    var_name = prop_def(StringAttr)
+    repeats = prop_def(IntegerAttr[I64])
+    result = result_def(MemRefType)
+    traits = traits_def(HasParent(GraphOp))
+    assembly_format = "$var_name `repeats` $repeats attr-dict `:` type($result)"
+
+    def __init__(self, name: str, type: MemRefType, repeats: int):
+        super().__init__(
+            properties={"var_name": StringAttr(name), "repeats": IntegerAttr(repeats, i64)}, result_types=[type]
+        )
+
+    def part_elements(self) -> int:
+        """The elements of one repeat."""
+        return num_elements(self.result.type) // self.repeats.value.data
+
+    def verify_(self) -> None:
+        name = self.var_name.data
+        memref = self.result.type
+        assert isinstance(memref, MemRefType)
+        if DYNAMIC_INDEX in memref.get_shape() or not memref.get_shape():
+            raise VerifyException(f"remote buffer '{name}' must be an array of a static shape, not {memref}")
+        if not on_ipu(memref.element_type):
+            raise VerifyException(f"remote buffer '{name}' has element type {memref.element_type}, which the IPU does not support")
+        repeats, count = self.repeats.value.data, num_elements(memref)
+        if repeats < 1 or count % repeats:
+            raise VerifyException(f"remote buffer '{name}' of {count} elements cannot be cut into {repeats} equal repeats")
+
+
+def remote_buffer_of(value: SSAValue) -> RemoteBufferOp:
+    if not isinstance(value.owner, RemoteBufferOp):
+        raise VerifyException("operand must be the result of an ipu.remote_buffer")
+    return value.owner
+
+
+class _RemoteCopyOp(IRDLOperation):
+    """A copy between one repeat of a remote buffer, chosen by the scalar integer
+    variable `offset` when the program runs, and a variable of as many elements."""
+
+    buffer = operand_def(MemRefType)
+    offset = operand_def(MemRefType)
+    tensor = operand_def(MemRefType)
+    traits = lazy_traits_def(lambda: (_IN_PROGRAM,))
+
+    def __init__(self, buffer: SSAValue, offset: SSAValue, tensor: SSAValue):
+        super().__init__(operands=[buffer, offset, tensor])
+
+    def verify_(self) -> None:
+        buffer = remote_buffer_of(self.buffer)
+        name = buffer.var_name.data
+        if not isinstance(self.tensor.owner, VariableOp):
+            raise VerifyException(f"'{self.name}' of '{name}' needs a variable, not a view")
+        landing = self.tensor.owner.var_name.data
+        variable_of(self.offset)
+        offset = self.offset.type
+        assert isinstance(offset, MemRefType)
+        if offset.get_shape() or not isinstance(offset.element_type, IntegerType):
+            raise VerifyException(f"'{self.name}' of '{name}' needs a scalar integer offset variable, not {offset}")
+        memref, tensor = self.buffer.type, self.tensor.type
+        assert isinstance(memref, MemRefType) and isinstance(tensor, MemRefType)
+        if tensor.element_type != memref.element_type or num_elements(tensor) != buffer.part_elements():
+            raise VerifyException(
+                f"'{self.name}' between a repeat of '{name}' ({buffer.part_elements()} x {memref.element_type}) "
+                f"and '{landing}' ({num_elements(tensor)} x {tensor.element_type})"
+            )
+
+
+@irdl_op_definition
+class RemoteLoadOp(_RemoteCopyOp):
+    """Copy repeat `offset` of a remote buffer into a variable (`program::Copy(buffer,
+    tensor, offset)`): `ipu.remote_load %A at %c into %A_chunk : memref<12x4xf32>,
+    memref<i32>, memref<3x4xf32>`."""
+
+    name = "ipu.remote_load"
+    assembly_format = "$buffer `at` $offset `into` $tensor attr-dict `:` type($buffer) `,` type($offset) `,` type($tensor)"
+
+
+@irdl_op_definition
+class RemoteStoreOp(_RemoteCopyOp):
+    """Copy a variable into repeat `offset` of a remote buffer (`program::Copy(tensor,
+    buffer, offset)`): `ipu.remote_store %A_chunk into %A at %c : memref<12x4xf32>,
+    memref<i32>, memref<3x4xf32>`."""
+
+    name = "ipu.remote_store"
+    assembly_format = "$tensor `into` $buffer `at` $offset attr-dict `:` type($buffer) `,` type($offset) `,` type($tensor)"
+
+
 def graph_of(op: Operation) -> GraphOp | None:
     parent = op.parent_op()
     while parent is not None and not isinstance(parent, GraphOp):
@@ -279,7 +380,8 @@ def variable_of(value: SSAValue) -> VariableOp:
 
 
 class _HostTransferOp(IRDLOperation):
-    """Moves a whole variable between the device and the host argument of the same name."""
+    """Moves a whole variable or remote buffer between the device and the host argument
+    of the same name."""
 
     tensor = operand_def(MemRefType)
     traits = traits_def(HasParent(GraphOp))
@@ -291,7 +393,8 @@ class _HostTransferOp(IRDLOperation):
     def verify_(self) -> None:
         if isinstance(self.tensor.owner, ViewOp):
             raise VerifyException("host transfers move whole variables, not views")
-        name = variable_of(self.tensor).var_name
+        owner = self.tensor.owner
+        name = owner.var_name if isinstance(owner, RemoteBufferOp) else variable_of(self.tensor).var_name
         graph = self.parent_op()
         if isinstance(graph, GraphOp) and name not in graph.args.data:
             raise VerifyException(f"'{name.data}' is not an argument of the graph: it has no host data to transfer")
@@ -1420,6 +1523,9 @@ IPU = Dialect(
     [
         GraphOp,
         VariableOp,
+        RemoteBufferOp,
+        RemoteLoadOp,
+        RemoteStoreOp,
         ViewOp,
         FromHostOp,
         ToHostOp,

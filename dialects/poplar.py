@@ -140,6 +140,44 @@ def tensor_type(value: SSAValue) -> TensorType:
 
 
 @irdl_attr_definition
+class RemoteBufferType(ParametrizedAttribute, TypeAttribute):
+    """A `poplar::RemoteBuffer` of `repeats` x `elements`: `!poplar.remote_buffer<4x12xf32>`
+    holds 4 repeats of 12 floats."""
+
+    name = "poplar.remote_buffer"
+    shape: ArrayAttr[IntAttr]
+    element_type: Attribute
+
+    def __init__(self, repeats: int, elements: int, element_type: Attribute):
+        super().__init__(ArrayAttr([IntAttr(repeats), IntAttr(elements)]), element_type)
+
+    @property
+    def repeats(self) -> int:
+        return self.shape.data[0].data
+
+    @property
+    def elements(self) -> int:
+        """The elements of one repeat."""
+        return self.shape.data[1].data
+
+    def verify(self) -> None:
+        if len(self.shape.data) != 2 or self.repeats < 1 or self.elements < 1:
+            raise VerifyException("!poplar.remote_buffer needs a positive number of repeats and of elements: <repeats x elements x type>")
+        check_poplar_type(self.element_type, "!poplar.remote_buffer")
+
+    @classmethod
+    def parse_parameters(cls, parser: AttrParser) -> Sequence[Attribute]:
+        with parser.in_angle_brackets():
+            dims, element = parser.parse_ranked_shape()
+        return ArrayAttr([IntAttr(d) for d in dims]), element
+
+    def print_parameters(self, printer: Printer) -> None:
+        printer.print_string("<" + "".join(f"{d.data}x" for d in self.shape.data))
+        printer.print_attribute(self.element_type)
+        printer.print_string(">")
+
+
+@irdl_attr_definition
 class ComputeSetType(ParametrizedAttribute, TypeAttribute):
     """A `poplar::ComputeSet` handle."""
 
@@ -773,6 +811,58 @@ class CreateHostReadOp(BuildOp):
 
 
 @irdl_op_definition
+class AddRemoteBufferOp(BuildOp):
+    """`graph.addRemoteBuffer(handle, type, elements, repeats)`: an array in streaming
+    memory, also the handle under which the host fills and reads it."""
+
+    name = "poplar.add_remote_buffer"
+    handle = prop_def(StringAttr)
+    result = result_def(RemoteBufferType)
+    assembly_format = "$handle attr-dict `:` type($result)"
+
+    def __init__(self, handle: str, type: RemoteBufferType):
+        super().__init__(properties={"handle": StringAttr(handle)}, result_types=[type])
+
+
+class _RemoteCopyOp(BuildOp):
+    """`program::Copy` between repeat `offset` (a scalar integer tensor read when the
+    program runs) of a remote buffer and a tensor of as many elements."""
+
+    buffer = operand_def(RemoteBufferType)
+    offset = operand_def(TensorType)
+    tensor = operand_def(TensorType)
+    result = result_def(ProgramType)
+
+    def __init__(self, buffer: SSAValue, offset: SSAValue, tensor: SSAValue):
+        super().__init__(operands=[buffer, offset, tensor], result_types=[ProgramType()])
+
+    def verify_(self) -> None:
+        super().verify_()
+        buffer, tensor, offset = self.buffer.type, tensor_type(self.tensor), tensor_type(self.offset)
+        assert isinstance(buffer, RemoteBufferType)
+        if offset.get_shape() or not isinstance(offset.element_type, IntegerType):
+            raise VerifyException(f"'{self.name}' needs a scalar integer offset tensor, got {offset}")
+        if tensor.element_type != buffer.element_type or tensor.num_elements() != buffer.elements:
+            raise VerifyException(f"'{self.name}' between a repeat of {buffer} and {tensor}: element types or counts differ")
+
+
+@irdl_op_definition
+class RemoteLoadOp(_RemoteCopyOp):
+    """`program::Copy(buffer, tensor, offset)`: repeat `offset` of the buffer into the tensor."""
+
+    name = "poplar.remote_load"
+    assembly_format = "$buffer `at` $offset `into` $tensor attr-dict `:` type($buffer) `,` type($offset) `,` type($tensor)"
+
+
+@irdl_op_definition
+class RemoteStoreOp(_RemoteCopyOp):
+    """`program::Copy(tensor, buffer, offset)`: the tensor into repeat `offset` of the buffer."""
+
+    name = "poplar.remote_store"
+    assembly_format = "$tensor `into` $buffer `at` $offset attr-dict `:` type($buffer) `,` type($offset) `,` type($tensor)"
+
+
+@irdl_op_definition
 class ExecuteOp(BuildOp):
     """`program::Execute(computeSet)`."""
 
@@ -1072,6 +1162,55 @@ class ReadTensorOp(RunRegionOp):
             )
 
 
+class _RemoteBufferTransferOp(RunRegionOp):
+    """Moves a host argument to or from the remote buffer `handle`, one repeat at a time."""
+
+    handle = prop_def(StringAttr)
+    argument = prop_def(StringAttr)
+
+    def __init__(self, handle: str, argument: str):
+        super().__init__(properties={"handle": StringAttr(handle), "argument": StringAttr(argument)})
+
+    def remote_buffer(self) -> RemoteBufferType:
+        """The type of the remote buffer this transfer names (verified to exist)."""
+        program = self.parent_op()
+        assert isinstance(program, HostProgramOp)
+        return next(
+            o.result.type  # type: ignore[misc]
+            for o in program.build_body.block.ops
+            if isinstance(o, AddRemoteBufferOp) and o.handle == self.handle
+        )
+
+    def verify_(self) -> None:
+        super().verify_()
+        memref = _host_argument(self, self.argument.data)
+        program = self.parent_op()
+        assert isinstance(program, HostProgramOp)
+        buffers = [o for o in program.build_body.block.ops if isinstance(o, AddRemoteBufferOp) and o.handle == self.handle]
+        if not buffers:
+            raise VerifyException(f"'{self.name}' names no poplar.add_remote_buffer '{self.handle.data}'")
+        buffer = buffers[0].result.type
+        assert isinstance(buffer, RemoteBufferType)
+        if memref.element_type != buffer.element_type or prod(memref.get_shape()) != buffer.repeats * buffer.elements or not memref.get_shape():
+            raise VerifyException(f"'{self.name}' between argument '{self.argument.data}' ({memref}) and {buffer}: element types or counts differ")
+
+
+@irdl_op_definition
+class CopyToRemoteBufferOp(_RemoteBufferTransferOp):
+    """`engine.copyToRemoteBuffer(arg + r * elements, handle, r)` for every repeat r."""
+
+    name = "poplar.copy_to_remote_buffer"
+    assembly_format = "$handle `from` $argument attr-dict"
+
+
+@irdl_op_definition
+class CopyFromRemoteBufferOp(_RemoteBufferTransferOp):
+    """`engine.copyFromRemoteBuffer(handle, arg + r * elements, r)` for every repeat r."""
+
+    name = "poplar.copy_from_remote_buffer"
+    assembly_format = "$handle `to` $argument attr-dict"
+
+
 @irdl_op_definition
 class RunOp(RunRegionOp):
     """`engine.run(programIndex)`."""
@@ -1148,6 +1287,7 @@ POPLAR = Dialect(
     [
         HostProgramOp,
         AddVariableOp,
+        AddRemoteBufferOp,
         MapTensorOp,
         FlattenOp,
         SliceOp,
@@ -1161,6 +1301,8 @@ POPLAR = Dialect(
         CreateHostReadOp,
         ExecuteOp,
         CopyOp,
+        RemoteLoadOp,
+        RemoteStoreOp,
         SequenceOp,
         RepeatOp,
         RepeatWhileTrueOp,
@@ -1172,6 +1314,8 @@ POPLAR = Dialect(
         EngineOp,
         WriteTensorOp,
         ReadTensorOp,
+        CopyToRemoteBufferOp,
+        CopyFromRemoteBufferOp,
         RunOp,
         CodeletOp,
         WorkerIdOp,
@@ -1179,5 +1323,5 @@ POPLAR = Dialect(
         BlockStartOp,
         BlockExtentOp,
     ],
-    [TensorType, ComputeSetType, ProgramType, TileMapAttr, GridMapAttr, SliceAttr, FieldAttr],
+    [TensorType, RemoteBufferType, ComputeSetType, ProgramType, TileMapAttr, GridMapAttr, SliceAttr, FieldAttr],
 )

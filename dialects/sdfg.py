@@ -366,26 +366,58 @@ class SdfgOp(IRDLOperation):
         )
 
 
+CONTAINER_STORAGES = ("IPU_Tile", "IPU_Streaming")
+"""DaCe's storage types for IPU data: tile memory, or off-chip streaming memory."""
+
+
 @irdl_op_definition
 class ContainerOp(IRDLOperation):
-    """A data container of the SDFG (DaCe `Array` or `Scalar`), by its DaCe name."""
+    """A data container of the SDFG (DaCe `Array` or `Scalar`), by its DaCe name, and
+    its DaCe storage when the SDFG names one of `CONTAINER_STORAGES`: `IPU_Streaming`
+    keeps an array in streaming memory (a remote buffer), which maps reach in chunks
+    (sdfg-stream-chunks); `IPU_Tile`, like no storage, in tile memory.
+
+    `%A = sdfg.container "A" storage "IPU_Streaming" : !sdfg.array<N x M x f32>`
+    """
 
     name = "sdfg.container"
     container_name = prop_def(StringAttr)
     transient = opt_prop_def(UnitAttr)
+    storage = opt_prop_def(StringAttr)
     result = result_def(ArrayType)
     traits = traits_def(HasParent(SdfgOp))
 
-    assembly_format = "$container_name (`transient` $transient^)? attr-dict `:` type($result)"
+    assembly_format = (
+        "$container_name (`transient` $transient^)? (`storage` $storage^)? attr-dict `:` type($result)"
+    )
 
-    def __init__(self, name: str, type: ArrayType, transient: bool = False):
+    def __init__(self, name: str, type: ArrayType, transient: bool = False, storage: str | None = None):
         props: dict[str, Attribute] = {"container_name": StringAttr(name)}
         if transient:
             props["transient"] = UnitAttr()
+        if storage is not None:
+            props["storage"] = StringAttr(storage)
         super().__init__(properties=props, result_types=[type])
+
+    def is_streaming(self) -> bool:
+        return self.storage is not None and self.storage.data == "IPU_Streaming"
 
     def verify_(self) -> None:
         _verify_declared(self, self.result.type.dims())  # type: ignore[union-attr]
+        name = self.container_name.data
+        if self.storage is not None and self.storage.data not in CONTAINER_STORAGES:
+            raise VerifyException(
+                f"container '{name}' has storage '{self.storage.data}', not one of {', '.join(CONTAINER_STORAGES)}"
+            )
+        if self.is_streaming() and self.result.type.rank == 0:  # type: ignore[union-attr]
+            raise VerifyException(
+                f"scalar '{name}' cannot be in streaming memory: scalars are passed by value and live on tile 0"
+            )
+
+
+def is_streaming(value: SSAValue) -> bool:
+    """Whether `value` is a container in streaming memory."""
+    return isinstance(value.owner, ContainerOp) and value.owner.is_streaming()
 
 
 def container_name(value: SSAValue) -> str:

@@ -9,11 +9,11 @@ from ipu_lower.dace_types import register_when_dace_loads
 register_when_dace_loads()
 
 
-def compile(program_or_sdfg: Any, symbols=None, arch=None, directory=None, demote_f64=False):  # noqa: A001
+def compile(program_or_sdfg: Any, symbols=None, arch=None, directory=None, demote_f64=False, chunk=0):  # noqa: A001
     """Lower and build a `@dace.program` or `dace.SDFG` for the CPU emulator; see
     `ipu_lower.runtime.compile`."""
     from ipu_lower.runtime import compile as compile_program
 
     return compile_program(
-        program_or_sdfg, symbols=symbols, arch=arch, directory=directory, demote_f64=demote_f64
+        program_or_sdfg, symbols=symbols, arch=arch, directory=directory, demote_f64=demote_f64, chunk=chunk
     )

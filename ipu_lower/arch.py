@@ -27,6 +27,12 @@ Sources (see ../shared/reference/poplar.md, section 4):
   Analysis.ipynb, figure `dense_ipu_gpu`: ~57 of 87.1 TFLOPS float32 on Bow, read off the
   plot to about 5%); were that run on a GC200, it would be ~0.9, so 0.65 is the cautious
   reading.
+- Streaming memory: on an IPU-M2000 each IPU reaches the IPU-Gateway, which holds the
+  streaming memory, over PCIe Gen4 x8 (the machine's block diagram in Graphcore's
+  IPU-M2000 BMC user guide, as reproduced at vengineer.hatenablog.com/entry/2023/01/23);
+  8 lanes x 16 GT/s x 128/130 encoding = 15.75 GB/s per direction (derived; no published
+  measurement of remote-buffer copies was found). The same figure stands for ipu1 (its
+  C2 card's PCIe Gen4 host link, where remote buffers live in host memory) and ipu21.
 The C++ emulator carries the same table (ipu_lower_emulator/Arch.hpp); a test keeps them equal.
 """
 
@@ -53,6 +59,8 @@ class Arch:
     """Peak float32 FLOPs per tile per cycle."""
     flops_per_cycle_f16: int = 64
     """Peak float16 FLOPs per tile per cycle (the AMP unit, float32 partials)."""
+    streaming_bytes_per_second: int = 15_750_000_000
+    """Bytes per second one IPU moves to or from streaming memory (remote buffers)."""
 
     def vector_width(self, element_bytes: int) -> int:
         """Elements of that size moved by one load/store (Target::getVectorWidth)."""

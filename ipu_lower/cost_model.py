@@ -669,6 +669,14 @@ def product_cycles(op: poplar.MatmulOp, arch: Arch) -> int:
     return cycles
 
 
+def remote_copy_cycles(bytes_: int, arch: Arch) -> int:
+    """Cycles of one copy of `bytes_` between a remote buffer and tiles, as the emulator
+    counts them (CostModel.hpp): the bytes over the IPU's link to streaming memory
+    (`Arch.streaming_bytes_per_second`; the link, not the exchange, bounds it: an
+    assumption) and a sync."""
+    return ceil(bytes_ * arch.clock_hz / arch.streaming_bytes_per_second) + arch.sync_cycles
+
+
 # -- programs ------------------------------------------------------------------------------
 
 
@@ -712,8 +720,9 @@ def program_estimate(program: poplar.HostProgramOp, arch: Arch) -> ProgramEstima
     emulator's CostModel.hpp: an `Execute` costs its compute (for each placement its
     slowest vertex, summed over the placements: as if they shared a tile), its exchange
     (`exchange`) and a sync; a copy or dynamic slice moves its bytes through the exchange
-    (as if every element crossed tiles) and syncs; a matrix product costs
-    `product_cycles`, a popops reduction `reduce_estimate`; a control program syncs once per evaluation of its predicate."""
+    (as if every element crossed tiles) and syncs; a remote buffer copy costs
+    `remote_copy_cycles`; a matrix product costs `product_cycles`, a popops reduction
+    `reduce_estimate`; a control program syncs once per evaluation of its predicate."""
     engine = program.build_body.block.last_op
     assert isinstance(engine, poplar.EngineOp)
     return _ProgramWalk(arch).estimate(engine.program, 1, None)
@@ -769,6 +778,9 @@ class _ProgramWalk:
             return self.copied(op.source, op.destination)
         if isinstance(op, poplar.DynamicSliceOp | poplar.DynamicUpdateOp):
             return self.sliced(op)
+        if isinstance(op, poplar.RemoteLoadOp | poplar.RemoteStoreOp):
+            t = poplar.tensor_type(op.tensor)
+            return remote_copy_cycles(t.num_elements() * element_type(t.element_type).bytes, self.arch)
         if isinstance(op, poplar.MatmulOp):
             return product_cycles(op, self.arch)
         if isinstance(op, poplar.ReduceOp):

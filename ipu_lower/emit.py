@@ -39,22 +39,23 @@ def to_sdfg(program_or_sdfg: Any):
 
 
 def lower_program(
-    program_or_sdfg: Any, symbols: Mapping[str, int], arch: str | None, demote_f64: bool = False
+    program_or_sdfg: Any, symbols: Mapping[str, int], arch: str | None, demote_f64: bool = False, chunk: int = 0
 ) -> ModuleOp:
-    """The program at the poplar level (sdfg-to-poplar) for the given symbol values and arch."""
+    """The program at the poplar level (sdfg-to-poplar) for the given symbol values and
+    arch; `chunk` forces the rows of a chunk of streamed maps (sdfg-stream-chunks)."""
     from ipu_lower.frontend.importer import import_sdfg
 
     module = import_sdfg(to_sdfg(program_or_sdfg))
     spec = ",".join(f"{name}={value}" for name, value in symbols.items())
-    SdfgToPoplarPass(symbols=spec, arch=arch, demote_f64=demote_f64).apply(Context(), module)
+    SdfgToPoplarPass(symbols=spec, arch=arch, demote_f64=demote_f64, chunk=chunk).apply(Context(), module)
     return module
 
 
 def emit_program(
-    program_or_sdfg: Any, symbols: Mapping[str, int], arch: str | None, demote_f64: bool = False
+    program_or_sdfg: Any, symbols: Mapping[str, int], arch: str | None, demote_f64: bool = False, chunk: int = 0
 ) -> dict[str, str]:
     """host.cpp, codelets.cpp and program.json for the given symbol values and arch."""
-    module = lower_program(program_or_sdfg, symbols, arch, demote_f64)
+    module = lower_program(program_or_sdfg, symbols, arch, demote_f64, chunk)
     output = io.StringIO()
     PoplarCppTarget().emit(Context(), module, output)
     return split_files(output.getvalue())

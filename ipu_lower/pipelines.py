@@ -20,6 +20,7 @@ from ipu_lower.passes.sdfg_dynamic_copies import SdfgDynamicCopiesPass
 from ipu_lower.passes.plan_exchange import IpuPlanExchangePass
 from ipu_lower.passes.sdfg_fuse_maps import SdfgFuseMapsPass
 from ipu_lower.passes.sdfg_specialize import SdfgSpecializePass
+from ipu_lower.passes.sdfg_stream_chunks import SdfgStreamChunksPass
 from ipu_lower.passes.sdfg_write_in_place import SdfgWriteInPlacePass
 from ipu_lower.passes.tile_partition import IpuTilePartitionPass
 from ipu_lower.passes.vertex_extraction import IpuVertexExtractionPass
@@ -38,8 +39,8 @@ class PipelinePass(ModulePass):
 @dataclass(frozen=True)
 class SdfgToPoplarPass(PipelinePass):
     """The whole lowering: (ipu-demote-f64,) sdfg-specialize, sdfg-fuse-maps,
-    sdfg-write-in-place, sdfg-chunk-reductions, sdfg-dynamic-copies, ipu-tile-partition, ipu-plan-exchange, ipu-vertex-extraction,
-    convert-ipu-to-poplar."""
+    sdfg-write-in-place, sdfg-chunk-reductions, sdfg-dynamic-copies, sdfg-stream-chunks, ipu-tile-partition,
+    ipu-plan-exchange, ipu-vertex-extraction, convert-ipu-to-poplar."""
 
     name = "sdfg-to-poplar"
 
@@ -48,6 +49,8 @@ class SdfgToPoplarPass(PipelinePass):
     """Run ipu-demote-f64 first (float64/int64 -> float32/int32, with warnings)."""
     arch: str | None = None
     """Default: ipu2 (or ipu-opt's --arch)."""
+    chunk: int = 0
+    """sdfg-stream-chunks' rows of a chunk (0: the largest that fits)."""
 
     def steps(self) -> tuple[ModulePass, ...]:
         return (
@@ -57,6 +60,7 @@ class SdfgToPoplarPass(PipelinePass):
             SdfgWriteInPlacePass(),
             SdfgChunkReductionsPass(arch=self.arch),
             SdfgDynamicCopiesPass(),
+            SdfgStreamChunksPass(chunk=self.chunk, arch=self.arch),
             IpuTilePartitionPass(arch=self.arch),
             IpuPlanExchangePass(),
             IpuVertexExtractionPass(),

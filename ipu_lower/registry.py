@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-
 from xdsl.ir import Dialect
 from xdsl.passes import ModulePass
 
@@ -12,10 +11,11 @@ from ipu_lower.dialects.sdfg import SDFG
 from ipu_lower.passes.convert_ipu_to_poplar import ConvertIpuToPoplarPass
 from ipu_lower.passes.demote_f64 import IpuDemoteF64Pass
 from ipu_lower.passes.sdfg_chunk_reductions import SdfgChunkReductionsPass
-from ipu_lower.passes.sdfg_dynamic_copies import SdfgDynamicCopiesPass
 from ipu_lower.passes.plan_exchange import IpuPlanExchangePass
+from ipu_lower.passes.sdfg_dynamic_copies import SdfgDynamicCopiesPass
 from ipu_lower.passes.sdfg_fuse_maps import SdfgFuseMapsPass
 from ipu_lower.passes.sdfg_specialize import SdfgSpecializePass
+from ipu_lower.passes.sdfg_stream_chunks import SdfgStreamChunksPass
 from ipu_lower.passes.sdfg_write_in_place import SdfgWriteInPlacePass
 from ipu_lower.passes.tile_partition import IpuTilePartitionPass
 from ipu_lower.passes.vertex_extraction import IpuVertexExtractionPass
@@ -30,6 +30,7 @@ PASSES: tuple[type[ModulePass], ...] = (
     SdfgWriteInPlacePass,
     SdfgChunkReductionsPass,
     SdfgDynamicCopiesPass,
+    SdfgStreamChunksPass,
     IpuTilePartitionPass,
     IpuPlanExchangePass,
     IpuVertexExtractionPass,

@@ -406,11 +406,14 @@ def compile(  # noqa: A001 - mirrors dace.program.compile
     arch: str | None = None,
     directory: str | Path | None = None,
     demote_f64: bool = False,
+    chunk: int = 0,
 ) -> Program:
     """Lower a `@dace.program` or `dace.SDFG` and build it for the emulator, once per set
     of symbol values: those in `symbols` now, others when a call's arguments give them
     (see `ipu_lower.program`). With `demote_f64`, 64-bit data and arithmetic run in 32
-    bits (see ipu-demote-f64). `directory` receives the emitted files of the last build."""
+    bits (see ipu-demote-f64). `chunk` forces the rows of a chunk of the maps that
+    touch streaming memory (see sdfg-stream-chunks). `directory` receives the emitted
+    files of the last build."""
     from ipu_lower.emit import to_sdfg
     from ipu_lower.frontend.importer import reject_python_callbacks
 
@@ -419,16 +422,18 @@ def compile(  # noqa: A001 - mirrors dace.program.compile
     given = {name: symbol_value(name, value) for name, value in (symbols or {}).items()}
 
     def build(values: dict[str, int]) -> CompiledProgram:
-        return _build(sdfg, values, arch, directory, demote_f64)
+        return _build(sdfg, values, arch, directory, demote_f64, chunk)
 
     free = sorted({str(s) for s in sdfg.free_symbols} | set(given))
     return Program(sdfg.name, list(sdfg.arg_names), declared_shapes(sdfg), free, given, build)
 
 
-def _build(sdfg: Any, symbols: Mapping[str, int], arch: str | None, directory: str | Path | None, demote_f64: bool) -> CompiledProgram:
+def _build(
+    sdfg: Any, symbols: Mapping[str, int], arch: str | None, directory: str | Path | None, demote_f64: bool, chunk: int
+) -> CompiledProgram:
     from ipu_lower.emit import emit_program
 
-    files = emit_program(sdfg, symbols, arch, demote_f64)
+    files = emit_program(sdfg, symbols, arch, demote_f64, chunk)
     text = "".join(files[name] for name in sorted(files))
     out = Path(directory) if directory else cache_root() / "programs" / hashlib.sha256(text.encode()).hexdigest()[:24]
     out.mkdir(parents=True, exist_ok=True)

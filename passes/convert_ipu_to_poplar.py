@@ -120,7 +120,7 @@ def _tensor_name(value: SSAValue) -> str:
 class _Graph(RewritePattern):
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: ipu.GraphOp, rewriter: PatternRewriter) -> None:
-        variables = op.variables()
+        variables = op.host_data()
         arguments: list[tuple[str, MemRefType]] = [(a.data, variables[a.data].result.type) for a in op.args.data]  # type: ignore[misc]
         build = rewriter.move_region_contents_to_new_regions(op.body)
         program = poplar.HostProgramOp(
@@ -161,12 +161,41 @@ class _Variable(RewritePattern):
         rewriter.replace(op, [tensor, poplar.MapTensorOp(tensor.result, _poplar_map(op.tile_map))], [tensor.result])
 
 
+class _RemoteBuffer(RewritePattern):
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: ipu.RemoteBufferOp, rewriter: PatternRewriter) -> None:
+        memref = op.result.type
+        assert isinstance(memref, MemRefType)
+        buffer = poplar.RemoteBufferType(op.repeats.value.data, op.part_elements(), memref.element_type)
+        rewriter.replace(op, poplar.AddRemoteBufferOp(op.var_name.data, buffer))
+
+
+class _RemoteCopy(RewritePattern):
+    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
+        if isinstance(op, ipu.RemoteLoadOp):
+            rewriter.replace(op, poplar.RemoteLoadOp(op.buffer, op.offset, op.tensor), [])
+        elif isinstance(op, ipu.RemoteStoreOp):
+            rewriter.replace(op, poplar.RemoteStoreOp(op.buffer, op.offset, op.tensor), [])
+
+
 class _HostTransfer(RewritePattern):
+    """A host transfer of a variable is a host read or write handle the run region
+    uses; that of a remote buffer a copy between the argument and its repeats."""
+
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
         if not isinstance(op, ipu.FromHostOp | ipu.ToHostOp) or (program := _host_program(op)) is None:
             return
-        name = _tensor_name(op.tensor)
         run_block = program.run_body.block
+        owner = op.tensor.owner
+        if isinstance(owner, ipu.RemoteBufferOp | poplar.AddRemoteBufferOp):  # converted or not yet
+            name = owner.var_name.data if isinstance(owner, ipu.RemoteBufferOp) else owner.handle.data
+            rewriter.erase(op)
+            if isinstance(op, ipu.FromHostOp):
+                run_block.insert_op_before(poplar.CopyToRemoteBufferOp(name, name), run_block.last_op)  # type: ignore[arg-type]
+            else:
+                run_block.add_op(poplar.CopyFromRemoteBufferOp(name, name))
+            return
+        name = _tensor_name(op.tensor)
         if isinstance(op, ipu.FromHostOp):
             rewriter.replace(op, poplar.CreateHostWriteOp(write_handle(name), op.tensor))
             run_block.insert_op_before(poplar.WriteTensorOp(write_handle(name), name), run_block.last_op)  # type: ignore[arg-type]
@@ -340,6 +369,8 @@ class ConvertIpuToPoplarPass(ModulePass):
             _Codelet(),
             _WorkerOps(),
             _Variable(),
+            _RemoteBuffer(),
+            _RemoteCopy(),
             _HostTransfer(),
             _TensorView(),
             _Copy(),

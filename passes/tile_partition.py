@@ -44,6 +44,7 @@ from ipu_lower.arch import ATOMIC_STORE_BYTES, Arch, pass_arch
 from ipu_lower.diagnostics import IpuLowerError, error
 from ipu_lower.dialects import ipu
 from ipu_lower.dialects import sdfg as sd
+from ipu_lower.dialects.index_expr import IndexExpr
 from ipu_lower.dialects.tiling import UNPLANNED, TileRun
 from ipu_lower.element_types import element_type, on_ipu
 from ipu_lower.names import UniqueNames
@@ -509,6 +510,8 @@ class PartitionPlan:
     """names of the variables made while rewriting (counters, predicates, element copies)"""
     overwritten: frozenset[str] = frozenset()
     """arguments the program overwrites completely before reading: not copied in"""
+    remote: dict[str, int] = field(default_factory=dict)
+    """the repeats of the remote buffer of each container in streaming memory"""
 
 
 def plan_layouts(sdfg_op: sd.SdfgOp, arch: Arch) -> dict[str, ipu.TileMapAttr | ipu.GridMapAttr]:
@@ -553,7 +556,7 @@ def plan_layouts(sdfg_op: sd.SdfgOp, arch: Arch) -> dict[str, ipu.TileMapAttr | 
     grains: dict[str, int] = {}
     element_bytes = container_bytes(containers)
     for name, shape in shapes.items():
-        if shape:
+        if shape and not containers[name].is_streaming():  # a remote buffer takes no tile memory
             root = groups.find(name)
             members.setdefault(root, []).append(name)
             row = element_type(containers[name].result.type.element_type)  # type: ignore[union-attr]
@@ -608,7 +611,42 @@ def _grid_halo(group: set[str], shape: tuple[int, ...], analyzed: list[tuple[Ste
     return halo
 
 
+def plan_remote_buffers(sdfg_op: sd.SdfgOp) -> dict[str, int]:
+    """The repeats of the remote buffer of each container in streaming memory: the
+    boxes of rows that copies at loop variables move (sdfg-stream-chunks makes them),
+    all the same for one container, at multiples of their rows. Any other use of a
+    streaming container is an error."""
+    repeats: dict[str, int] = {}
+    rows: dict[str, int] = {}
+    for op in sdfg_op.walk():
+        streaming = [v for v in op.operands if sd.is_streaming(v)]
+        if not streaming:
+            continue
+        name = sd.container_name(streaming[0])
+        if not isinstance(op, sd.CopyOp) or not op.indices:
+            raise error(op, f"'{op.name}' uses streaming container '{name}'; run sdfg-stream-chunks first")
+        if len(streaming) > 1:
+            raise error(op, f"copy between streaming containers '{name}' and '{sd.container_name(streaming[1])}'; not supported yet")
+        box = plan_dynamic_copy(op)
+        shape = _static_shape(streaming[0].type, op)  # type: ignore[arg-type]
+        size = box.sizes[0] if box.dims == (0,) else None
+        if size is None or box.offsets[0] not in [IndexExpr.dim(d) * size for d in range(len(op.indices))]:
+            raise error(
+                op,
+                f"copy of streaming container '{name}' that is not a block of its rows at a loop variable times the "
+                "block's rows; run sdfg-stream-chunks first",
+            )
+        if rows.setdefault(name, size) != size:
+            raise error(op, f"copies of streaming container '{name}' move blocks of {rows[name]} and {size} rows; one size only")
+        repeats[name] = shape[0] // size
+    for op in sdfg_op.containers():
+        if op.is_streaming() and op.container_name.data not in repeats:
+            repeats[op.container_name.data] = 1
+    return repeats
+
+
 def plan_partition(sdfg_op: sd.SdfgOp, arch: Arch) -> PartitionPlan:
+    remote = plan_remote_buffers(sdfg_op)
     layouts = plan_layouts(sdfg_op, arch)
     written = {
         sd.container_name(
@@ -628,7 +666,9 @@ def plan_partition(sdfg_op: sd.SdfgOp, arch: Arch) -> PartitionPlan:
     names = UniqueNames(tuple(containers))
     control = plan_control(sdfg_op, names, dynamic)
     overwritten = overwritten_first(sdfg_op, maps)
-    return PartitionPlan(arch, layouts, frozenset(written), copies, reductions, dropped, maps, control, names, overwritten)
+    return PartitionPlan(
+        arch, layouts, frozenset(written), copies, reductions, dropped, maps, control, names, overwritten, remote
+    )
 
 
 CopyEnd = tuple[int, int] | ViewKey
@@ -751,8 +791,8 @@ class _SdfgToGraph(RewritePattern):
         args = [a.data for a in op.arg_names.data]
         graph = ipu.GraphOp(op.sym_name.data, plan.arch.name, args, rewriter.move_region_contents_to_new_regions(op.body))
         block = graph.body.block
-        variables = graph.variables()
-        first_step = next((s for s in block.ops if not isinstance(s, ipu.VariableOp)), None)
+        variables = graph.host_data()
+        first_step = next((s for s in block.ops if not isinstance(s, ipu.VariableOp | ipu.RemoteBufferOp)), None)
         transfers_in = [ipu.FromHostOp(variables[a].result) for a in args if a not in plan.overwritten]
         if first_step is None:
             block.add_ops(transfers_in)
@@ -773,6 +813,9 @@ class _ContainerToVariable(RewritePattern):
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: sd.ContainerOp, rewriter: PatternRewriter) -> None:
         name = op.container_name.data
+        if name in self.plan.remote:
+            rewriter.replace(op, ipu.RemoteBufferOp(name, memref_of(op.result.type), self.plan.remote[name]))  # type: ignore[arg-type]
+            return
         rewriter.replace(op, ipu.VariableOp(name, memref_of(op.result.type), self.plan.layouts[name]))  # type: ignore[arg-type]
 
 

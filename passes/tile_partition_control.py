@@ -271,6 +271,10 @@ class DynamicCopyToSlice(RewritePattern):
             return  # a static copy; or its state is inlined first
         counters = [self.context.counters[v] for v in op.indices]
         name = sd.container_name(plan.array)
+        if sd.is_streaming(plan.array):  # rows at a loop variable times their count: its counter is the repeat
+            copy = ipu.RemoteStoreOp if plan.update else ipu.RemoteLoadOp
+            rewriter.replace(op, copy(plan.array, counters[next(iter(plan.offsets[0].dims()))], plan.other), [])
+            return
         offsets: list[SSAValue] = []
         computed: list[tuple[SSAValue, IndexExpr]] = []
         for e in plan.offsets:

@@ -66,7 +66,7 @@ def test_a_saved_marked_sdfg_loads_in_a_fresh_process(tmp_path):
     code = f"import ipu_lower, dace; s = dace.SDFG.from_file({str(path)!r}); s.validate(); print(s.arrays['x'].storage.name)"
     assert _fresh_python(code) == "IPU_Tile"
     lowered = _fresh_python(f"from ipu_lower.cli import ipu_opt_main; ipu_opt_main([{str(path)!r}])")
-    assert 'sdfg.container "x" : !sdfg.array<N x f32>' in lowered
+    assert 'sdfg.container "x" storage "IPU_Tile" : !sdfg.array<N x f32>' in lowered
 
 
 @pytest.mark.skipif(shutil.which("g++") is None, reason="needs g++")

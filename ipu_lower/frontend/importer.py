@@ -216,7 +216,10 @@ class _SdfgImporter:
             if not _is_row_major(desc):
                 raise self.fail(f"{what} is not a contiguous row-major array")
             shape = [self.expr(d, f"{what} has an unsupported shape") for d in desc.shape]
-        op = sd.ContainerOp(name, sd.ArrayType(shape, element), transient=desc.transient)
+        storage = desc.storage.name if desc.storage.name in sd.CONTAINER_STORAGES else None
+        if storage == "IPU_Streaming" and not shape:
+            raise self.fail(f"{what} is a scalar in IPU_Streaming; scalars live in tile memory")
+        op = sd.ContainerOp(name, sd.ArrayType(shape, element), transient=desc.transient, storage=storage)
         if SSAValue.is_valid_name(name):
             op.result.name_hint = name
         self.containers[name] = op.result

@@ -30,7 +30,7 @@ from ipu_lower.targets.print_context import PrintContext, cpp_string
 HOST_RESERVED = (
     "graph", "device", "engine", "codelets_path", "error", "state", "arch", "block", "vertex",
     "ipu_lower_attach", "TileRun", "TileBlock", "for_each_block", "std", "poplar", "main",
-    "GridAxis", "grid_axis", "GridBlock", "for_each_box",
+    "GridAxis", "grid_axis", "GridBlock", "for_each_box", "repeat",
 )
 
 HOST_INCLUDES = (
@@ -224,6 +224,32 @@ def _map_tensor(ctx: HostContext, op: poplar.MapTensorOp) -> None:
             ctx.line(f"graph.setTileMapping({ctx[op.tensor]}.slice({_box([(0, 0)] * op.tile_map.rank)}), block.tile);")
         else:
             ctx.line(f"graph.setTileMapping({_flat(ctx, op.tensor)}.slice(block.begin, block.end), block.tile);")
+
+
+def _add_remote_buffer(ctx: PrintContext, op: poplar.AddRemoteBufferOp) -> None:
+    """`Graph::addRemoteBuffer(handle, elementType, numElements, repeats)` (the call
+    shape of public SDK code, e.g. graphcore/examples; rearrangeOnHost and
+    optimiseMemory keep their defaults)."""
+    name = ctx.bind(op.result, f"{op.handle.data}_buffer", "buffer")
+    t = op.result.type
+    assert isinstance(t, poplar.RemoteBufferType)
+    ctx.line(
+        f"poplar::RemoteBuffer {name} = graph.addRemoteBuffer({cpp_string(op.handle.data)}, "
+        f"poplar::{poplar.poplar_type_name(t.element_type)}, {t.elements}, {t.repeats});"
+    )
+
+
+def _remote_copy(ctx: PrintContext, op: poplar.RemoteLoadOp | poplar.RemoteStoreOp) -> None:
+    """`program::Copy(buffer, dst, offset)` or `Copy(src, buffer, offset)` (Poplar API
+    reference, class poplar::program::Copy): the tensor flattened to the repeat's
+    elements, the i32 repeat index seen as the UNSIGNED_INT the dynamic slices read
+    (the offset's type is unverified: public code passes INT and UNSIGNED_INT tensors)."""
+    tensor = _flat(ctx, op.tensor)
+    offset = f"{ctx[op.offset]}.reinterpret(poplar::UNSIGNED_INT)"
+    if isinstance(op, poplar.RemoteLoadOp):
+        _program(ctx, op.result, "Copy", "load", ctx[op.buffer], tensor, offset)
+    else:
+        _program(ctx, op.result, "Copy", "store", tensor, ctx[op.buffer], offset)
 
 
 def _add_compute_set(ctx: PrintContext, op: poplar.AddComputeSetOp) -> None:
@@ -434,6 +460,9 @@ _BUILD_PRINTERS: dict[type[Operation], Callable[[PrintContext, Operation], None]
     poplar.CreateHostReadOp: _create_host_read,  # type: ignore[dict-item]
     poplar.ExecuteOp: _execute,  # type: ignore[dict-item]
     poplar.CopyOp: _copy,  # type: ignore[dict-item]
+    poplar.AddRemoteBufferOp: _add_remote_buffer,  # type: ignore[dict-item]
+    poplar.RemoteLoadOp: _remote_copy,  # type: ignore[dict-item]
+    poplar.RemoteStoreOp: _remote_copy,  # type: ignore[dict-item]
     poplar.SequenceOp: _sequence,  # type: ignore[dict-item]
     poplar.RepeatOp: _repeat,  # type: ignore[dict-item]
     poplar.RepeatWhileTrueOp: _repeat_while_true,  # type: ignore[dict-item]
@@ -482,6 +511,9 @@ def _run_statement(ctx: PrintContext, op: Operation, args: dict[str, tuple[str, 
     if isinstance(op, poplar.RunOp):
         ctx.line(f"engine.run({op.program_index.value.data});")
         return
+    if isinstance(op, poplar.CopyToRemoteBufferOp | poplar.CopyFromRemoteBufferOp):
+        _remote_transfer(ctx, op, args[op.argument.data][0])
+        return
     assert isinstance(op, poplar.WriteTensorOp | poplar.ReadTensorOp)
     cname, memref = args[op.argument.data]
     count = 1
@@ -490,6 +522,21 @@ def _run_statement(ctx: PrintContext, op: Operation, args: dict[str, tuple[str, 
     begin = f"&{cname}" if not memref.get_shape() else cname
     method = "writeTensor" if isinstance(op, poplar.WriteTensorOp) else "readTensor"
     ctx.line(f"engine.{method}({cpp_string(op.handle.data)}, {begin}, {begin} + {count});")
+
+
+def _remote_transfer(ctx: PrintContext, op: poplar.CopyToRemoteBufferOp | poplar.CopyFromRemoteBufferOp, arg: str) -> None:
+    """The argument moved repeat by repeat: `Engine::copyToRemoteBuffer(data, handle,
+    repeatIndex)` and `copyFromRemoteBuffer(handle, data, repeatIndex)` (the argument
+    order of public SDK code, e.g. graphcore/popart willow/include/popart/popx/devicex.hpp;
+    the replication index keeps its default 0)."""
+    buffer = op.remote_buffer()
+    handle = cpp_string(op.handle.data)
+    with ctx.descend(f"for (std::size_t repeat = 0; repeat < {buffer.repeats}; ++repeat)"):
+        data = f"{arg} + repeat * {buffer.elements}"
+        if isinstance(op, poplar.CopyToRemoteBufferOp):
+            ctx.line(f"engine.copyToRemoteBuffer({data}, {handle}, repeat);")
+        else:
+            ctx.line(f"engine.copyFromRemoteBuffer({handle}, {data}, repeat);")
 
 
 def program_prefix(program: poplar.HostProgramOp) -> str:

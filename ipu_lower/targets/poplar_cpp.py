@@ -92,7 +92,11 @@ def manifest(program: poplar.HostProgramOp) -> dict:
     and the cost model's estimate of a run (`ipu_lower.cost_model.program_estimate`)."""
     prefix = program_prefix(program)
     estimate = program_estimate(program, get_arch(program.arch.data))
-    read_back = {op.argument.data for op in program.run_body.block.ops if isinstance(op, poplar.ReadTensorOp)}
+    read_back = {
+        op.argument.data
+        for op in program.run_body.block.ops
+        if isinstance(op, poplar.ReadTensorOp | poplar.CopyFromRemoteBufferOp)
+    }
     return {
         "sdfg": program.sym_name.data,
         "prefix": prefix,

@@ -49,6 +49,7 @@
 // TIME-NEXT: Pass sdfg-write-in-place took {{[0-9.e+-]+}} seconds
 // TIME-NEXT: Pass sdfg-chunk-reductions took {{[0-9.e+-]+}} seconds
 // TIME-NEXT: Pass sdfg-dynamic-copies took {{[0-9.e+-]+}} seconds
+// TIME-NEXT: Pass sdfg-stream-chunks took {{[0-9.e+-]+}} seconds
 // TIME-NEXT: Pass ipu-tile-partition took {{[0-9.e+-]+}} seconds
 // TIME-NEXT: Pass ipu-plan-exchange took {{[0-9.e+-]+}} seconds
 // TIME-NEXT: Pass ipu-vertex-extraction took {{[0-9.e+-]+}} seconds

@@ -133,7 +133,7 @@ ipu.graph "g" arch "ipu2" args ["x", "y"] {
   %x = ipu.variable "x" mapping <0 to 1 x 2> : memref<2xf32>
 }
 
-// CHECK: ipu-invalid.mlir:[[# @LINE - 4]]:1: error: argument 'y' has no ipu.variable
+// CHECK: ipu-invalid.mlir:[[# @LINE - 4]]:1: error: argument 'y' has no ipu.variable or ipu.remote_buffer
 
 // -----
 

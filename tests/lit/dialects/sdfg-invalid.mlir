@@ -41,6 +41,24 @@ sdfg.sdfg @f args ["x"] symbols [] {
 
 // -----
 
+// A storage DaCe's IPU names do not have ...
+sdfg.sdfg @f args ["x"] symbols [] {
+  %x = sdfg.container "x" storage "GPU_Global" : !sdfg.array<4 x f32>
+}
+
+// CHECK: sdfg-invalid.mlir:[[# @LINE - 3]]:3: error: container 'x' has storage 'GPU_Global', not one of IPU_Tile, IPU_Streaming
+
+// -----
+
+// ... and a scalar in streaming memory.
+sdfg.sdfg @f args ["x"] symbols [] {
+  %x = sdfg.container "x" storage "IPU_Streaming" : !sdfg.array<f32>
+}
+
+// CHECK: sdfg-invalid.mlir:[[# @LINE - 3]]:3: error: scalar 'x' cannot be in streaming memory: scalars are passed by value and live on tile 0
+
+// -----
+
 sdfg.sdfg @f args ["x", "y"] symbols [] {
   %x = sdfg.container "x" : !sdfg.array<4 x f32>
 }

@@ -28,6 +28,8 @@ sdfg.sdfg @containers args ["A", "s", "B"] symbols ["N", "M", "x", "f32"] {
   %f = sdfg.container "f" transient : !sdfg.array<f32 x f32>
   %nm = sdfg.container "nm" transient : !sdfg.array<(N * M) x (3 - 1) x (N - N) x f32>
   %m = sdfg.container "m" transient : !sdfg.array<(min(N, M) floordiv 2) x (N mod 4) x (max(M, 1)) x (N ceildiv 8) x f32>
+  %st = sdfg.container "st" transient storage "IPU_Streaming" : !sdfg.array<N x 4 x f32>
+  %tt = sdfg.container "tt" transient storage "IPU_Tile" {note = "tile"} : !sdfg.array<N x f32>
 }
 
 // CHECK-LABEL: sdfg.sdfg @containers args ["A", "s", "B"] symbols ["N", "M", "x", "f32"] {
@@ -47,6 +49,8 @@ sdfg.sdfg @containers args ["A", "s", "B"] symbols ["N", "M", "x", "f32"] {
 // CHECK-NEXT:    %{{.*}} = sdfg.container "f" transient : !sdfg.array<f32 x f32>
 // CHECK-NEXT:    %{{.*}} = sdfg.container "nm" transient : !sdfg.array<(M * N) x 2 x 0 x f32>
 // CHECK-NEXT:    %{{.*}} = sdfg.container "m" transient : !sdfg.array<(min(M, N) floordiv 2) x (N mod 4) x (max(1, M)) x (N ceildiv 8) x f32>
+// CHECK-NEXT:    %{{.*}} = sdfg.container "st" transient storage "IPU_Streaming" : !sdfg.array<N x 4 x f32>
+// CHECK-NEXT:    %{{.*}} = sdfg.container "tt" transient storage "IPU_Tile" {note = "tile"} : !sdfg.array<N x f32>
 // CHECK-NEXT:  }
 
 // GENERIC-LABEL: "sdfg.sdfg"() <{sym_name = "containers", arg_names = ["A", "s", "B"], symbols = ["N", "M", "x", "f32"]}> ({
@@ -56,6 +60,8 @@ sdfg.sdfg @containers args ["A", "s", "B"] symbols ["N", "M", "x", "f32"] {
 // GENERIC-NEXT:    %{{.*}} = "sdfg.container"() <{container_name = "T", transient}> : () -> !sdfg.array<(2 * N + 2) x M x 4 x i32>
 // GENERIC:         %{{.*}} = "sdfg.container"() <{container_name = "h", transient}> {note = "half"} : () -> !sdfg.array<3 x f16>
 // GENERIC:         %{{.*}} = "sdfg.container"() <{container_name = "nm", transient}> : () -> !sdfg.array<(M * N) x 2 x 0 x f32>
+// GENERIC:         %{{.*}} = "sdfg.container"() <{container_name = "st", transient, storage = "IPU_Streaming"}> : () -> !sdfg.array<N x 4 x f32>
+// GENERIC-NEXT:    %{{.*}} = "sdfg.container"() <{container_name = "tt", transient, storage = "IPU_Tile"}> {note = "tile"} : () -> !sdfg.array<N x f32>
 // GENERIC:       }) : () -> ()
 
 // #sdfg.expr attributes on their own (here discardable attributes of a state): the

@@ -16,7 +16,9 @@
 //     them (float16 with float32 partials): GC2 16 / 64, GC200 and Bow 32 / 64
 //     (poplibs' AMP vertices and conv units, cited in arch.py);
 //   kMatmulEfficiency: poplin's measured fraction of that peak, 65 / 100
-//     (MATMUL_EFFICIENCY in arch.py, with its source).
+//     (MATMUL_EFFICIENCY in arch.py, with its source);
+//   streaming_bytes_per_second = 15.75e9: one IPU's link to streaming memory,
+//     PCIe Gen4 x8 (derived; see arch.py).
 #ifndef IPU_LOWER_EMU_ARCH_HPP
 #define IPU_LOWER_EMU_ARCH_HPP
 
@@ -36,13 +38,14 @@ struct ArchParams {
   unsigned syncCycles;      ///< cycles of one global synchronisation
   unsigned flopsPerCycleF32; ///< peak float32 FLOPs per tile per cycle
   unsigned flopsPerCycleF16; ///< peak float16 FLOPs per tile per cycle (AMP, float partials)
+  unsigned long long streamingBytesPerSecond; ///< one IPU's link to streaming memory
 };
 
 // Keep equal to ipu_lower/arch.py (checked by tests/test_emulator.py).
 inline constexpr ArchParams kArchTable[] = {
-    {"ipu1", 1216, 256 * 1024, 6, 1.6e9, 8, 4, 150, 16, 64},
-    {"ipu2", 1472, 624 * 1024, 6, 1.33e9, 8, 4, 150, 32, 64},
-    {"ipu21", 1472, 624 * 1024, 6, 1.85e9, 8, 4, 150, 32, 64},
+    {"ipu1", 1216, 256 * 1024, 6, 1.6e9, 8, 4, 150, 16, 64, 15750000000ULL},
+    {"ipu2", 1472, 624 * 1024, 6, 1.33e9, 8, 4, 150, 32, 64, 15750000000ULL},
+    {"ipu21", 1472, 624 * 1024, 6, 1.85e9, 8, 4, 150, 32, 64, 15750000000ULL},
 };
 
 /// poplin's fraction of the AMP peak, share / whole (MATMUL_EFFICIENCY in arch.py).

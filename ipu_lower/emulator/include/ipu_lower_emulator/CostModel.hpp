@@ -60,6 +60,12 @@
 //    where A lies, so nothing moves; the scalar-broadcast vertex poplibs picks for
 //    a constant is estimated with this, the nearest formula ipu-lower restates),
 //    plus sync_cycles.
+//  Copy between a remote buffer and a tensor (one repeat), per execution:
+//    exchange_cycles = ceil(bytes x clock_hz / streaming_bytes_per_second), the
+//    repeat crossing the IPU's link to streaming memory (Arch.hpp), plus
+//    sync_cycles (the same formula as ipu_lower/cost_model.py
+//    remote_copy_cycles; assumption: the link, not the tiles' exchange,
+//    bounds the copy).
 //  popops::reduceWithOutput of `in` over `dims` into `out`, per execution (the same
 //    formula as ipu_lower/cost_model.py reduce_cycles): popops' plan of stages
 //    (lib/popops/reduction/Reduction.cpp:289-405 of graphcore/poplibs at 7eac0f26),
@@ -134,6 +140,11 @@ StepCost makeStepCost(const std::vector<std::uint64_t> &computeCycles,
 StepCost matMulCost(std::uint64_t flops, std::uint64_t bytes, unsigned tiles,
                     unsigned flopsPerCycle, unsigned exchangeBytesPerCycle,
                     unsigned syncCycles);
+
+/// Cost of copying `bytes` between a remote buffer and tiles (see the rules above).
+StepCost remoteCopyCost(std::uint64_t bytes, double clockHz,
+                        unsigned long long streamingBytesPerSecond,
+                        unsigned syncCycles);
 
 /// What the cost of a popops reduction depends on (see the rules above).
 struct ReduceShape {

@@ -165,6 +165,9 @@ public:
   void readTensor(const std::string &handle, void *b, void *e);
   void connectStream(const std::string &handle, void *b, void *e);
   void connectStream(const std::string &handle, void *p);
+  /// Engine::copyToRemoteBuffer (`toBuffer`) and copyFromRemoteBuffer.
+  void copyRemote(const std::string &handle, void *data, std::uint64_t repeat,
+                  unsigned replica, bool toBuffer);
   void printSummary(std::ostream &os) const;
 
 private:
@@ -313,6 +316,10 @@ private:
   std::vector<ComputeSetData> computeSets;
   std::map<std::string, Tensor> hostWrites, hostReads;
   std::map<std::string, std::shared_ptr<const StreamInfo>> streams;
+  std::map<std::string, std::shared_ptr<const RemoteBufferInfo>> remoteBuffers;
+  std::map<std::string, std::vector<unsigned char>> remoteMemory; ///< zero-filled at construction
+  /// The bytes of the repeat of a remote buffer that `repeat` names.
+  unsigned char *remoteRepeat(const RemoteBufferInfo &b, long long repeat, const char *what);
   const void *graphId;
   std::vector<Node> programs;
 

@@ -52,6 +52,7 @@ struct GraphData {
   std::vector<ComputeSetData> computeSets;
   std::map<std::string, Tensor> hostWrites, hostReads;
   std::map<std::string, std::shared_ptr<const StreamInfo>> streams;
+  std::map<std::string, std::shared_ptr<const RemoteBufferInfo>> remoteBuffers;
   std::vector<std::string> codelets;
 };
 

@@ -20,6 +20,7 @@
 #include <poplar/Program.hpp>
 #include <poplar/StringRef.hpp>
 
+#include <cstdint>
 #include <functional>
 #include <memory>
 #include <ostream>
@@ -60,6 +61,12 @@ public:
   void readTensor(StringRef handle, void *buf, void *bufEnd);              // unverified: return type
   void connectStream(StringRef handle, void *begin, void *end);            // unverified: return type
   void connectStream(StringRef handle, void *p);                           // unverified: return type
+  // Fill or read one repeat of a remote buffer (the argument order of public SDK
+  // code); unverified: the parameter types.
+  void copyToRemoteBuffer(const void *data, StringRef handle, std::uint64_t repeatIndex,
+                          unsigned replicationIndex = 0);
+  void copyFromRemoteBuffer(StringRef handle, void *data, std::uint64_t repeatIndex,
+                            unsigned replicationIndex = 0);
 
   void printProfileSummary(std::ostream &outputStream,
                            const OptionFlags &opt = {}) const; // unverified

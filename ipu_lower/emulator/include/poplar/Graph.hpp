@@ -204,6 +204,12 @@ public:
   DataStream addDeviceToHostFIFO(StringRef handle, const Type &elementType,
                                  std::size_t numElements,
                                  const OptionFlags &options = {});
+  // unverified: the names and defaults of the two flags (public calls pass
+  // four arguments, or six with (true, false) / (true, true)).
+  RemoteBuffer addRemoteBuffer(StringRef handle, const Type &elementType,
+                               std::size_t numElements, std::size_t repeats = 1,
+                               bool rearrangeOnHost = false,
+                               bool optimiseMemory = false);
 
   // Tile mapping.
   void setTileMapping(VertexRef v, unsigned tileNum);

@@ -37,6 +37,8 @@ struct ProgramImpl {
     Copy,
     StreamToDevice,
     StreamFromDevice,
+    RemoteToDevice,   ///< Copy(RemoteBuffer, Tensor[, offset])
+    RemoteFromDevice, ///< Copy(Tensor, RemoteBuffer[, offset])
     Repeat,
     RepeatWhileTrue,
     RepeatWhileFalse,
@@ -68,13 +70,14 @@ struct ProgramImpl {
   Tensor out;  ///< MatMul: the product; Reduce: the output; MulInPlace: the tensor scaled
   double scale = 1; ///< MatMul with accumulate: k of C += k A B; MulInPlace: the constant
   bool accumulate = false; ///< MatMul: matMulAcc (C += k A B) rather than C = A B
-  Tensor offset;                        ///< Dynamic*: the offsets, one per dim
+  Tensor offset;                        ///< Dynamic*: the offsets, one per dim; Remote*: the repeat
   std::vector<std::size_t> dims, sizes; ///< Dynamic*: the sliced dims and sizes; Reduce: dims
   int reduceOp = 0;                     ///< Reduce: the popops::Operation
   bool update = false;                  ///< Reduce: add into the output
   emulator::TypeId inVertex = emulator::TypeId::INVALID,  ///< Reduce: the accumulator
       interTile = emulator::TypeId::INVALID;             ///< types (accumType.*)
   std::shared_ptr<const emulator::StreamInfo> stream;
+  std::shared_ptr<const emulator::RemoteBufferInfo> remote; ///< Remote*
   SyncType sync = SyncType::INTERNAL;
   std::string message; ///< Abort*, PrintTensor title
   bool executeResult = false; ///< deprecated Execute(cs, t)
@@ -220,9 +223,19 @@ public:
        const DebugContext &debugContext = {});
   Copy(Tensor src, const DataStream &stream, bool optimiseMemory = false,
        const DebugContext &debugContext = {});
+  /// Repeat 0 (or the repeat the scalar integer `offset` holds when the
+  /// program runs) of a remote buffer into `dst`, and back (Poplar API
+  /// reference, class poplar::program::Copy).
+  Copy(const RemoteBuffer &buffer, Tensor dst, const DebugContext &debugContext = {});
+  Copy(const RemoteBuffer &buffer, Tensor dst, Tensor offset,
+       const DebugContext &debugContext = {});
+  Copy(Tensor src, const RemoteBuffer &buffer, const DebugContext &debugContext = {});
+  Copy(Tensor src, const RemoteBuffer &buffer, Tensor offset,
+       const DebugContext &debugContext = {});
 
 private:
   static void checkStream(const emulator::StreamInfo &info, const Tensor &t);
+  void setRemote(const RemoteBuffer &buffer, Tensor t, Tensor offset);
 };
 
 /// Mark the contents of a tensor as undefined (the emulator leaves them).

@@ -30,6 +30,7 @@ struct TargetInfo {
   unsigned memcpyBytesPerCycle = 0; ///< not used by the cost model
   unsigned minIPUSyncDelay = 0;     ///< not used by the cost model
   double clockHz = 0;
+  unsigned long long streamingBytesPerSecond = 0; ///< remote buffer copies
 
   unsigned numTiles() const { return numIPUs * tilesPerIPU; }
   bool operator==(const TargetInfo &o) const;

@@ -36,6 +36,7 @@ std::string archTableJson() {
     out += ", \"sync_cycles\": " + std::to_string(a.syncCycles);
     out += ", \"flops_per_cycle_f32\": " + std::to_string(a.flopsPerCycleF32);
     out += ", \"flops_per_cycle_f16\": " + std::to_string(a.flopsPerCycleF16);
+    out += ", \"streaming_bytes_per_second\": " + std::to_string(a.streamingBytesPerSecond);
     out += "}";
     first = false;
   }

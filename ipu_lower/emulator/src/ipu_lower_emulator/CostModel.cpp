@@ -41,6 +41,17 @@ StepCost matMulCost(std::uint64_t flops, std::uint64_t bytes, unsigned tiles,
   return c;
 }
 
+StepCost remoteCopyCost(std::uint64_t bytes, double clockHz,
+                        unsigned long long streamingBytesPerSecond,
+                        unsigned syncCycles) {
+  StepCost c;
+  c.exchange = static_cast<std::uint64_t>(
+      std::ceil(double(bytes) * clockHz / double(streamingBytesPerSecond)));
+  c.exchangeBytes = bytes;
+  c.sync = syncCycles;
+  return c;
+}
+
 namespace {
 
 constexpr std::uint64_t kFoldPerResult = 17; // CycleEstimationFunctions.cpp:313-322

@@ -22,8 +22,8 @@ std::size_t align16(std::size_t n) { return (n + 15) & ~std::size_t(15); }
 EngineCore::EngineCore(const GraphData &g, std::vector<Node> progs)
     : target(g.target), origVars(g.vars.get()), vars(*g.vars),
       vertices(g.vertices), computeSets(g.computeSets), hostWrites(g.hostWrites),
-      hostReads(g.hostReads), streams(g.streams), graphId(&g),
-      programs(std::move(progs)) {
+      hostReads(g.hostReads), streams(g.streams), remoteBuffers(g.remoteBuffers),
+      graphId(&g), programs(std::move(progs)) {
   if (!target.valid)
     fail("Engine: the graph has no target");
   mapFollowingConstants();
@@ -33,6 +33,36 @@ EngineCore::EngineCore(const GraphData &g, std::vector<Node> progs)
   for (const Node &p : programs)
     prepare(p.get());
   allocate();
+  for (const auto &[handle, b] : remoteBuffers)
+    remoteMemory[handle].assign(b->repeats * b->numElements * typeSize(idOf(b->type)), 0);
+}
+
+unsigned char *EngineCore::remoteRepeat(const RemoteBufferInfo &b, long long repeat,
+                                        const char *what) {
+  if (repeat < 0 || static_cast<unsigned long long>(repeat) >= b.repeats)
+    fail(std::string(what) + ": repeat " + std::to_string(repeat) +
+         " of remote buffer '" + b.handle + "', which has " +
+         std::to_string(b.repeats) + " repeats");
+  const std::size_t bytes = b.numElements * typeSize(idOf(b.type));
+  return remoteMemory.at(b.handle).data() + std::size_t(repeat) * bytes;
+}
+
+void EngineCore::copyRemote(const std::string &handle, void *data, std::uint64_t repeat,
+                            unsigned replica, bool toBuffer) {
+  const char *what = toBuffer ? "Engine::copyToRemoteBuffer" : "Engine::copyFromRemoteBuffer";
+  auto it = remoteBuffers.find(handle);
+  if (it == remoteBuffers.end())
+    fail(std::string(what) + ": no remote buffer with handle '" + handle + "'");
+  if (replica != 0)
+    fail(std::string(what) + ": replica " + std::to_string(replica) +
+         " of a graph that is not replicated");
+  const RemoteBufferInfo &b = *it->second;
+  unsigned char *slot = remoteRepeat(b, static_cast<long long>(repeat), what);
+  const std::size_t bytes = b.numElements * typeSize(idOf(b.type));
+  if (toBuffer)
+    std::memcpy(slot, data, bytes);
+  else
+    std::memcpy(data, slot, bytes);
 }
 
 void EngineCore::load(const Target &t) {
@@ -246,6 +276,23 @@ void EngineCore::prepare(const core::ProgramImpl *p) {
       fail("Engine: Copy from stream '" + p->stream->handle +
            "' into tensor " + v.describe() + ", which is a constant");
     costs[p] = streamCost(v, typeSize(Access<Tensor>::type(t)));
+    break;
+  }
+  case Kind::RemoteToDevice:
+  case Kind::RemoteFromDevice: {
+    const bool in = p->kind == Kind::RemoteToDevice;
+    const Tensor &t = in ? p->b : p->a;
+    const ViewData &v = ownView(t, "Copy");
+    if (p->remote->graph != graphId)
+      fail("Engine: remote buffer '" + p->remote->handle + "' belongs to another graph");
+    if (in && t.containsConstant())
+      fail("Engine: Copy from remote buffer '" + p->remote->handle +
+           "' into tensor " + v.describe() + ", which is a constant");
+    if (p->offset.valid())
+      ownView(p->offset, "Copy");
+    costs[p] = remoteCopyCost(std::uint64_t(v.size()) * typeSize(Access<Tensor>::type(t)),
+                              target.clockHz, target.streamingBytesPerSecond,
+                              target.syncCycles);
     break;
   }
   case Kind::Repeat:
@@ -781,6 +828,23 @@ void EngineCore::exec(const core::ProgramImpl *p) {
                                      : "'" + v.varName() + "' -> stream '" + p->stream->handle + "'")
                                : p->name,
             "stream_copy", costs.at(p));
+    return;
+  }
+  case Kind::RemoteToDevice:
+  case Kind::RemoteFromDevice: {
+    const bool in = p->kind == Kind::RemoteToDevice;
+    const Tensor &t = in ? p->b : p->a;
+    const ViewData &v = *Access<Tensor>::view(t);
+    const long long repeat = p->offset.valid() ? readScalar(p->offset) : 0;
+    unsigned char *slot = remoteRepeat(*p->remote, repeat, "Copy");
+    if (in)
+      scatter(v, typeSize(Access<Tensor>::type(t)), slot);
+    else
+      gather(v, typeSize(Access<Tensor>::type(t)), slot);
+    account(p, p->name.empty() ? (in ? "remote buffer '" + p->remote->handle + "' -> '" + v.varName() + "'"
+                                     : "'" + v.varName() + "' -> remote buffer '" + p->remote->handle + "'")
+                               : p->name,
+            "remote_copy", costs.at(p));
     return;
   }
   case Kind::Repeat:
@@ -1406,6 +1470,7 @@ std::string EngineCore::report(unsigned prog, unsigned long long seed) {
   j += "{\"data_path_bytes\": " + std::to_string(target.dataPathBytes);
   jnum(j, "exchange_bytes_per_cycle", target.exchangeBytesPerCycle);
   jnum(j, "sync_cycles", target.syncCycles);
+  jnum(j, "streaming_bytes_per_second", target.streamingBytesPerSecond);
   j += "}";
   jnum(j, "program", prog);
   jnum(j, "seed", seed);

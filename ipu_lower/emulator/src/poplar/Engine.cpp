@@ -69,6 +69,17 @@ void Engine::connectStream(StringRef handle, void *p) {
   get().connectStream(handle.cloneAsString(), p);
 }
 
+void Engine::copyToRemoteBuffer(const void *data, StringRef handle,
+                                std::uint64_t repeatIndex, unsigned replicationIndex) {
+  get().copyRemote(handle.cloneAsString(), const_cast<void *>(data), repeatIndex,
+                   replicationIndex, true);
+}
+
+void Engine::copyFromRemoteBuffer(StringRef handle, void *data,
+                                  std::uint64_t repeatIndex, unsigned replicationIndex) {
+  get().copyRemote(handle.cloneAsString(), data, repeatIndex, replicationIndex, false);
+}
+
 void Engine::printProfileSummary(std::ostream &outputStream,
                                  const OptionFlags &opt) const {
   (void)opt;

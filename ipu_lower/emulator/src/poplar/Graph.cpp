@@ -447,6 +447,28 @@ void Graph::addHandle(std::map<std::string, Tensor> &handles, StringRef handle,
                    "' already exists");
 }
 
+RemoteBuffer Graph::addRemoteBuffer(StringRef handle, const Type &elementType,
+                                   std::size_t numElements, std::size_t repeats,
+                                   bool rearrangeOnHost, bool optimiseMemory) {
+  auto info = std::make_shared<emulator::RemoteBufferInfo>();
+  info->handle = handle.cloneAsString();
+  info->type = elementType;
+  info->numElements = numElements;
+  info->repeats = repeats;
+  info->rearrangeOnHost = rearrangeOnHost;
+  info->optimiseMemory = optimiseMemory;
+  info->graph = data.get();
+  if (emulator::idOf(elementType) == emulator::TypeId::INVALID)
+    emulator::fail("Graph::addRemoteBuffer: '" + info->handle + "' has an invalid type");
+  if (numElements == 0 || repeats == 0)
+    emulator::fail("Graph::addRemoteBuffer: '" + info->handle +
+                   "' needs at least one element and one repeat");
+  if (!g().remoteBuffers.emplace(info->handle, info).second)
+    emulator::fail("Graph::addRemoteBuffer: a remote buffer with handle '" +
+                   info->handle + "' already exists");
+  return emulator::Access<RemoteBuffer>::make(info);
+}
+
 DataStream Graph::addStream(StringRef handle, const Type &type, std::size_t n,
                             DataStreamType kind, ReplicatedStreamMode mode) {
   emulator::GraphData &d = g();

@@ -174,6 +174,44 @@ Copy::Copy(Tensor src, const DataStream &stream, bool optimiseMemory,
   impl->a = std::move(src);
 }
 
+Copy::Copy(const RemoteBuffer &buffer, Tensor dst, const DebugContext &debugContext)
+    : Program(Kind::RemoteToDevice, debugContext) {
+  setRemote(buffer, std::move(dst), Tensor());
+}
+
+Copy::Copy(const RemoteBuffer &buffer, Tensor dst, Tensor offset,
+           const DebugContext &debugContext)
+    : Program(Kind::RemoteToDevice, debugContext) {
+  setRemote(buffer, std::move(dst), std::move(offset));
+}
+
+Copy::Copy(Tensor src, const RemoteBuffer &buffer, const DebugContext &debugContext)
+    : Program(Kind::RemoteFromDevice, debugContext) {
+  setRemote(buffer, std::move(src), Tensor());
+}
+
+Copy::Copy(Tensor src, const RemoteBuffer &buffer, Tensor offset,
+           const DebugContext &debugContext)
+    : Program(Kind::RemoteFromDevice, debugContext) {
+  setRemote(buffer, std::move(src), std::move(offset));
+}
+
+void Copy::setRemote(const RemoteBuffer &buffer, Tensor t, Tensor offset) {
+  const auto &info = emulator::Access<RemoteBuffer>::info(buffer);
+  const emulator::ViewData &v = emulator::Access<Tensor>::data(t, "Copy");
+  if (t.elementType() != info->type || v.size() != info->numElements)
+    emulator::fail("Copy: a repeat of remote buffer '" + info->handle + "' holds " +
+                   std::to_string(info->numElements) + " elements of " +
+                   info->type.toString().cloneAsString() + " but tensor " +
+                   v.describe() + " has " + std::to_string(v.size()) +
+                   " elements of " + t.elementType().toString().cloneAsString());
+  if (offset.valid())
+    emulator::checkScalarPredicate("Copy (remote buffer offset)", offset);
+  impl->remote = info;
+  (impl->kind == Kind::RemoteToDevice ? impl->b : impl->a) = std::move(t);
+  impl->offset = std::move(offset);
+}
+
 void Copy::checkStream(const emulator::StreamInfo &info, const Tensor &t) {
   const emulator::ViewData &v = emulator::Access<Tensor>::data(t, "Copy");
   if (t.elementType() != info.type || v.size() != info.numElements)

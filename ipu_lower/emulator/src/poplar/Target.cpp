@@ -14,7 +14,8 @@ bool TargetInfo::operator==(const TargetInfo &o) const {
          bytesPerTile == o.bytesPerTile && workers == o.workers &&
          dataPathBytes == o.dataPathBytes &&
          exchangeBytesPerCycle == o.exchangeBytesPerCycle &&
-         syncCycles == o.syncCycles && clockHz == o.clockHz;
+         syncCycles == o.syncCycles && clockHz == o.clockHz &&
+         streamingBytesPerSecond == o.streamingBytesPerSecond;
 }
 
 TargetInfo TargetInfo::fromArch(const ArchParams &a, TargetType type,
@@ -32,6 +33,7 @@ TargetInfo TargetInfo::fromArch(const ArchParams &a, TargetType type,
   t.syncCycles = a.syncCycles;
   t.memcpyBytesPerCycle = a.dataPathBytes; // assumption; unused
   t.clockHz = a.clockHz;
+  t.streamingBytesPerSecond = a.streamingBytesPerSecond;
   return t;
 }
 
