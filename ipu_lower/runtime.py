@@ -269,8 +269,12 @@ class Argument:
 class CompiledProgram:
     """A program built for the emulator; call it like the DaCe program."""
 
-    def __init__(self, directory: Path):
+    def __init__(self, directory: Path, declared: Mapping[str, np.dtype] | None = None):
+        """`declared`: the element type the program declares for an argument the build
+        demoted (float64 for float32, int64 for int32): calls may pass arrays of it, which
+        run converted and whose results come back into them."""
         self.directory = Path(directory)
+        self.declared = dict(declared or {})
         self.manifest = load_manifest(self.directory / "program.json")
         self.arguments = [
             Argument(a["name"], np.dtype(a["dtype"]), tuple(a["shape"]), a["output"])
@@ -319,8 +323,8 @@ class CompiledProgram:
             if argument.scalar:
                 c_args.append(_scalar(argument, value))
                 continue
-            array = _array(argument, value)
-            buffer = np.ascontiguousarray(array)  # alive in `buffers` until the call returns
+            array = _array(argument, value, self.declared.get(argument.name))
+            buffer = _converted(argument, array)  # alive in `buffers` until the call returns
             buffers.append(buffer)
             if argument.output and buffer is not array:
                 copy_back.append((array, buffer))
@@ -367,15 +371,31 @@ class CompiledProgram:
             pass
 
 
-def _array(argument: Argument, value: Any) -> np.ndarray:
+def _array(argument: Argument, value: Any, declared: np.dtype | None = None) -> np.ndarray:
     if not isinstance(value, np.ndarray):
         raise TypeError(f"argument '{argument.name}' must be a numpy array")
-    if value.dtype != argument.dtype or value.shape != argument.shape:
+    accepted = value.dtype == argument.dtype or (declared is not None and value.dtype == declared)
+    if not accepted or value.shape != argument.shape:
+        also = f" (or {declared}, which the program declares and the build demoted)" if declared is not None else ""
         raise TypeError(
-            f"argument '{argument.name}' must be {argument.dtype}{list(argument.shape)}, "
+            f"argument '{argument.name}' must be {argument.dtype}{list(argument.shape)}{also}, "
             f"got {value.dtype}{list(value.shape)}"
         )
     return value
+
+
+def _converted(argument: Argument, array: np.ndarray) -> np.ndarray:
+    """The contiguous array of the argument's element type that the program reads: the
+    array itself when it is one, else a converted copy (an integer out of the narrower
+    type's range is an error, not a wrapped value)."""
+    if array.dtype != argument.dtype and argument.dtype.kind in "iu" and array.size:
+        info = np.iinfo(argument.dtype)
+        if array.min() < info.min or array.max() > info.max:
+            raise OverflowError(
+                f"argument '{argument.name}' holds values outside {argument.dtype} ({info.min} to {info.max}), "
+                "which the demoted program computes in"
+            )
+    return np.ascontiguousarray(array, dtype=argument.dtype)
 
 
 def _scalar(argument: Argument, value: Any):
@@ -434,6 +454,7 @@ def _build(
     from ipu_lower.emit import emit_program
 
     files = emit_program(sdfg, symbols, arch, demote_f64, chunk)
+    declared = _demoted_arguments(sdfg) if demote_f64 else {}
     text = "".join(files[name] for name in sorted(files))
     out = Path(directory) if directory else cache_root() / "programs" / hashlib.sha256(text.encode()).hexdigest()[:24]
     out.mkdir(parents=True, exist_ok=True)
@@ -443,7 +464,17 @@ def _build(
             partial = out / f"{name}.{os.getpid()}.{threading.get_ident()}.tmp"
             partial.write_text(content)
             partial.replace(path)  # atomic: a concurrent build of the same program never reads half a file
-    return CompiledProgram(out)
+    return CompiledProgram(out, declared)
+
+
+def _demoted_arguments(sdfg: Any) -> dict[str, np.dtype]:
+    """The 64-bit element type of each argument ipu-demote-f64 makes 32-bit."""
+    declared = {}
+    for name, descriptor in sdfg.arglist().items():
+        dtype = np.dtype(descriptor.dtype.as_numpy_dtype())
+        if dtype in (np.dtype(np.float64), np.dtype(np.int64)):
+            declared[name] = dtype
+    return declared
 
 
 def declared_shapes(sdfg: Any) -> dict[str, list[IndexExpr]]:

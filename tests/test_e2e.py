@@ -256,6 +256,26 @@ def test_64_bit_programs_need_and_get_demotion():
 
 
 @dace.program
+def double_update(x: dace.float64[N], k: dace.int64[N], y: dace.float64[N]):
+    y[:] = y * 0.5 + x * k
+
+
+def test_demoted_program_takes_and_writes_back_the_64_bit_arrays_it_declares():
+    # the arrays the program was written for go in converted, and results come back into them
+    compiled = ipu_lower.compile(double_update, demote_f64=True)
+    x, k, y = RNG.random(1000), RNG.integers(-5, 5, 1000), RNG.random(1000)
+    expected = y * 0.5 + x * k
+    compiled(x, k, y)
+    assert y.dtype == np.float64
+    np.testing.assert_allclose(y, expected, rtol=1e-5, atol=1e-6)  # computed in float32
+    assert [str(a.dtype) for a in compiled.arguments] == ["float32", "int32", "float32"]
+    with pytest.raises(OverflowError, match="argument 'k' holds values outside int32"):
+        compiled(x, np.full(1000, 2**40), y)
+    with pytest.raises(TypeError, match=r"argument 'x' must be float32\[1000\] \(or float64, which the program declares"):
+        compiled(x.astype(np.float16), k, y)
+
+
+@dace.program
 def shifted_scale(a: dace.float32, x: dace.float32[N], y: dace.float32[N]):
     b = a + dace.float32(1)  # a tasklet outside any map, on scalars
     y[:] = b * x
