@@ -23,6 +23,11 @@ config.environment["PATH"] = os.pathsep.join([bindir, os.environ.get("PATH", "")
 # Built programs go to the repository's build/, not the user's ~/.cache (shared with pytest).
 config.environment["IPU_LOWER_CACHE"] = os.environ.get("IPU_LOWER_CACHE", os.path.join(root, "build", "test-cache"))
 
+# Tests that build emitted C++ (g++ and the emulator) say `REQUIRES: build`; the fast
+# subset (README) sets IPU_LOWER_FAST=1 and leaves them out.
+if os.environ.get("IPU_LOWER_FAST") != "1":
+    config.available_features.add("build")
+
 # Upstream MLIR, to check that our generic form parses there (Debian's mlir-19-tools).
 mlir_opt = shutil.which("mlir-opt") or next(
     (p for p in sorted(glob.glob("/usr/lib/llvm-*/bin/mlir-opt"), reverse=True)), None

@@ -1,3 +1,4 @@
+// REQUIRES: build
 // Two placements in one compute set write the same elements: the emulator reports the race.
 // RUN: rm -rf %t && ipu-opt %s -p convert-ipu-to-poplar -t poplar-cpp -o %t/racy
 // RUN: %python -c "import numpy as np; np.save('%t/x.npy', np.ones(4, np.float32))"

@@ -1,3 +1,4 @@
+// REQUIRES: build
 // A two-stage sum written as codelets. Stage 1: one vertex per block of x (three runs
 // of tiles, blocks of 9, 6 and 1 elements) sums its block into its own element of p
 // (`partial`: element k for vertex k, a scalar output field; a loop carrying the

@@ -1,3 +1,4 @@
+// REQUIRES: build
 // A centred three-point stencil over the interior points of an array, written as a
 // point-wise map: y[i] = x[i - 1] + 2 x[i] + x[i + 1] for 1 <= i < 29. The map starts at
 // element 1 (`from 1:`), its blocks follow y's layout, and x is read halo<1, 1>, so the

@@ -1,3 +1,4 @@
+// REQUIRES: build
 // A five-point stencil over the interior of an 8x8 array laid out as a 2x2 grid of 4x4
 // boxes (tiles 0-3): each vertex computes a 3x3 box of B and is connected to the 5x5
 // box of A around it (halo<1, 1>), which Poplar's exchange fills from the three

@@ -1,3 +1,4 @@
+// REQUIRES: build
 // A 3-point stencil updating y in place: y[i] = y[i - 1] + y[i] + y[i + 1] over the
 // interior of y. Each vertex reads its block of y with one element of halo on each
 // side ("halo", input) and writes its block ("y", inout). The halo elements are the

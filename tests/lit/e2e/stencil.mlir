@@ -1,3 +1,4 @@
+// REQUIRES: build
 // A 3-point stencil written as a codelet: y[i] = x[i] + x[i + 1] + x[i + 2]. x has two
 // more elements than y and each vertex connects x with halo<0, 2>: its block of y and
 // two elements past it. Three runs of tiles with blocks of 7, 6 and 4 points; built for

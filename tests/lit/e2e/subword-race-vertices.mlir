@@ -1,3 +1,4 @@
+// REQUIRES: build
 // Two placements in one compute set each write one element of a float16 tensor on its
 // own block: elements 0 and 1, the two halves of one 32-bit word. Each vertex alone is
 // fine (one element, one worker); together their 16-bit stores race on the IPU, and the

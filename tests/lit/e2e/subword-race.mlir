@@ -1,3 +1,4 @@
+// REQUIRES: build
 // Workers of one vertex interleave per element over a float16 tensor: workers 0 and 1
 // store the two halves of one 32-bit word. A 16-bit store is a read-modify-write of its
 // word on the IPU, so one can undo the other: the emulator reports the race (InOut

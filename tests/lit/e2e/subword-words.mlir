@@ -1,3 +1,4 @@
+// REQUIRES: build
 // An int8 codelet whose workers each write whole 32-bit words: worker w takes elements
 // 4w..4w+3, 4(w + 6)..4(w + 6)+3, ... of its block (the last word of a block may be
 // short). The two blocks (12 and 18 elements) start on word boundaries, so no two

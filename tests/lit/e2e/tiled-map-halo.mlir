@@ -1,3 +1,4 @@
+// REQUIRES: build
 // A point-wise map with a halo, written at the tile level and taken through the two
 // tile-level passes: y[i] = y[i] + a * x[i + 3] - x[i], with x read halo<0, 3>, the
 // scalar a whole and y read and written at the point (an inout field). Four runs of
