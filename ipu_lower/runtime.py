@@ -4,7 +4,8 @@
 that builds a `CompiledProgram` per set of symbol values: call it with the DaCe program's
 arguments (numpy arrays and scalars); outputs are written back into the arrays, and the
 last run's cycle estimate and profile are kept. Shared libraries are cached by the hash
-of what they are built from.
+of what they are built from, and lowerings by the SDFG, the options and the tool's own
+sources (`_lowering_key`): a warm call skips the passes and g++ alike.
 """
 
 from __future__ import annotations
@@ -17,8 +18,10 @@ import os
 import re
 import shutil
 import subprocess
+import sys
 import tempfile
 import threading
+import time
 from collections.abc import Callable, Mapping
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
@@ -453,8 +456,17 @@ def _build(
 ) -> CompiledProgram:
     from ipu_lower.emit import emit_program
 
-    files = emit_program(sdfg, symbols, arch, demote_f64, chunk)
     declared = _demoted_arguments(sdfg) if demote_f64 else {}
+    key = _lowering_key(sdfg, symbols, arch, demote_f64, chunk)
+    index = cache_root() / "lowered" / key
+    if directory is None and index.exists():  # lowered before: skip the frontend, the passes and g++
+        built = Path(index.read_text())
+        if (built / "program.json").exists():
+            return CompiledProgram(built, declared)
+    progress = _Progress(sdfg.name)
+    progress.stage("import and lower")
+    files = emit_program(sdfg, symbols, arch, demote_f64, chunk)
+    progress.stage("compile host.cpp and codelets.cpp")
     text = "".join(files[name] for name in sorted(files))
     out = Path(directory) if directory else cache_root() / "programs" / hashlib.sha256(text.encode()).hexdigest()[:24]
     out.mkdir(parents=True, exist_ok=True)
@@ -464,7 +476,66 @@ def _build(
             partial = out / f"{name}.{os.getpid()}.{threading.get_ident()}.tmp"
             partial.write_text(content)
             partial.replace(path)  # atomic: a concurrent build of the same program never reads half a file
-    return CompiledProgram(out, declared)
+    program = CompiledProgram(out, declared)
+    progress.stage("done")
+    if directory is None:
+        index.parent.mkdir(parents=True, exist_ok=True)
+        partial = index.with_name(f"{key}.{os.getpid()}.{threading.get_ident()}.tmp")
+        partial.write_text(str(out))
+        partial.replace(index)
+    return program
+
+
+class _Progress:
+    """A build's stages and elapsed time on a terminal (stderr), one line each; nothing
+    when stderr is not a terminal."""
+
+    def __init__(self, name: str):
+        self.name, self.start = name, time.monotonic()
+        self.shown = sys.stderr.isatty()
+
+    def stage(self, what: str) -> None:
+        if self.shown:
+            print(f"ipu-lower: {self.name}: {what} ({time.monotonic() - self.start:.1f} s)", file=sys.stderr, flush=True)
+
+
+def _lowering_key(sdfg: Any, symbols: Mapping[str, int], arch: str | None, demote_f64: bool, chunk: int) -> str:
+    """What a lowering depends on: the SDFG, the options and the tool itself (its Python
+    sources and the emulator's)."""
+    digest = hashlib.sha256(json.dumps(_without_guids(sdfg.to_json()), sort_keys=True, default=str).encode())
+    digest.update(json.dumps([sorted(symbols.items()), arch, demote_f64, chunk]).encode())
+    digest.update(_tool_fingerprint().encode())
+    return digest.hexdigest()[:32]
+
+
+def _without_guids(value: Any) -> Any:
+    """An SDFG's JSON without the identifiers DaCe draws afresh each time it builds one."""
+    if isinstance(value, dict):
+        return {k: _without_guids(v) for k, v in value.items() if k != "guid"}
+    if isinstance(value, list):
+        return [_without_guids(v) for v in value]
+    return value
+
+
+_TOOL_FINGERPRINT: list[str] = []
+
+
+def _tool_fingerprint() -> str:
+    """The hash of ipu-lower's Python sources (the passes and dialects too), of the
+    emulator's build and of the versions of the libraries lowering uses: a changed tool
+    lowers afresh. Computed once per process."""
+    if not _TOOL_FINGERPRINT:
+        from ipu_lower import dialects, passes
+
+        from importlib.metadata import version
+
+        digest = hashlib.sha256(_emulator_fingerprint().encode())
+        digest.update(" ".join(version(name) for name in ("dace", "xdsl", "sympy", "numpy")).encode())
+        for package in (Path(__file__).resolve().parent, Path(dialects.__file__).parent, Path(passes.__file__).parent):
+            for path in sorted(package.rglob("*.py")):
+                digest.update(path.read_bytes())
+        _TOOL_FINGERPRINT.append(digest.hexdigest())
+    return _TOOL_FINGERPRINT[0]
 
 
 def _demoted_arguments(sdfg: Any) -> dict[str, np.dtype]:

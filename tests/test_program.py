@@ -2,7 +2,9 @@
 programs compiled without `symbols=` called like DaCe programs."""
 
 # No `from __future__ import annotations`: DaCe reads the programs' annotations.
+import io
 import shutil
+import sys
 
 import dace
 import numpy as np
@@ -72,6 +74,40 @@ def test_a_program_compiled_without_symbols_takes_them_from_each_call():
         np.testing.assert_array_equal(B, 2 * A)
         assert [a.shape for a in program.arguments] == [(n,), (n,)]
     assert len(program._built) == 2  # one build per distinct N
+
+
+@pytestmark_e2e
+def test_a_warm_call_skips_lowering_and_a_new_option_does_not(monkeypatch):
+    A = np.arange(9, dtype=np.float32)
+    ipu_lower.compile(scale)(A, np.zeros(9, np.float32))  # lowered and built, or found
+
+    def no_lowering(*args, **kwargs):
+        raise AssertionError("lowered again")
+
+    monkeypatch.setattr("ipu_lower.emit.emit_program", no_lowering)
+    B = np.zeros(9, np.float32)
+    ipu_lower.compile(scale)(A, B)  # a new Program, the same SDFG and options: the cache
+    np.testing.assert_array_equal(B, 2 * A)
+    with pytest.raises(AssertionError, match="lowered again"):
+        ipu_lower.compile(scale, arch="ipu1")(A, B)
+
+
+@pytestmark_e2e
+def test_a_build_shows_its_stages_on_a_terminal_only(monkeypatch, capsys):
+    class Terminal(io.StringIO):
+        def isatty(self):
+            return True
+
+    terminal = Terminal()
+    monkeypatch.setattr(sys, "stderr", terminal)
+    A = np.arange(5, dtype=np.float32)
+    ipu_lower.compile(scale, arch="ipu21")(A, np.zeros(5, np.float32))
+    lines = terminal.getvalue().splitlines()
+    stages = [line.split(": ")[2].rsplit(" (", 1)[0] for line in lines]
+    assert stages in ([], ["import and lower", "compile host.cpp and codelets.cpp", "done"])  # [] when cached
+    monkeypatch.undo()
+    ipu_lower.compile(scale, arch="ipu1")(A, np.zeros(5, np.float32))
+    assert "ipu-lower:" not in capsys.readouterr().err
 
 
 @pytestmark_e2e
