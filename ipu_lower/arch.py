@@ -1,6 +1,6 @@
 """IPU architecture numbers: the one place they live.
 
-Sources (see ../shared/reference/poplar.md, section 4):
+Sources (docs/cost-model.md lists them with the other constants):
 - GC2 (Mk1): Jia et al., "Dissecting the Graphcore IPU Architecture" (2019): 1216 tiles,
   256 KiB per tile, 6 worker threads per tile, ~1.6 GHz.
 - GC200 (Mk2): Graphcore IPU-M2000 material: 1472 tiles, ~900 MB In-Processor memory

@@ -1,6 +1,6 @@
 """The IPU's storage and schedule types in DaCe, registered as soon as DaCe loads.
 
-DESIGN.md names them: `StorageType.IPU_Tile` (tile memory), `StorageType.IPU_Streaming`
+The project names them (docs/architecture.md): `StorageType.IPU_Tile` (tile memory), `StorageType.IPU_Streaming`
 (off-chip streaming memory), `ScheduleType.IPU_Device` (a map spread over tiles, like
 `GPU_Device`) and `ScheduleType.IPU_Workers` (the six workers of a tile, like
 `GPU_ThreadBlock`). DaCe's enums are extensible (`aenum`), but a name registered in one

@@ -11,8 +11,8 @@ before and after it, and by no column.
 The halo is a slice of the same tensor, so a vertex's field covers its own block and
 the ends of its neighbours' blocks; Poplar's exchange moves exactly the elements held on
 other tiles before the compute set runs, with no Copy program and no extra buffer
-(`../shared/reference/ipu-anchors.md`: connecting fields to neighbour slices took
-21,010 cycles where one Copy per direction per tile took 178.6M). What each tile then
+(an earlier measurement: connecting fields to
+neighbour slices took 21,010 cycles where one Copy per direction per tile took 178.6M). What each tile then
 receives is `ipu_lower.cost_model.exchange_bytes`.
 """
 
