@@ -23,13 +23,13 @@ for two lowerings of the same `A @ B`:
 
 # No `from __future__ import annotations`: DaCe reads the programs' annotations.
 import dace
-from dace.libraries import blas
 from roofline import arch_and_sizes, print_header
 
 from ipu_lower.arch import Arch
 from ipu_lower.cost_model import program_estimate
 from ipu_lower.dialects import poplar
 from ipu_lower.emit import lower_program
+from ipu_lower.frontend.library_fallbacks import expand_as_dace_pure
 
 N = dace.symbol("N")
 TYPES = {"float32": (dace.float32, 4), "float16": (dace.float16, 2)}
@@ -42,12 +42,7 @@ def product_sdfg(dtype, expand: bool) -> dace.SDFG:
 
     sdfg = product.to_sdfg(simplify=True)
     if expand:
-        default = blas.default_implementation
-        blas.default_implementation = "pure"
-        try:
-            sdfg.expand_library_nodes()
-        finally:
-            blas.default_implementation = default
+        expand_as_dace_pure(sdfg)
     return sdfg
 
 

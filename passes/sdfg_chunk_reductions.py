@@ -38,6 +38,7 @@ from ipu_lower.dialects import sdfg as sd
 from ipu_lower.dialects.index_expr import IndexExpr
 from ipu_lower.element_types import element_type
 from ipu_lower.names import UniqueNames
+from ipu_lower.passes.tile_partition_points import static_ranges
 from ipu_lower.passes.tile_partition_reductions import is_reduction_map, reduction_views
 
 RECEIVE_FRACTION = 4
@@ -60,8 +61,8 @@ def plan_chunking(map_op: sd.MapOp, arch: Arch) -> Chunking | None:
     if not is_reduction_map(map_op):
         return None
     views = reduction_views(map_op)
-    ranges = [tuple(e.constant_value() for e in r) for r in map_op.ranges()]
-    if not views or any(None in r or r[0] != 0 or r[2] != 1 for r in ranges):
+    ranges = static_ranges(map_op)
+    if not views or any(lo != 0 or step != 1 for lo, _, step in ranges):
         return None
     extents = [hi for _, hi, _ in ranges]
     first_reads = {key: read for read, key in reversed(views.items())}

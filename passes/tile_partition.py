@@ -67,7 +67,7 @@ from ipu_lower.passes.tile_partition_points import (
     static_ranges,
     tiled_map,
 )
-from ipu_lower.passes.tile_partition_transfers import overwritten_first
+from ipu_lower.passes.tile_partition_transfers import covers_whole, overwritten_first
 from ipu_lower.passes.tile_partition_reductions import (
     ReductionPlan,
     analyze_reduction,
@@ -692,11 +692,7 @@ def _count(end: CopyEnd) -> int:
 
 
 def _is_whole(copy: sd.CopyOp) -> bool:
-    for value, ranges in ((copy.source, copy.source_ranges()), (copy.destination, copy.destination_ranges())):
-        shape = value.type.static_shape()  # type: ignore[union-attr]
-        if [(b.constant_value(), e.constant_value()) for b, e in ranges] != [(0, d) for d in shape]:
-            return False
-    return True
+    return covers_whole(copy.source, copy.source_ranges()) and covers_whole(copy.destination, copy.destination_ranges())
 
 
 def busiest_tile(layouts: dict[str, ipu.TileMapAttr | ipu.GridMapAttr], element_bytes: dict[str, int]) -> tuple[int, int]:

@@ -42,7 +42,7 @@ def _state_steps(state: sd.StateOp) -> list:
 
 def _overwritten(step: Operation | list[Operation], maps: dict) -> set[str]:
     """The arrays a top-level step writes every element of without reading them."""
-    if isinstance(step, sd.CopyOp) and not step.indices and _whole(step.destination, step.destination_ranges()):
+    if isinstance(step, sd.CopyOp) and not step.indices and covers_whole(step.destination, step.destination_ranges()):
         written = {sd.container_name(step.destination)}
         return written - {sd.container_name(step.source)}
     if isinstance(step, sd.MatmulOp):
@@ -69,6 +69,7 @@ def _overwritten(step: Operation | list[Operation], maps: dict) -> set[str]:
     return names - read
 
 
-def _whole(value, ranges) -> bool:
+def covers_whole(value, ranges) -> bool:
+    """Whether the copy ranges `ranges` of `value` are all of it."""
     shape = value.type.static_shape()
     return [(b.constant_value(), e.constant_value()) for b, e in ranges] == [(0, d) for d in shape]

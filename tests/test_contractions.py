@@ -10,10 +10,10 @@ import copy
 import dace
 import numpy as np
 import pytest
-from dace.libraries import blas
 from test_e2e import assert_same, run_dace, run_ipu
 
 import ipu_lower
+from ipu_lower.frontend.library_fallbacks import expand_as_dace_pure
 
 M, K, N = (dace.symbol(s) for s in "MKN")
 RNG = np.random.default_rng(7)
@@ -35,12 +35,7 @@ def expanded_product():
     """`A @ B` as DaCe's pure expansion (MatMul -> Gemm -> a map over (i, j, k) that
     accumulates A[i, k] * B[k, j] into C[i, j]), and DaCe's CPU build of it."""
     sdfg = product.to_sdfg(simplify=True)
-    default = blas.default_implementation
-    blas.default_implementation = "pure"
-    try:
-        sdfg.expand_library_nodes()
-    finally:
-        blas.default_implementation = default
+    expand_as_dace_pure(sdfg)
     assert not any(isinstance(n, dace.nodes.LibraryNode) for n, _ in sdfg.all_nodes_recursive())
     return sdfg, copy.deepcopy(sdfg).compile()
 

@@ -67,3 +67,17 @@ def _square_input(state: SDFGState, node: nodes.LibraryNode) -> bool:
         return False
     sizes = edges[0].data.subset.size()
     return len(sizes) == 2 and sizes[0] == sizes[1]
+
+
+def expand_as_dace_pure(sdfg: SDFG) -> None:
+    """Expand every library node of `sdfg` as DaCe does on a machine without a BLAS library
+    (its 'pure' implementations: maps and tasklets), e.g. `A @ B` into a map over (i, j, k)
+    that accumulates A[i, k] * B[k, j]: what benchmarks and tests compare poplibs with."""
+    from dace.libraries import blas
+
+    default = blas.default_implementation
+    blas.default_implementation = "pure"
+    try:
+        sdfg.expand_library_nodes()
+    finally:
+        blas.default_implementation = default
