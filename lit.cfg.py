@@ -15,7 +15,7 @@ config.excludes = ["Inputs", ".venv", "examples", "build"]
 root = os.path.dirname(os.path.abspath(__file__))
 bindir = os.path.dirname(sys.executable)
 python = sys.executable
-config.substitutions.append(("%examples", os.path.join(root, "examples")))
+config.substitutions.append(("%examples", os.path.join(root, "ipu_lower", "examples")))
 config.substitutions.append(("%inputs", os.path.join(root, "tests", "lit", "Inputs")))
 config.substitutions.append(("%python", python))
 config.substitutions.append(("%emulator_include", os.path.join(root, "ipu_lower", "emulator", "include")))

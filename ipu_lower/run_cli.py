@@ -42,7 +42,7 @@ def _load_value(program: CompiledProgram, name: str, text: str):
         known = ", ".join(a.name for a in program.arguments if not a.returned)
         raise RunError(f"unknown argument '{name}' (the program takes {known})")
     if text.endswith(".npy"):
-        return _load_npy(argument, text)
+        return _load_npy(argument, text, program.declared.get(name))
     if not argument.scalar:
         raise RunError(f"argument '{name}' is an array: give a .npy file")
     try:
@@ -55,10 +55,11 @@ def _load_value(program: CompiledProgram, name: str, text: str):
     return argument.dtype.type(number)
 
 
-def _load_npy(argument: Argument, path: str) -> np.ndarray:
+def _load_npy(argument: Argument, path: str, declared: np.dtype | None) -> np.ndarray:
     """The array in `path`, its header checked against the argument before any data is
     read: a file claiming another shape or a huge one, or that is no .npy at all (an .npz,
-    an empty file), is an error naming the argument."""
+    an empty file), is an error naming the argument. An argument the build demoted also
+    takes its `declared` 64-bit type."""
     where = f"'{path}' for argument '{argument.name}'"
     expected = (1,) if argument.scalar else argument.shape
     try:
@@ -68,8 +69,9 @@ def _load_npy(argument: Argument, path: str) -> np.ndarray:
             shape, _, dtype = read_header(file)  # the header only: no data is read yet
             if dtype.hasobject:
                 raise ValueError("it holds Python objects")
-            if dtype != argument.dtype or (shape != expected and not (argument.scalar and shape == ())):
-                raise RunError(f"{where} holds {dtype}{list(shape)}, the program takes {argument.dtype}{list(argument.shape)}")
+            if dtype not in (argument.dtype, declared) or (shape != expected and not (argument.scalar and shape == ())):
+                also = f" (or {declared}, which the program declares)" if declared is not None else ""
+                raise RunError(f"{where} holds {dtype}{list(shape)}, the program takes {argument.dtype}{list(argument.shape)}{also}")
             file.seek(0)
             value = np.load(file, allow_pickle=False)
     except RunError:

@@ -178,6 +178,8 @@ def _run(tool: str, arguments: list[str]) -> None:
 RETURN_PREFIX = "__return"
 MAX_MANIFEST_BYTES = 1 << 20
 _IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+_DEMOTED_FROM = {"float64": "float32", "int64": "int32"}
+"""What ipu-demote-f64 makes of each 64-bit type."""
 
 
 def load_manifest(path: Path) -> dict[str, Any]:
@@ -228,6 +230,8 @@ def load_manifest(path: Path) -> dict[str, Any]:
             raise fail(f"{where}.shape must be a list of non-negative integers, got {shape!r:.60}")
         if type(argument.get("output")) is not bool:
             raise fail(f"{where}.output must be true or false")
+        if "declared" in argument and _DEMOTED_FROM.get(argument["declared"]) != argument["dtype"]:
+            raise fail(f"{where}.declared must be the 64-bit type demoted to its dtype, got {argument['declared']!r:.60}")
     _check_estimate(manifest.get("estimate"), fail)
     return manifest
 
@@ -272,13 +276,13 @@ class Argument:
 class CompiledProgram:
     """A program built for the emulator; call it like the DaCe program."""
 
-    def __init__(self, directory: Path, declared: Mapping[str, np.dtype] | None = None):
-        """`declared`: the element type the program declares for an argument the build
-        demoted (float64 for float32, int64 for int32): calls may pass arrays of it, which
-        run converted and whose results come back into them."""
+    def __init__(self, directory: Path):
         self.directory = Path(directory)
-        self.declared = dict(declared or {})
         self.manifest = load_manifest(self.directory / "program.json")
+        # The type the program declares for an argument the build demoted (float64 for
+        # float32, int64 for int32): calls may pass arrays of it, which run converted and
+        # whose results come back into them.
+        self.declared = {a["name"]: np.dtype(a["declared"]) for a in self.manifest["arguments"] if "declared" in a}
         self.arguments = [
             Argument(a["name"], np.dtype(a["dtype"]), tuple(a["shape"]), a["output"])
             for a in self.manifest["arguments"]
@@ -456,13 +460,12 @@ def _build(
 ) -> CompiledProgram:
     from ipu_lower.emit import emit_program
 
-    declared = _demoted_arguments(sdfg) if demote_f64 else {}
     key = _lowering_key(sdfg, symbols, arch, demote_f64, chunk)
     index = cache_root() / "lowered" / key
     if directory is None and index.exists():  # lowered before: skip the frontend, the passes and g++
         built = Path(index.read_text())
         if (built / "program.json").exists():
-            return CompiledProgram(built, declared)
+            return CompiledProgram(built)
     progress = _Progress(sdfg.name)
     progress.stage("import and lower")
     files = emit_program(sdfg, symbols, arch, demote_f64, chunk)
@@ -476,7 +479,7 @@ def _build(
             partial = out / f"{name}.{os.getpid()}.{threading.get_ident()}.tmp"
             partial.write_text(content)
             partial.replace(path)  # atomic: a concurrent build of the same program never reads half a file
-    program = CompiledProgram(out, declared)
+    program = CompiledProgram(out)
     progress.stage("done")
     if directory is None:
         index.parent.mkdir(parents=True, exist_ok=True)
@@ -536,16 +539,6 @@ def _tool_fingerprint() -> str:
                 digest.update(path.read_bytes())
         _TOOL_FINGERPRINT.append(digest.hexdigest())
     return _TOOL_FINGERPRINT[0]
-
-
-def _demoted_arguments(sdfg: Any) -> dict[str, np.dtype]:
-    """The 64-bit element type of each argument ipu-demote-f64 makes 32-bit."""
-    declared = {}
-    for name, descriptor in sdfg.arglist().items():
-        dtype = np.dtype(descriptor.dtype.as_numpy_dtype())
-        if dtype in (np.dtype(np.float64), np.dtype(np.int64)):
-            declared[name] = dtype
-    return declared
 
 
 def declared_shapes(sdfg: Any) -> dict[str, list[IndexExpr]]:

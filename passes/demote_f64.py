@@ -6,6 +6,10 @@ This pass rewrites every f64 (and, with `int64=true`, i64) type in the module to
 (i32) with a `TypeConversionPattern` (containers, memlet values, tasklet values,
 constants), truncating integer constants, then drops the casts that became no-ops. It
 warns once per container it demotes, since results may differ from a 64-bit CPU run.
+
+It records what each program's demoted arguments were declared as in the module's
+`sdfg.declared_types` attribute (`{sdfg_name = {A = f64}}`): program.json carries it, so
+that callers (the Python callable, ipu-run) accept the 64-bit arrays the program declares.
 """
 
 from __future__ import annotations
@@ -15,7 +19,17 @@ from dataclasses import dataclass
 
 from xdsl.context import Context
 from xdsl.dialects import arith
-from xdsl.dialects.builtin import Float64Type, IntegerAttr, IntegerType, ModuleOp, f32, f64, i32, i64
+from xdsl.dialects.builtin import (
+    DictionaryAttr,
+    Float64Type,
+    IntegerAttr,
+    IntegerType,
+    ModuleOp,
+    f32,
+    f64,
+    i32,
+    i64,
+)
 from xdsl.ir import Attribute, Operation
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import (
@@ -30,6 +44,9 @@ from xdsl.pattern_rewriter import (
 
 from ipu_lower.diagnostics import describe
 from ipu_lower.dialects import sdfg as sd
+
+DECLARED_TYPES = "sdfg.declared_types"
+"""The module attribute naming, per program, its arguments' declared 64-bit types."""
 
 # Casts that become identities once both sides are demoted.
 _CASTS = (arith.ExtFOp, arith.TruncFOp, arith.ExtSIOp, arith.ExtUIOp, arith.TruncIOp)
@@ -83,14 +100,23 @@ class IpuDemoteF64Pass(ModulePass):
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         demoted = {f64: f32, **({i64: i32} if self.int64 else {})}
-        for container in [c for c in op.walk() if isinstance(c, sd.ContainerOp)]:
-            ctype = container.result.type
-            assert isinstance(ctype, sd.ArrayType)
-            if (new := demoted.get(ctype.element_type)) is not None:
-                print(
-                    f"warning: {describe(container)}: demoting container "
-                    f"'{container.container_name.data}' from {ctype.element_type} to {new}",
-                    file=sys.stderr,
-                )
+        declared = dict(op.attributes[DECLARED_TYPES].data) if DECLARED_TYPES in op.attributes else {}
+        for program in [p for p in op.walk() if isinstance(p, sd.SdfgOp)]:
+            arguments = dict(declared[program.sym_name.data].data) if program.sym_name.data in declared else {}
+            for container in [c for c in program.walk() if isinstance(c, sd.ContainerOp)]:
+                ctype = container.result.type
+                assert isinstance(ctype, sd.ArrayType)
+                if (new := demoted.get(ctype.element_type)) is not None:
+                    print(
+                        f"warning: {describe(container)}: demoting container "
+                        f"'{container.container_name.data}' from {ctype.element_type} to {new}",
+                        file=sys.stderr,
+                    )
+                    if container.transient is None:
+                        arguments[container.container_name.data] = ctype.element_type
+            if arguments:
+                declared[program.sym_name.data] = DictionaryAttr(arguments)
+        if declared:
+            op.attributes[DECLARED_TYPES] = DictionaryAttr(declared)
         for patterns in ([_TruncateIntegerConstant(self.int64), _Demote(int64=self.int64)], [_DropIdentityCast()]):
             PatternRewriteWalker(GreedyRewritePatternApplier(patterns, dce_enabled=False)).rewrite_module(op)

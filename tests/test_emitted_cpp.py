@@ -52,7 +52,7 @@ from ipu_lower.targets.cpp_expr import CPP_HELPERS
 from ipu_lower.targets.poplar_cpp import PoplarCppTarget, split_files
 
 REPO = Path(__file__).resolve().parents[1]
-EXAMPLES = REPO / "examples"
+EXAMPLES = REPO / "ipu_lower" / "examples"
 INCLUDE = REPO / "ipu_lower" / "emulator" / "include"
 GXX = shutil.which("g++")
 CLANGXX = shutil.which("clang++")

@@ -3,7 +3,7 @@
 Hand-written host programs (tests/cpp/emulator_driver.cpp, one scenario per
 command-line argument) and codelets (tests/cpp/emulator_codelets.cpp, with the
 registration blocks the code generator emits) are compiled once per module,
-as are the real outputs of `ipu-opt examples/*.sdfg -p sdfg-to-poplar -t
+as are the real outputs of `ipu-opt ipu_lower/examples/*.sdfg -p sdfg-to-poplar -t
 poplar-cpp -o DIR`, linked with the emulator's library into shared libraries
 and called through ctypes.
 Each check of the BSP semantics asserts the exact error or the exact values
@@ -34,7 +34,7 @@ from ipu_lower.runtime import emulator_library
 REPO = Path(__file__).resolve().parents[1]
 INCLUDE = REPO / "ipu_lower" / "emulator" / "include"
 CPP = REPO / "tests" / "cpp"
-EXAMPLES = REPO / "examples"
+EXAMPLES = REPO / "ipu_lower" / "examples"
 GXX = shutil.which("g++")
 pytestmark = pytest.mark.skipif(GXX is None, reason="g++ is not installed")
 

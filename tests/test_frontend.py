@@ -21,7 +21,7 @@ from ipu_lower.frontend.importer import SdfgImportError, import_sdfg
 from ipu_lower.frontend.sdfg_json import SdfgInputError
 from ipu_lower.registry import DIALECTS
 
-EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
+EXAMPLES = Path(__file__).resolve().parents[1] / "ipu_lower" / "examples"
 EXAMPLE_NAMES = ("saxpy", "chain", "scale2d", "clamp")
 
 

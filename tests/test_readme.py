@@ -1,6 +1,6 @@
 """README's blocks run as written: every `sh` and `python` block but those `NOT_HERE` names
-runs, in order, in a temporary directory holding a copy of `examples/`, with the venv's
-commands on PATH, and leaves nothing outside `out/`."""
+runs, in order, in a temporary directory laid out like a clone's root (its `ipu_lower/`),
+with the venv's commands on PATH, and leaves nothing outside `out/`."""
 
 from __future__ import annotations
 
@@ -35,11 +35,11 @@ def test_the_readme_has_runnable_blocks():
 
 @pytest.mark.skipif(shutil.which("g++") is None, reason="needs g++")
 def test_readme_blocks_run_as_written(tmp_path):
-    shutil.copytree(ROOT / "examples", tmp_path / "examples")
+    (tmp_path / "ipu_lower").symlink_to(ROOT / "ipu_lower")
     env = {**os.environ, "PATH": os.pathsep.join([str(Path(sys.executable).parent), os.environ.get("PATH", "")])}
     for kind, code in readme_blocks():
         command = ["bash", "-e", "-c", code] if kind == "sh" else [sys.executable, "-c", code]
         result = subprocess.run(command, cwd=tmp_path, env=env, capture_output=True, text=True, timeout=300, check=False)
         assert result.returncode == 0, f"README block failed:\n{code}\n{result.stderr[-2000:]}"
     left = sorted(p.name for p in tmp_path.iterdir())
-    assert left == ["examples", "out"], left  # nothing outside out/
+    assert left == ["ipu_lower", "out"], left  # nothing outside out/

@@ -35,7 +35,7 @@ from ipu_lower.passes.sdfg_fuse_maps import (
 from ipu_lower.passes.sdfg_write_in_place import SdfgWriteInPlacePass, plan_in_place
 from ipu_lower.registry import DIALECTS
 
-EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
+EXAMPLES = Path(__file__).resolve().parents[1] / "ipu_lower" / "examples"
 
 
 def make_ctx() -> Context:

@@ -34,7 +34,7 @@ from ipu_lower.passes.tile_partition import (
 from ipu_lower.passes.tile_partition_points import point_offsets
 from ipu_lower.registry import DIALECTS
 
-EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
+EXAMPLES = Path(__file__).resolve().parents[1] / "ipu_lower" / "examples"
 
 
 def make_ctx() -> Context:

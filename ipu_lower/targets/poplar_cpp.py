@@ -11,13 +11,14 @@ from dataclasses import asdict, dataclass
 from typing import IO
 
 from xdsl.context import Context
-from xdsl.dialects.builtin import ModuleOp
+from xdsl.dialects.builtin import DictionaryAttr, ModuleOp
 from xdsl.utils.target import Target
 
 from ipu_lower.arch import get_arch
 from ipu_lower.cost_model import program_estimate
 from ipu_lower.diagnostics import IpuLowerError, error
 from ipu_lower.dialects import poplar
+from ipu_lower.passes.demote_f64 import DECLARED_TYPES
 from ipu_lower.targets.codelet_printer import print_codelet, print_codelets_header
 from ipu_lower.element_types import element_type
 from ipu_lower.targets.host_printer import print_host, program_prefix
@@ -81,15 +82,28 @@ class PoplarCppTarget(Target):
         for codelet in codelets:
             print_codelet(codelet_ctx, codelet, self.sdk)
         output.write(f"{FILE_MARKER}{MANIFEST_FILE}\n")
-        output.write(json.dumps(manifest(programs[0]), indent=2) + "\n")
+        output.write(json.dumps(manifest(programs[0], declared_types(module, programs[0])), indent=2) + "\n")
         if self.makefile:
             output.write(f"{FILE_MARKER}{MAKEFILE}\n")
             output.write(MAKEFILE_TEXT.format(prefix=program_prefix(programs[0])))
 
 
-def manifest(program: poplar.HostProgramOp) -> dict:
+def declared_types(module: ModuleOp, program: poplar.HostProgramOp) -> dict[str, str]:
+    """The numpy type each argument ipu-demote-f64 demoted was declared with."""
+    if DECLARED_TYPES not in module.attributes:
+        return {}
+    by_program = module.attributes[DECLARED_TYPES]
+    assert isinstance(by_program, DictionaryAttr)
+    arguments = by_program.data.get(program.sym_name.data)
+    if not isinstance(arguments, DictionaryAttr):
+        return {}
+    return {name: element_type(typ).numpy for name, typ in arguments.data.items()}  # type: ignore[arg-type]
+
+
+def manifest(program: poplar.HostProgramOp, declared: dict[str, str] | None = None) -> dict:
     """What a caller needs to know about the C ABI of host.cpp (read by ipu_lower.runtime),
-    and the cost model's estimate of a run (`ipu_lower.cost_model.program_estimate`)."""
+    and the cost model's estimate of a run (`ipu_lower.cost_model.program_estimate`).
+    `declared`: the 64-bit type of each argument the build demoted, which callers accept."""
     prefix = program_prefix(program)
     estimate = program_estimate(program, get_arch(program.arch.data))
     read_back = {
@@ -110,6 +124,7 @@ def manifest(program: poplar.HostProgramOp) -> dict:
                 "dtype": element_type(memref.element_type).numpy,  # type: ignore[union-attr]
                 "shape": list(memref.get_shape()),
                 "output": name in read_back,
+                **({"declared": declared[name]} if declared and name in declared else {}),
             }
             for name, memref in program.argument_list()
         ],

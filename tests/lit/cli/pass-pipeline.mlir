@@ -65,7 +65,7 @@
 // RUN: ipu-opt %t/axpy64.mlir --symbols N=6 --pass-pipeline 'builtin.module(sdfg-to-poplar{demote_f64=true})' --time-passes 2> /dev/null | filecheck %s --check-prefix=DEMOTE-TIME
 // RUN: not ipu-opt %t/axpy64.mlir --symbols N=6 -p sdfg-to-poplar 2>&1 | filecheck %s --check-prefix=NO-DEMOTE
 // DEMOTE:      IR after ipu-demote-f64:
-// DEMOTE-NEXT: builtin.module {
+// DEMOTE-NEXT: builtin.module attributes {sdfg.declared_types = {axpy = {a = f64, x = f64, y = f64}}} {
 // DEMOTE-NEXT:   sdfg.sdfg @axpy args ["a", "x", "y"] symbols ["N"] {
 // DEMOTE-NEXT:     %a = sdfg.container "a" : !sdfg.array<f32>
 // DEMOTE-NEXT:     %x = sdfg.container "x" : !sdfg.array<N x f32>

@@ -30,6 +30,10 @@ sdfg.sdfg @promoted args ["x", "y", "k"] symbols [] {
   }
 }
 
+// The declared types of the demoted arguments (not of transients) stay on the module, for
+// program.json and the callers that accept them.
+// CHECK:      builtin.module attributes {sdfg.declared_types = {promoted = {y = f64}, shifted = {v = f64, s = f64}, compare = {k = i64, b = i64}}} {
+// KEEP64:     builtin.module attributes {sdfg.declared_types = {promoted = {y = f64}, shifted = {v = f64, s = f64}}} {
 // CHECK:      sdfg.container "y" : !sdfg.array<4 x f32>
 // CHECK:      sdfg.container "t" transient : !sdfg.array<4 x i32>
 // CHECK:      sdfg.tasklet "t" ins(a = %{{.*}}, b = %{{.*}}) outs(o, p) : (f32, i32) -> (f32, i32) {
