@@ -13,7 +13,7 @@ the ends of its neighbours' blocks; Poplar's exchange moves exactly the elements
 other tiles before the compute set runs, with no Copy program and no extra buffer
 (an earlier measurement: connecting fields to
 neighbour slices took 21,010 cycles where one Copy per direction per tile took 178.6M). What each tile then
-receives is `ipu_lower.cost_model.exchange_bytes`.
+receives is `ipu_lower.cost_model.exchange`.
 """
 
 from __future__ import annotations
