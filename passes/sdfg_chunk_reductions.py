@@ -38,6 +38,7 @@ from ipu_lower.dialects import sdfg as sd
 from ipu_lower.dialects.index_expr import IndexExpr
 from ipu_lower.element_types import element_type
 from ipu_lower.names import UniqueNames
+from ipu_lower.passes.state_split import isolate_map
 from ipu_lower.passes.tile_partition_points import static_ranges
 from ipu_lower.passes.tile_partition_reductions import is_reduction_map, reduction_views
 
@@ -120,15 +121,9 @@ def chunk(chunking: Chunking, names: UniqueNames) -> None:
     loop = sd.ForOp(f"{label}_chunks", 0, chunking.extent // c, 1, variable_name=f"{label}_chunk")
     body = sd.StateOp(f"{label}_chunk")
     loop.body.block.add_op(body)
-    after = sd.StateOp(f"{state.label.data}_after_{label}")
-    for op in list(state.body.block.ops)[list(state.body.block.ops).index(map_op) + 1 :]:
-        op.detach()
-        after.body.block.add_op(op)
+    isolate_map(state, map_op, names)
     map_op.detach()
-    Rewriter.insert_op([loop, after] if after.body.block.ops else [loop], InsertPoint.after(state))
-    if not state.body.block.ops:
-        state.detach()
-        state.erase()
+    Rewriter.replace_op(state, loop)
 
     buffers: dict[tuple, SSAValue] = {}
     start = IndexExpr.dim(0) * c

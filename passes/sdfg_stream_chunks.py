@@ -50,6 +50,7 @@ from ipu_lower.arch import DEFAULT_ARCH, Arch, get_arch
 from ipu_lower.diagnostics import IpuLowerError, error
 from ipu_lower.element_types import element_type
 from ipu_lower.names import UniqueNames
+from ipu_lower.passes.state_split import isolate_map
 
 CHUNK_MARGIN = 0.5
 """The fraction of the arch's tile memory the chunks and the data in tile memory may
@@ -260,43 +261,6 @@ def _inside_map(op: Operation) -> bool:
 # -- rewriting ----------------------------------------------------------------------------
 
 
-def _split_state(state: sd.StateOp, map_op: sd.MapOp, names: UniqueNames) -> None:
-    """Move the ops of `state` before `map_op` into a state before it and those after it
-    into a state after it, leaving `map_op` alone in `state`; an error if a value
-    crosses the split."""
-    ops = list(state.body.block.ops)
-    at = ops.index(map_op)
-    pieces = [(ops[:at], "before"), (ops[at + 1 :], "after")]
-    for group, _ in pieces:
-        inside = set(group)
-        for op in group:
-            for inner in op.walk():
-                for operand in inner.operands:
-                    owner = operand.owner
-                    top = owner if isinstance(owner, Operation) else owner.parent_op()
-                    while top is not None and top.parent_op() is not state:
-                        top = top.parent_op()
-                    if top is not None and top not in inside and not isinstance(top, sd.ContainerOp):
-                        raise error(inner, f"a value crosses map '{map_op.label.data}', which runs in chunks; not supported yet")
-    for operand in (v for inner in map_op.walk() for v in inner.operands):
-        owner = operand.owner
-        if isinstance(owner, Operation) and owner.parent_op() is state:
-            raise error(map_op, f"map '{map_op.label.data}' uses a value computed outside it; not supported yet")
-    parent = state.parent_block()
-    assert parent is not None
-    label = state.label.data
-    for group, where in pieces:
-        if not group:
-            continue
-        for op in group:
-            op.detach()
-        piece = sd.StateOp(names.fresh(f"{label}_{where}"), Region(Block(group)))
-        if where == "before":
-            parent.insert_op_before(piece, state)
-        else:
-            parent.insert_op_after(piece, state)
-
-
 def _landing(sdfg_op: sd.SdfgOp, container: sd.ContainerOp, rows: int, names: UniqueNames) -> SSAValue:
     ctype = container.result.type
     shape = [rows, *ctype.static_shape()[1:]]  # type: ignore[union-attr]
@@ -311,7 +275,7 @@ def _chunk_loop(sdfg_op: sd.SdfgOp, chunks: MapChunks, rows: int, landings: dict
     state = map_op.parent_op()
     assert isinstance(state, sd.StateOp)
     label = map_op.label.data
-    _split_state(state, map_op, names)
+    isolate_map(state, map_op, names)
     loop = sd.ForOp(names.fresh(f"{label}_chunks"), 0, chunks.extent // rows, 1, variable_name="c")
     counter = loop.variable
     containers = {c.container_name.data: c for c in sdfg_op.containers()}

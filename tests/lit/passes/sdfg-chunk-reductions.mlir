@@ -46,7 +46,7 @@ sdfg.sdfg @product args ["A", "B", "C"] symbols [] {
 
 // CHECK:      %A_chunk = sdfg.container "A_chunk" transient : !sdfg.array<216 x 108 x f32>
 // CHECK-NEXT: %B_chunk = sdfg.container "B_chunk" transient : !sdfg.array<108 x 216 x f32>
-// CHECK-NEXT: sdfg.state "s0" {
+// CHECK-NEXT: sdfg.state "s0_before" {
 // CHECK-NEXT:   sdfg.map "init"
 // CHECK:      sdfg.for "mm_chunks" %[[T:.*]] = 0 to 2 step 1 {
 // CHECK-NEXT:   sdfg.state "mm_chunk" {
@@ -56,7 +56,7 @@ sdfg.sdfg @product args ["A", "B", "C"] symbols [] {
 // CHECK-NEXT:       %a = sdfg.read %A_chunk[%[[I]], %[[K]]] : !sdfg.array<216 x 108 x f32>
 // CHECK-NEXT:       %b = sdfg.read %B_chunk[%[[K]], %[[J]]] : !sdfg.array<108 x 216 x f32>
 // CHECK:            sdfg.accumulate add %p to %C[%[[I]], %[[J]]]
-// CHECK:      sdfg.state "s0_after_mm" {
+// CHECK:      sdfg.state "s0_after" {
 // CHECK-NEXT:   sdfg.map "double"
 
 // FITS-NOT:   sdfg.for
