@@ -14,10 +14,11 @@ import gc
 import os
 import re
 import sys
+import warnings
 from collections.abc import Sequence
 from io import StringIO
 from pathlib import Path
-from typing import IO
+from typing import IO, NoReturn
 
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.passes import PassPipeline
@@ -25,8 +26,9 @@ from xdsl.utils.arg_spec import parse_spec
 from xdsl.utils.exceptions import ArgSpecParseError, DiagnosticException, ParseError
 from xdsl.xdsl_opt_main import xDSLOptMain
 
+from ipu_lower import atomic_output
 from ipu_lower.arch import ARCHS, DEFAULT_ARCH
-from ipu_lower.diagnostics import IpuLowerError, error
+from ipu_lower.diagnostics import CompileError, as_compile_error, compile_stage, is_internal, located_verify_error
 from ipu_lower.frontend.frontends import (
     DacePythonFrontend,
     LocatedMlirFrontend,
@@ -39,9 +41,8 @@ from ipu_lower.targets.poplar_cpp import PoplarCppTarget, split_files
 
 _PIPELINE = re.compile(r"\s*builtin\.module\((.*)\)\s*", re.S)
 
-
-class UsageError(Exception):
-    """A malformed command line."""
+# What xdsl-opt's own loop reports itself (--verify-diagnostics, --parsing-diagnostics).
+_XDSL_DIAGNOSTICS = (ParseError, DiagnosticException)
 
 
 def _compact_pipeline(text: str) -> str:
@@ -86,6 +87,7 @@ class IpuOptMain(xDSLOptMain):
             self.available_frontends[frontend.name] = _constant(frontend)
 
     def register_all_arguments(self, arg_parser: argparse.ArgumentParser):
+        arg_parser.error = _usage_error  # one line and exit code 1, not argparse's usage and 2
         super().register_all_arguments(arg_parser)
         arg_parser.add_argument(
             "--pass-pipeline",
@@ -103,10 +105,10 @@ class IpuOptMain(xDSLOptMain):
     def setup_pipeline(self):
         if self.args.pass_pipeline is not None:
             if self.args.passes:
-                raise UsageError("give either -p or --pass-pipeline, not both")
+                raise CompileError("give either -p or --pass-pipeline, not both")
             match = _PIPELINE.fullmatch(self.args.pass_pipeline)
             if match is None:
-                raise UsageError(
+                raise CompileError(
                     f"--pass-pipeline must look like 'builtin.module(pass1,pass2{{opt=value}})', "
                     f"got '{self.args.pass_pipeline}'"
                 )
@@ -114,7 +116,7 @@ class IpuOptMain(xDSLOptMain):
         try:
             super().setup_pipeline()
         except (Exception, ArgSpecParseError) as err:  # the latter is a BaseException
-            raise UsageError(f"invalid pass pipeline: {err}") from err
+            raise CompileError(f"invalid pass pipeline: {err}") from err
         steps = []
         for p in self.pipeline.passes:
             p = self.with_cli_defaults(p)
@@ -131,6 +133,10 @@ class IpuOptMain(xDSLOptMain):
         return dataclasses.replace(p, **changes) if changes else p
 
     def parse_chunk(self, chunk: IO[bytes], file_extension: str, start_offset: int = 0):
+        with compile_stage("import", passing=_XDSL_DIAGNOSTICS, quiet=True):  # DaCe prints its parse errors
+            return self.import_chunk(chunk, file_extension, start_offset)
+
+    def import_chunk(self, chunk: IO[bytes], file_extension: str, start_offset: int):
         key = parse_spec(self.args.frontend or file_extension).name
         if key == DacePythonFrontend.name:
             module = DacePythonFrontend(entry=self.args.entry).parse(self.ctx, chunk, self.get_input_name())
@@ -144,6 +150,14 @@ class IpuOptMain(xDSLOptMain):
         gc.freeze()
         return module
 
+    def apply_passes(self, prog: ModuleOp) -> None:
+        with compile_stage("lower", passing=_XDSL_DIAGNOSTICS):
+            super().apply_passes(prog)
+
+    def output_resulting_program(self, prog: ModuleOp) -> str:
+        with compile_stage("emit", passing=_XDSL_DIAGNOSTICS):
+            return super().output_resulting_program(prog)
+
     def prepare_output(self) -> IO[str]:
         """Everything goes to a buffer, written out only when the whole run succeeded."""
         self.output = _DeferredOutput()
@@ -156,12 +170,9 @@ class IpuOptMain(xDSLOptMain):
             sys.stdout.write(text)
             return
         if parse_spec(self.args.target).name == PoplarCppTarget.name:
-            directory = Path(target)
-            directory.mkdir(parents=True, exist_ok=True)
-            for name, content in split_files(text).items():
-                (directory / name).write_text(content)
+            atomic_output.write_files(Path(target), split_files(text))
         else:
-            Path(target).write_text(text)
+            atomic_output.write_file(Path(target), text)
 
 
 class _DeferredOutput(StringIO):
@@ -186,51 +197,27 @@ def _located(callback):
     return located
 
 
-def located_verify_error(module: ModuleOp) -> IpuLowerError | None:
-    """The first op of `module` (innermost first, as the verifier goes) that fails its
-    verifier, as a one-line located error."""
-    for op in module.walk(region_first=True):
-        try:
-            op.verify(verify_nested_ops=False)
-        except Exception as err:
-            return error(op, " ".join(line.strip() for line in str(err).splitlines() if line.strip()) or type(err).__name__)
-    return None
-
-
 def _exit_with_error(message: str) -> None:
     print(f"ipu-opt: {message}", file=sys.stderr)
     sys.exit(1)
 
 
+def _usage_error(message: str) -> NoReturn:
+    raise CompileError(f"{message} (see ipu-opt --help)")
+
+
 def ipu_opt_main(args: Sequence[str] | None = None) -> None:
-    """Console entry point; user errors are one line on stderr and exit code 1."""
+    """Console entry point; errors are one line on stderr and exit code 1, with no output written."""
     try:
-        main = IpuOptMain(args)
-        main.run()
-        main.write_output()
-    except ParseError as err:
-        where = err.span.get_location()
-        _exit_with_error(f"{where.file}:{where.line}:{where.col}: error: {err.msg.strip()}")
-    except DiagnosticException as err:
-        _exit_with_error(str(err).strip())
-    except UsageError as err:
-        _exit_with_error(f"error: {err}")
-    except OSError as err:
-        _exit_with_error(f"error: {err.strerror}: {err.filename}")
+        with warnings.catch_warnings():  # the stages hide dependencies' warnings; this, those of the setup
+            warnings.simplefilter("ignore")
+            main = IpuOptMain(args)
+            main.run()
+            main.write_output()
     except Exception as err:
-        if os.environ.get("IPU_LOWER_DEBUG"):
+        if os.environ.get("IPU_LOWER_DEBUG") and is_internal(err):
             raise
-        _exit_with_error(f"error: {_describe(err)}")
-
-
-def _describe(err: Exception) -> str:
-    """Input errors of the frontends carry their place; anything else is named by type."""
-    from ipu_lower.frontend.importer import SdfgImportError
-    from ipu_lower.frontend.sdfg_json import SdfgInputError
-
-    if isinstance(err, SdfgImportError | SdfgInputError | ValueError):
-        return str(err)
-    return f"internal error ({type(err).__name__}: {err}); set IPU_LOWER_DEBUG=1 for a traceback"
+        _exit_with_error(str(as_compile_error(err)))
 
 
 if __name__ == "__main__":

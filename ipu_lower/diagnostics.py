@@ -1,14 +1,44 @@
-"""User-facing errors: one line, naming the place, never a traceback."""
+"""User-facing errors: one line, naming the place, never a traceback.
+
+`compile_stage` is the one place where anything the frontends, DaCe, sympy, xDSL or our
+passes raise becomes a `CompileError`, and where warnings of those dependencies are kept
+from the user; ipu-opt and the Python API both go through it.
+"""
 
 from __future__ import annotations
 
-from xdsl.dialects.builtin import FileLineColLoc, StringAttr
+import contextlib
+import io
+import os
+import warnings
+from collections.abc import Iterator
+
+from xdsl.dialects.builtin import FileLineColLoc, ModuleOp, StringAttr
 from xdsl.ir import Operation
-from xdsl.utils.exceptions import DiagnosticException
+from xdsl.utils.exceptions import DiagnosticException, ParseError
+
+_ERROR = "error: "
 
 
 class IpuLowerError(DiagnosticException):
     """An error in the user's input, reported as `<place>: error: <message>`."""
+
+
+class CompileError(IpuLowerError):
+    """Why a program does not compile, as one line `<location>: error: <message>`.
+
+    `location` is a file:line:col, an SDFG node or an op, or '' when unknown; `stage` is
+    the step that failed (import, lower or emit) or '' when it does not matter."""
+
+    def __init__(self, message: str, location: str = "", stage: str = ""):
+        self.message = one_line(message)
+        self.location = one_line(location)
+        self.stage = stage
+        super().__init__(f"{self.location}: {_ERROR}{self.message}" if self.location else f"{_ERROR}{self.message}")
+
+
+def one_line(text: object) -> str:
+    return " ".join(str(text).split())
 
 
 def describe(op: Operation) -> str:
@@ -24,4 +54,76 @@ def describe(op: Operation) -> str:
 
 
 def error(op: Operation, message: str) -> IpuLowerError:
-    return IpuLowerError(f"{describe(op)}: error: {message}")
+    return IpuLowerError(f"{describe(op)}: {_ERROR}{message}")
+
+
+def located_verify_error(module: ModuleOp) -> IpuLowerError | None:
+    """The first op of `module` (innermost first, as the verifier goes) that fails its
+    verifier, as a one-line located error (without the IR xDSL's message carries)."""
+    for op in module.walk(region_first=True):
+        try:
+            op.verify(verify_nested_ops=False)
+        except Exception as err:
+            return error(op, one_line(err) or type(err).__name__)
+    return None
+
+
+def verify_located(module: ModuleOp) -> None:
+    """Verify `module`; a failure names the first op that fails."""
+    try:
+        module.verify()
+    except Exception as err:  # some upstream verifiers raise plain exceptions
+        raise located_verify_error(module) or err
+
+
+def as_compile_error(err: BaseException, stage: str = "") -> CompileError:
+    """`err` as one located line; an exception of no known kind is an internal error of `stage`."""
+    if isinstance(err, CompileError):
+        return err
+    if isinstance(err, ParseError):
+        where = err.span.get_location()
+        return CompileError(err.msg, f"{where.file}:{where.line}:{where.col}", stage)
+    if isinstance(getattr(err, "where", None), str) and isinstance(getattr(err, "message", None), str):
+        # the frontends' SdfgImportError and SdfgInputError (not imported: they load DaCe)
+        return CompileError(err.message, err.where, stage)
+    if isinstance(err, SyntaxError):
+        return CompileError(f"invalid syntax: {err.msg}", f"{err.filename}:{err.lineno}:{err.offset}", stage)
+    if isinstance(err, OSError) and err.strerror:
+        return CompileError(f"{err.strerror}: {err.filename}" if err.filename else err.strerror, stage=stage)
+    if isinstance(err, DiagnosticException | ValueError):
+        location, found, message = str(err).strip().partition(_ERROR)
+        if not found:  # no place given
+            return CompileError(location, stage=stage)
+        return CompileError(message, location.strip().removesuffix(":"), stage)
+    return CompileError(
+        f"internal error{f' in {stage}' if stage else ''} ({type(err).__name__}: {one_line(err)}); "
+        "set IPU_LOWER_DEBUG=1 for a traceback",
+        stage=stage,
+    )
+
+
+def is_internal(err: BaseException) -> bool:
+    """Whether `err` is a bug of ours or a dependency's rather than a problem of the input."""
+    return as_compile_error(err).message.startswith("internal error")
+
+
+@contextlib.contextmanager
+def compile_stage(stage: str, passing: tuple[type[BaseException], ...] = (), quiet: bool = False) -> Iterator[None]:
+    """Run one step of compilation: warnings of dependencies are not shown, with `quiet` nor
+    what they print (DaCe prints its parse errors), and any exception but those `passing`
+    through is raised as a CompileError; with IPU_LOWER_DEBUG=1 internal errors keep their
+    traceback."""
+    muted = contextlib.ExitStack()
+    if quiet:
+        muted.enter_context(contextlib.redirect_stdout(io.StringIO()))
+        muted.enter_context(contextlib.redirect_stderr(io.StringIO()))
+    with warnings.catch_warnings(), muted:
+        warnings.simplefilter("ignore")
+        try:
+            yield
+        except passing:
+            raise
+        except Exception as err:
+            if os.environ.get("IPU_LOWER_DEBUG") and is_internal(err):
+                raise
+            raise as_compile_error(err, stage) from None

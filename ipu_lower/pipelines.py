@@ -13,6 +13,7 @@ from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.passes import ModulePass, PassPipeline
 
+from ipu_lower.diagnostics import verify_located
 from ipu_lower.passes.convert_ipu_to_poplar import ConvertIpuToPoplarPass
 from ipu_lower.passes.demote_f64 import IpuDemoteF64Pass
 from ipu_lower.passes.sdfg_chunk_reductions import SdfgChunkReductionsPass
@@ -33,7 +34,7 @@ class PipelinePass(ModulePass):
         raise NotImplementedError
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        PassPipeline(self.steps(), lambda _previous, module, _next: module.verify()).apply(ctx, op)
+        PassPipeline(self.steps(), lambda _previous, module, _next: verify_located(module)).apply(ctx, op)
 
 
 @dataclass(frozen=True)

@@ -84,6 +84,8 @@ class DacePythonFrontend(Frontend):
         sys.path.insert(0, str(path.parent))
         try:
             namespace = runpy.run_path(str(path), run_name=path.stem)
+        except SyntaxError as err:
+            raise SdfgInputError(err.msg, f"{input_name}:{err.lineno}:{err.offset}") from None
         except SystemExit as err:
             raise SdfgInputError(f"the file exited (sys.exit({err.code!r})) while loading", input_name) from err
         except Exception as err:
@@ -112,9 +114,7 @@ class DacePythonFrontend(Frontend):
         else:
             program = next(iter(programs.values()))
         try:
-            sdfg = to_sdfg(program)
-        except Exception as err:
-            raise SdfgInputError(
-                f"DaCe cannot build an SDFG: {type(err).__name__}: {err}", input_name
-            ) from err
+            sdfg = to_sdfg(program)  # DaCe's errors are located CompileErrors
+        except TypeError as err:
+            raise SdfgInputError(str(err), input_name) from None
         return import_sdfg(sdfg)
