@@ -11,9 +11,13 @@ register_when_dace_loads()
 
 def compile(program_or_sdfg: Any, symbols=None, arch=None, directory=None, demote_f64=False, chunk=0):  # noqa: A001
     """Lower and build a `@dace.program` or `dace.SDFG` for the CPU emulator; see
-    `ipu_lower.runtime.compile`."""
+    `ipu_lower.runtime.compile`. A program that does not compile, now or when a call
+    builds it for new symbol values, raises `ipu_lower.diagnostics.CompileError` (one
+    line, with `.location`, `.message` and `.stage`); wrong arguments raise TypeError."""
+    from ipu_lower.diagnostics import compile_stage
     from ipu_lower.runtime import compile as compile_program
 
-    return compile_program(
-        program_or_sdfg, symbols=symbols, arch=arch, directory=directory, demote_f64=demote_f64, chunk=chunk
-    )
+    with compile_stage("import", passing=(TypeError, OverflowError)):
+        return compile_program(
+            program_or_sdfg, symbols=symbols, arch=arch, directory=directory, demote_f64=demote_f64, chunk=chunk
+        )
