@@ -78,23 +78,9 @@ def verify_located(module: ModuleOp) -> None:
 
 def as_compile_error(err: BaseException, stage: str = "") -> CompileError:
     """`err` as one located line; an exception of no known kind is an internal error of `stage`."""
-    if isinstance(err, CompileError):
-        return err
-    if isinstance(err, ParseError):
-        where = err.span.get_location()
-        return CompileError(err.msg, f"{where.file}:{where.line}:{where.col}", stage)
-    if isinstance(getattr(err, "where", None), str) and isinstance(getattr(err, "message", None), str):
-        # the frontends' SdfgImportError and SdfgInputError (not imported: they load DaCe)
-        return CompileError(err.message, err.where, stage)
-    if isinstance(err, SyntaxError):
-        return CompileError(f"invalid syntax: {err.msg}", f"{err.filename}:{err.lineno}:{err.offset}", stage)
-    if isinstance(err, OSError) and err.strerror:
-        return CompileError(f"{err.strerror}: {err.filename}" if err.filename else err.strerror, stage=stage)
-    if isinstance(err, DiagnosticException | ValueError):
-        location, found, message = str(err).strip().partition(_ERROR)
-        if not found:  # no place given
-            return CompileError(location, stage=stage)
-        return CompileError(message, location.strip().removesuffix(":"), stage)
+    known = _input_error(err, stage)
+    if known is not None:
+        return known
     return CompileError(
         f"internal error{f' in {stage}' if stage else ''} ({type(err).__name__}: {one_line(err)}); "
         "set IPU_LOWER_DEBUG=1 for a traceback",
@@ -104,7 +90,27 @@ def as_compile_error(err: BaseException, stage: str = "") -> CompileError:
 
 def is_internal(err: BaseException) -> bool:
     """Whether `err` is a bug of ours or a dependency's rather than a problem of the input."""
-    return as_compile_error(err).message.startswith("internal error")
+    return _input_error(err, "") is None
+
+
+def _input_error(err: BaseException, stage: str) -> CompileError | None:
+    """`err` as one located line if it is of a kind that reports a problem of the input."""
+    if isinstance(err, CompileError):
+        return err
+    if isinstance(err, ParseError):
+        where = err.span.get_location()
+        return CompileError(err.msg, f"{where.file}:{where.line}:{where.col}", stage)
+    if isinstance(getattr(err, "where", None), str) and isinstance(getattr(err, "message", None), str):
+        # the frontends' SdfgImportError and SdfgInputError (not imported: they load DaCe)
+        return CompileError(err.message, err.where, stage)
+    if isinstance(err, OSError) and err.strerror:
+        return CompileError(f"{err.strerror}: {err.filename}" if err.filename else err.strerror, stage=stage)
+    if isinstance(err, DiagnosticException | ValueError):
+        location, found, message = str(err).strip().partition(_ERROR)
+        if not found:  # no place given
+            return CompileError(location, stage=stage)
+        return CompileError(message, location.strip().removesuffix(":"), stage)
+    return None
 
 
 @contextlib.contextmanager

@@ -1011,10 +1011,10 @@ def hostile_total_size() -> str:
 BAD_FILES = {
     "truncated JSON": (
         lambda: (EXAMPLES / "saxpy.sdfg").read_text()[:300],
-        ["bad.sdfg: not valid JSON"],
+        ["bad.sdfg: error: not valid JSON"],
     ),
-    "empty file": (lambda: "", ["bad.sdfg: not valid JSON"]),
-    "JSON list": (lambda: "[1, 2, 3]", ["bad.sdfg: top level is a list, expected an SDFG object"]),
+    "empty file": (lambda: "", ["bad.sdfg: error: not valid JSON"]),
+    "JSON list": (lambda: "[1, 2, 3]", ["bad.sdfg: error: top level is a list, expected an SDFG object"]),
     "JSON object that is not an SDFG": (
         lambda: json.dumps({"type": "NotAnSDFG", "attributes": {}}),
         ["'NotAnSDFG'", "expected SDFG"],
