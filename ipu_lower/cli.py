@@ -28,7 +28,14 @@ from xdsl.xdsl_opt_main import xDSLOptMain
 
 from ipu_lower import atomic_output
 from ipu_lower.arch import ARCHS, DEFAULT_ARCH
-from ipu_lower.diagnostics import CompileError, as_compile_error, compile_stage, is_internal, located_verify_error
+from ipu_lower.diagnostics import (
+    CompileError,
+    as_compile_error,
+    compile_stage,
+    entering_pass,
+    is_internal,
+    located_verify_error,
+)
 from ipu_lower.frontend.frontends import (
     DacePythonFrontend,
     LocatedMlirFrontend,
@@ -186,13 +193,15 @@ class _DeferredOutput(StringIO):
 
 
 def _located(callback):
-    """The pipeline callback (which verifies the IR), its verifier errors located."""
+    """The pipeline callback (which verifies the IR), its verifier errors located, and the
+    next pass named for internal errors."""
 
     def located(previous, module: ModuleOp, following) -> None:
         try:
             callback(previous, module, following)
         except Exception as err:  # some upstream verifiers raise plain exceptions
             raise located_verify_error(module) or err
+        entering_pass(following and following.name)
 
     return located
 

@@ -12,12 +12,15 @@ import io
 import os
 import warnings
 from collections.abc import Iterator
+from contextvars import ContextVar
 
 from xdsl.dialects.builtin import FileLineColLoc, ModuleOp, StringAttr
 from xdsl.ir import Operation
 from xdsl.utils.exceptions import DiagnosticException, ParseError
 
 _ERROR = "error: "
+
+_running_pass: ContextVar[str] = ContextVar("running_pass", default="")
 
 
 class IpuLowerError(DiagnosticException):
@@ -76,15 +79,22 @@ def verify_located(module: ModuleOp) -> None:
         raise located_verify_error(module) or err
 
 
-def as_compile_error(err: BaseException, stage: str = "") -> CompileError:
-    """`err` as one located line; an exception of no known kind is an internal error of `stage`."""
+def entering_pass(name: str | None) -> None:
+    """Pass pipelines call this before each pass, so that its internal errors name it."""
+    _running_pass.set(f"pass '{name}'" if name else "")
+
+
+def as_compile_error(err: BaseException, stage: str = "", place: str = "") -> CompileError:
+    """`err` as one located line; an exception of no known kind is an internal error of
+    `stage`, at `place` (such as the pass that raised it) when given."""
     known = _input_error(err, stage)
     if known is not None:
         return known
+    detail = f"{type(err).__name__}: {one_line(err)}" if one_line(err) else type(err).__name__
     return CompileError(
-        f"internal error{f' in {stage}' if stage else ''} ({type(err).__name__}: {one_line(err)}); "
-        "set IPU_LOWER_DEBUG=1 for a traceback",
-        stage=stage,
+        f"internal error{f' in {stage}' if stage else ''} ({detail}); set IPU_LOWER_DEBUG=1 for a traceback",
+        place,
+        stage,
     )
 
 
@@ -123,6 +133,7 @@ def compile_stage(stage: str, passing: tuple[type[BaseException], ...] = (), qui
     if quiet:
         muted.enter_context(contextlib.redirect_stdout(io.StringIO()))
         muted.enter_context(contextlib.redirect_stderr(io.StringIO()))
+    running = _running_pass.set("")
     with warnings.catch_warnings(), muted:
         warnings.simplefilter("ignore")
         try:
@@ -132,4 +143,6 @@ def compile_stage(stage: str, passing: tuple[type[BaseException], ...] = (), qui
         except Exception as err:
             if os.environ.get("IPU_LOWER_DEBUG") and is_internal(err):
                 raise
-            raise as_compile_error(err, stage) from None
+            raise as_compile_error(err, stage, _running_pass.get()) from None
+        finally:
+            _running_pass.reset(running)

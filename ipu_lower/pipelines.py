@@ -13,7 +13,7 @@ from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.passes import ModulePass, PassPipeline
 
-from ipu_lower.diagnostics import verify_located
+from ipu_lower.diagnostics import entering_pass, verify_located
 from ipu_lower.passes.convert_ipu_to_poplar import ConvertIpuToPoplarPass
 from ipu_lower.passes.demote_f64 import IpuDemoteF64Pass
 from ipu_lower.passes.sdfg_chunk_reductions import SdfgChunkReductionsPass
@@ -34,7 +34,12 @@ class PipelinePass(ModulePass):
         raise NotImplementedError
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        PassPipeline(self.steps(), lambda _previous, module, _next: verify_located(module)).apply(ctx, op)
+        PassPipeline(self.steps(), _verify_between).apply(ctx, op)
+
+
+def _verify_between(_previous: ModulePass | None, module: ModuleOp, following: ModulePass | None) -> None:
+    verify_located(module)
+    entering_pass(following and following.name)
 
 
 @dataclass(frozen=True)

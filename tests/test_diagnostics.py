@@ -36,6 +36,14 @@ def test_the_api_raises_one_located_compile_error(monkeypatch):
     assert not hasattr(err, "__notes__") and err.__cause__ is None
 
 
+def test_an_internal_error_names_its_pass(monkeypatch):
+    monkeypatch.setattr("ipu_lower.passes.sdfg_fuse_maps.SdfgFuseMapsPass.apply", failing(AssertionError()))
+    with pytest.raises(CompileError) as info:
+        emit_program(saxpy, {"N": 8}, None)
+    assert (info.value.stage, info.value.location) == ("lower", "pass 'sdfg-fuse-maps'")
+    assert info.value.message == "internal error in lower (AssertionError); set IPU_LOWER_DEBUG=1 for a traceback"
+
+
 def test_the_api_locates_errors_of_the_passes():
     with pytest.raises(CompileError) as info:
         emit_program(saxpy, {"N": -1}, None)

@@ -36,18 +36,18 @@ def failing(err: Exception):
 
 
 @pytest.mark.parametrize(
-    "where, stage",
+    "where, place, stage",
     [
-        ("ipu_lower.frontend.frontends.LocatedParser.parse_module", "import"),
-        ("ipu_lower.passes.sdfg_specialize.SdfgSpecializePass.apply", "lower"),
-        ("ipu_lower.targets.poplar_cpp.PoplarCppTarget.emit", "emit"),
+        ("ipu_lower.frontend.frontends.LocatedParser.parse_module", "", "import"),
+        ("ipu_lower.passes.sdfg_fuse_maps.SdfgFuseMapsPass.apply", "pass 'sdfg-fuse-maps': ", "lower"),
+        ("ipu_lower.targets.poplar_cpp.PoplarCppTarget.emit", "", "emit"),
     ],
 )
-def test_an_unknown_exception_is_one_line_naming_its_stage(where, stage, monkeypatch, capsys):
+def test_an_unknown_exception_is_one_line_naming_its_stage(where, place, stage, monkeypatch, capsys):
     monkeypatch.setattr(where, failing(KeyError(None)))
     line = ipu_opt(LOWER + ["-t", "poplar-cpp"], capsys)
     assert line == (
-        f"ipu-opt: error: internal error in {stage} (KeyError: None); set IPU_LOWER_DEBUG=1 for a traceback"
+        f"ipu-opt: {place}error: internal error in {stage} (KeyError: None); set IPU_LOWER_DEBUG=1 for a traceback"
     )
 
 
