@@ -13,11 +13,13 @@ def compile(program_or_sdfg: Any, symbols=None, arch=None, directory=None, demot
     """Lower and build a `@dace.program` or `dace.SDFG` for the CPU emulator; see
     `ipu_lower.runtime.compile`. A program that does not compile, now or when a call
     builds it for new symbol values, raises `ipu_lower.diagnostics.CompileError` (one
-    line, with `.location`, `.message` and `.stage`); wrong arguments raise TypeError."""
+    line, with `.location`, `.message` and `.stage`); wrong arguments raise TypeError, and
+    g++ failing on the emitted code `ipu_lower.runtime.BuildError`."""
     from ipu_lower.diagnostics import compile_stage
+    from ipu_lower.runtime import BuildError
     from ipu_lower.runtime import compile as compile_program
 
-    with compile_stage("import", passing=(TypeError, OverflowError)):
+    with compile_stage("import", passing=(TypeError, OverflowError, BuildError)):
         return compile_program(
             program_or_sdfg, symbols=symbols, arch=arch, directory=directory, demote_f64=demote_f64, chunk=chunk
         )
