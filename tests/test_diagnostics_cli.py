@@ -71,6 +71,12 @@ def test_multi_line_messages_become_one_line(err, line, monkeypatch, capsys):
     assert ipu_opt(LOWER, capsys) == line
 
 
+def test_ir_that_is_not_utf8_is_located(tmp_path, capsys):
+    path = tmp_path / "latin1.mlir"
+    path.write_bytes(b"builtin.module {\n  // caf\xe9\n}\n")
+    assert ipu_opt([str(path)], capsys) == f"ipu-opt: {path}:2:9: error: not UTF-8 text (invalid continuation byte)"
+
+
 def test_usage_errors_exit_with_code_1(capsys):
     assert ipu_opt([AXPY, "--no-such-flag"], capsys) == (
         "ipu-opt: error: unrecognized arguments: --no-such-flag (see ipu-opt --help)"

@@ -19,6 +19,8 @@ from xdsl.ir import Operation
 from xdsl.parser import Parser
 from xdsl.utils.frontend import Frontend
 
+from ipu_lower.diagnostics import CompileError
+
 # DaCe takes a second to import: the SDFG frontends import it only when used.
 
 
@@ -44,7 +46,14 @@ class LocatedMlirFrontend(Frontend):
     name = "mlir"
 
     def parse(self, ctx: Context, input: IO[bytes], input_name: str, line_offset: int = 0) -> ModuleOp:
-        return LocatedParser(ctx, input.read().decode(), input_name, line_offset).parse_module()
+        data = input.read()
+        try:
+            text = data.decode()
+        except UnicodeDecodeError as err:
+            line = data.count(b"\n", 0, err.start) + 1 + line_offset
+            column = err.start - (data.rfind(b"\n", 0, err.start) + 1) + 1
+            raise CompileError(f"not UTF-8 text ({err.reason})", f"{input_name}:{line}:{column}", "import") from None
+        return LocatedParser(ctx, text, input_name, line_offset).parse_module()
 
 
 @dataclass(frozen=True)
