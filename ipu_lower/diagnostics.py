@@ -128,7 +128,8 @@ def compile_stage(stage: str, passing: tuple[type[BaseException], ...] = (), qui
     """Run one step of compilation: warnings of dependencies are not shown, with `quiet` nor
     what they print (DaCe prints its parse errors), and any exception but those `passing`
     through is raised as a CompileError; with IPU_LOWER_DEBUG=1 internal errors keep their
-    traceback."""
+    traceback. Like `warnings.catch_warnings` and `redirect_stdout`, which it uses, it acts
+    on the whole process: compile from one thread at a time."""
     muted = contextlib.ExitStack()
     if quiet:
         muted.enter_context(contextlib.redirect_stdout(io.StringIO()))
