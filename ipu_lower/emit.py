@@ -11,6 +11,7 @@ from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
 
 from ipu_lower.pipelines import SdfgToPoplarPass
+from ipu_lower.program import symbol_value
 from ipu_lower.targets.poplar_cpp import PoplarCppTarget, split_files
 
 
@@ -46,7 +47,7 @@ def lower_program(
     from ipu_lower.frontend.importer import import_sdfg
 
     module = import_sdfg(to_sdfg(program_or_sdfg))
-    spec = ",".join(f"{name}={value}" for name, value in symbols.items())
+    spec = ",".join(f"{name}={symbol_value(name, value)}" for name, value in symbols.items())  # no "4,M=5"
     SdfgToPoplarPass(symbols=spec, arch=arch, demote_f64=demote_f64, chunk=chunk).apply(Context(), module)
     return module
 
