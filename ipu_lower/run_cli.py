@@ -52,7 +52,7 @@ def _load_value(program: CompiledProgram, name: str, text: str):
     if argument.dtype.kind in "iu" and not np.iinfo(argument.dtype).min <= number <= np.iinfo(argument.dtype).max:
         info = np.iinfo(argument.dtype)
         raise RunError(f"argument '{name}' must be a {argument.dtype} number ({info.min} to {info.max}), got '{text}'")
-    return argument.dtype.type(number)
+    return np.bool_(number) if argument.dtype.kind == "b" else number  # range checked by the call
 
 
 def _load_npy(argument: Argument, path: str, declared: np.dtype | None) -> np.ndarray:
@@ -78,7 +78,7 @@ def _load_npy(argument: Argument, path: str, declared: np.dtype | None) -> np.nd
         raise
     except (OSError, ValueError, EOFError) as err:
         raise RunError(f"cannot read {where}: {err}") from None
-    return value.reshape(()) if argument.scalar else value
+    return value.reshape(())[()] if argument.scalar else value
 
 
 def run(argv: Sequence[str] | None = None) -> None:
@@ -101,7 +101,7 @@ def run(argv: Sequence[str] | None = None) -> None:
         values[name] = _load_value(program, name, text)
     try:
         returned = program(**values)
-    except TypeError as err:
+    except (TypeError, ValueError, OverflowError) as err:  # an argument the call refused
         raise RunError(str(err)) from err
     outputs = {}
     output_dir = Path(args.output_dir) if args.output_dir else None

@@ -466,6 +466,8 @@ def _scalar(argument: Argument, value: Any):
     numpy integers, a floating-point one those and floats (anything else is a TypeError); a value
     its type cannot hold is an OverflowError, never a wrapped or infinite one."""
     dtype, name = argument.dtype, argument.name
+    if isinstance(value, np.ndarray) and value.shape == ():
+        value = value[()]  # a 0-d array is its numpy scalar
     if dtype.kind == "b":
         if not isinstance(value, bool | np.bool_):
             raise TypeError(f"argument '{name}' must be a bool, got {type(value).__name__}")
