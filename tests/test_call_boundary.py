@@ -168,14 +168,25 @@ def _in_threads(count: int, work) -> list:
     return results
 
 
+@pytest.fixture(scope="module")
+def saxpy_large():
+    """Runs long enough for calls from several threads to overlap (at N = 8 they rarely do)."""
+    program = ipu_lower.compile(saxpy, symbols={"N": LARGE})
+    yield program
+    program.close()
+
+
+LARGE = 20000
+
+
 @pytest.mark.parametrize("callable_of", [lambda p: p, lambda p: p.last], ids=["Program", "CompiledProgram"])
-def test_four_threads_calling_one_program_all_get_their_answer(saxpy8, callable_of):
-    program = callable_of(saxpy8)
+def test_four_threads_calling_one_program_all_get_their_answer(saxpy_large, callable_of):
+    program = callable_of(saxpy_large)
 
     def work(k: int) -> bool:
-        for repeat in range(5):
-            x = np.full(N, k + 1, np.float32)
-            y = np.full(N, repeat, np.float32)
+        for repeat in range(6):
+            x = np.full(LARGE, k + 1, np.float32)
+            y = np.full(LARGE, repeat, np.float32)
             program(np.float32(k), x, y)
             if not (y == k * (k + 1) + repeat).all():
                 return False
