@@ -37,6 +37,7 @@ from ipu_lower.frontend.symbolic import SymbolicError, to_index_expr
 from ipu_lower.program import IDENTIFIER, Program, symbol_value
 from ipu_lower.targets.codelet_printer import CODELET_INCLUDES
 from ipu_lower.targets.host_printer import (
+    ABI_FUNCTIONS,
     DYNAMIC_SLICE_INCLUDES,
     ELEMENTWISE_INCLUDES,
     HOST_INCLUDES,
@@ -208,12 +209,12 @@ def load_manifest(path: Path) -> dict[str, Any]:
     if not isinstance(manifest, dict):
         raise fail("must be a JSON object")
     identifier(manifest.get("sdfg"), "'sdfg'")
-    identifier(manifest.get("prefix"), "'prefix'")
-    functions = manifest.get("functions")
-    if not isinstance(functions, dict):
-        raise fail("'functions' must be an object")
-    for key in ("init", "run", "exit", "last_error"):
-        identifier(functions.get(key), f"'functions.{key}'")
+    prefix = identifier(manifest.get("prefix"), "'prefix'")
+    # Exactly the functions host.cpp exports: another name could make the call reach any
+    # symbol the process has (libc's `system` with an argument's data as its command).
+    expected = {key: f"{prefix}_{key}" for key in ABI_FUNCTIONS}
+    if manifest.get("functions") != expected:
+        raise fail(f"'functions' must be {json.dumps(expected)}, the functions the compiled program exports")
     arguments = manifest.get("arguments")
     if not isinstance(arguments, list):
         raise fail("'arguments' must be a list")
@@ -315,19 +316,19 @@ class CompiledProgram:
         ]
         self._shared = _shared_library(build_library(self.directory, self.manifest).resolve())
         library, functions = self._shared.cdll, self.manifest["functions"]
-        self._check_signature(getattr(library, functions["signature"]))
-        self._run = getattr(library, functions["run"])
+        self._check_signature(_export(library, functions["signature"]))
+        self._run = _export(library, functions["run"])
         self._run.restype = ctypes.c_int
         self._run.argtypes = [
             t for a in self.arguments for t in ([_ctype(a.dtype)] if a.scalar else [ctypes.c_void_p, ctypes.c_size_t])
         ]
-        self._exit = getattr(library, functions["exit"])
+        self._exit = _export(library, functions["exit"])
         self._exit.restype = None
-        self._report = library.ipu_lower_emulator_report
+        self._report = _export(library, "ipu_lower_emulator_report")
         self._report.restype = ctypes.c_char_p
-        self._last_error = getattr(library, functions["last_error"])
+        self._last_error = _export(library, functions["last_error"])
         self._last_error.restype = ctypes.c_char_p
-        init = getattr(library, functions["init"])
+        init = _export(library, functions["init"])
         init.restype = ctypes.c_int
         init.argtypes = [ctypes.c_char_p]
         with self._shared.lock:
@@ -430,6 +431,13 @@ class CompiledProgram:
             self.close()
         except Exception:  # interpreter shutdown: nothing left to release into
             pass
+
+
+def _export(library: ctypes.CDLL, name: str) -> Any:
+    try:
+        return getattr(library, name)
+    except AttributeError:  # a host.cpp edited by hand
+        raise ProgramError(f"the compiled program exports no function '{name}'; write it again with ipu-opt -o") from None
 
 
 def _array(argument: Argument, value: Any, declared: np.dtype | None = None) -> np.ndarray:
