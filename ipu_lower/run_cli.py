@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import os
 import sys
 from collections.abc import Sequence
@@ -49,6 +50,8 @@ def _load_value(program: CompiledProgram, name: str, text: str):
         number = float(text) if argument.dtype.kind == "f" else int(text)
     except ValueError as err:
         raise RunError(f"argument '{name}' must be a {argument.dtype} number, got '{text}'") from err
+    if argument.dtype.kind == "f" and math.isinf(number) and "inf" not in text.lower():  # 1e999
+        raise RunError(f"argument '{name}' is beyond the range of {argument.dtype}, got '{text}'")
     if argument.dtype.kind in "iu" and not np.iinfo(argument.dtype).min <= number <= np.iinfo(argument.dtype).max:
         info = np.iinfo(argument.dtype)
         raise RunError(f"argument '{name}' must be a {argument.dtype} number ({info.min} to {info.max}), got '{text}'")
