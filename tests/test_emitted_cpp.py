@@ -61,7 +61,7 @@ needs_gxx = pytest.mark.skipif(GXX is None, reason="g++ is not installed")
 
 CPP_FILES = ["codelets.cpp", "host.cpp"]
 OUTPUT_FILES = ["codelets.cpp", "host.cpp", "program.json"]
-ABI_FUNCTIONS = ("init", "run", "exit", "last_error")  # <prefix>_<function> in host.cpp
+ABI_FUNCTIONS = ("init", "run", "exit", "last_error", "signature")  # <prefix>_<function> in host.cpp
 
 
 def run_ipu_opt(args: list[str], capsys) -> tuple[int, str, str]:
@@ -568,7 +568,8 @@ def check_c_abi(name: str, host: str, info: Example) -> None:
     assert f'extern "C" int {name}_run({info.run_params}) {{' in host
     assert f'extern "C" const char *{name}_last_error(void) {{' in host
     assert f'extern "C" void {name}_exit(void) {{' in host
-    assert len(re.findall(r'^extern "C" ', host, re.MULTILINE)) == 4
+    assert f'extern "C" const char *{name}_signature(void) {{' in host
+    assert len(re.findall(r'^extern "C" ', host, re.MULTILINE)) == 5
 
 
 def check_sdk_style(codelets: str, sdk: int, maps: int) -> None:
