@@ -125,11 +125,17 @@ def run(argv: Sequence[str] | None = None) -> None:
 
 def _write_all(outputs: dict[Path, np.ndarray], report_path: Path | None, report: str | None) -> None:
     """Every file, or none changed: each is written beside its target first, and all are
-    moved into place only when every write succeeded."""
+    moved into place only when every write succeeded (a target that is a directory, which
+    no rename can replace, is found first). Directories made for them go again on error."""
+    targets = [*outputs, *([report_path] if report_path is not None else [])]
+    for target in targets:
+        if target.is_dir():
+            raise OSError(f"cannot write '{target}': it is a directory")
     staged: list[tuple[Path, Path]] = []
+    made: list[Path] = []
     try:
         for target, value in outputs.items():
-            target.parent.mkdir(parents=True, exist_ok=True)
+            made += _make_directories(target.parent)
             partial = target.with_name(f".{target.name}.{os.getpid()}.tmp")
             with open(partial, "wb") as file:
                 np.save(file, value)
@@ -141,9 +147,18 @@ def _write_all(outputs: dict[Path, np.ndarray], report_path: Path | None, report
     except OSError:
         for partial, _ in staged:
             partial.unlink(missing_ok=True)
+        for directory in reversed(made):
+            directory.rmdir()
         raise
     for partial, target in staged:
         partial.replace(target)
+
+
+def _make_directories(directory: Path) -> list[Path]:
+    """Make `directory` and its missing parents; those it made, outermost first."""
+    missing = [d for d in (directory, *directory.parents) if not d.exists()][::-1]
+    directory.mkdir(parents=True, exist_ok=True)
+    return missing
 
 
 def ipu_run_main(argv: Sequence[str] | None = None) -> None:
