@@ -281,7 +281,7 @@ class _SharedLibrary:
 
     def __init__(self, path: Path):
         self.cdll = ctypes.CDLL(str(path))
-        self.lock = threading.Lock()
+        self.lock = threading.RLock()  # reentrant: a program collected during a call closes under it
         self.users = 0
 
 
