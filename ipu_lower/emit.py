@@ -11,6 +11,7 @@ from xdsl.dialects.builtin import ModuleOp
 
 from ipu_lower.diagnostics import CompileError, compile_stage, one_line
 from ipu_lower.pipelines import SdfgToPoplarPass
+from ipu_lower.program import symbol_value
 from ipu_lower.targets.poplar_cpp import PoplarCppTarget, split_files
 
 
@@ -65,7 +66,7 @@ def lower_program(
     sdfg = to_sdfg(program_or_sdfg)
     with compile_stage("import"):
         module = import_sdfg(sdfg)
-    spec = ",".join(f"{name}={value}" for name, value in symbols.items())
+    spec = ",".join(f"{name}={symbol_value(name, value)}" for name, value in symbols.items())  # no "4,M=5"
     with compile_stage("lower"):
         SdfgToPoplarPass(symbols=spec, arch=arch, demote_f64=demote_f64, chunk=chunk).apply(Context(), module)
     return module

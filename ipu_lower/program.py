@@ -10,6 +10,8 @@ shape determines from keyword arguments named like them (`prog(A, T=10)`) or fro
 
 from __future__ import annotations
 
+import re
+import threading
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
@@ -18,6 +20,8 @@ import numpy as np
 from ipu_lower.dialects.index_expr import ExprError, IndexExpr
 
 Shapes = Mapping[str, Sequence[IndexExpr]]
+IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+"""A C and Python identifier (symbol names, program.json's names)."""
 
 
 def infer_symbols(declared: Shapes, arrays: Mapping[str, tuple[int, ...]], known: Mapping[str, int]) -> dict[str, int]:
@@ -77,7 +81,11 @@ def _mismatch(name: str, shape: Sequence[IndexExpr], actual: tuple[int, ...], va
 class Program:
     """A DaCe program built for the emulator per set of symbol values; call it like the
     DaCe program. `report`, `cycles`, `estimate`, `arguments` and `directory` are those of
-    the program the last call ran (or of the one `compile(..., symbols=...)` built)."""
+    the program the last call ran (or of the one `compile(..., symbols=...)` built).
+
+    Safe to call from several threads: each set of symbol values is built once (the
+    others wait for it), and the runs of one built program take turns (see
+    `ipu_lower.runtime.CompiledProgram`)."""
 
     def __init__(
         self,
@@ -95,6 +103,7 @@ class Program:
         self.symbols = dict(symbols)
         self._build = build
         self._built: dict[tuple[tuple[str, int], ...], Any] = {}
+        self._building = threading.Lock()
         self.last: Any = None
         if set(self.free_symbols) <= set(self.symbols):
             self.last = self.specialize(self.symbols)
@@ -102,9 +111,10 @@ class Program:
     def specialize(self, values: Mapping[str, int]) -> Any:
         """The program built for these symbol values (built on first use)."""
         key = tuple(sorted((s, values[s]) for s in self.free_symbols))
-        if key not in self._built:
-            self._built[key] = self._build(dict(key))
-        return self._built[key]
+        with self._building:
+            if key not in self._built:
+                self._built[key] = self._build(dict(key))
+            return self._built[key]
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
         symbol_kwargs = {k: kwargs.pop(k) for k in list(kwargs) if k in self.free_symbols}
@@ -120,8 +130,8 @@ class Program:
                 f"{'them' if len(missing) > 1 else 'it'} as compile({self.name}, symbols={{{listed}}}) "
                 f"or as a keyword argument ({', '.join(f'{s}=...' for s in missing)})"
             )
-        self.last = self.specialize(values)
-        return self.last(**bound)
+        program = self.last = self.specialize(values)
+        return program(**bound)  # not self.last, which another thread may have set since
 
     def _bind(self, args: tuple, kwargs: dict) -> dict[str, Any]:
         if len(args) > len(self.parameters):
@@ -159,7 +169,11 @@ class Program:
             built.close()
 
 
-def symbol_value(name: str, value: Any) -> int:
-    if isinstance(value, bool) or not isinstance(value, int | np.integer) or value < 0:
-        raise TypeError(f"symbol '{name}' must be a non-negative integer, got {value!r}")
+def symbol_value(name: Any, value: Any) -> int:
+    """A symbol's value checked at the API: a name and a non-negative int64 (a bool, a
+    string or a float is no size, and the passes take the values as a text)."""
+    if not isinstance(name, str) or not IDENTIFIER.fullmatch(name):
+        raise TypeError(f"symbol names must be identifiers, got {name!r:.60}")
+    if isinstance(value, bool) or not isinstance(value, int | np.integer) or not 0 <= value < 2**63:
+        raise TypeError(f"symbol '{name}' must be a non-negative integer below 2**63, got {value!r:.60}")
     return int(value)

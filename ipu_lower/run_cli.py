@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import os
 import sys
 from collections.abc import Sequence
@@ -49,10 +50,12 @@ def _load_value(program: CompiledProgram, name: str, text: str):
         number = float(text) if argument.dtype.kind == "f" else int(text)
     except ValueError as err:
         raise RunError(f"argument '{name}' must be a {argument.dtype} number, got '{text}'") from err
+    if argument.dtype.kind == "f" and math.isinf(number) and "inf" not in text.lower():  # 1e999
+        raise RunError(f"argument '{name}' is beyond the range of {argument.dtype}, got '{text}'")
     if argument.dtype.kind in "iu" and not np.iinfo(argument.dtype).min <= number <= np.iinfo(argument.dtype).max:
         info = np.iinfo(argument.dtype)
         raise RunError(f"argument '{name}' must be a {argument.dtype} number ({info.min} to {info.max}), got '{text}'")
-    return argument.dtype.type(number)
+    return np.bool_(number) if argument.dtype.kind == "b" else number  # range checked by the call
 
 
 def _load_npy(argument: Argument, path: str, declared: np.dtype | None) -> np.ndarray:
@@ -78,7 +81,7 @@ def _load_npy(argument: Argument, path: str, declared: np.dtype | None) -> np.nd
         raise
     except (OSError, ValueError, EOFError) as err:
         raise RunError(f"cannot read {where}: {err}") from None
-    return value.reshape(()) if argument.scalar else value
+    return value.reshape(())[()] if argument.scalar else value
 
 
 def run(argv: Sequence[str] | None = None) -> None:
@@ -101,7 +104,7 @@ def run(argv: Sequence[str] | None = None) -> None:
         values[name] = _load_value(program, name, text)
     try:
         returned = program(**values)
-    except TypeError as err:
+    except (TypeError, ValueError, OverflowError) as err:  # an argument the call refused
         raise RunError(str(err)) from err
     outputs = {}
     output_dir = Path(args.output_dir) if args.output_dir else None
@@ -122,11 +125,17 @@ def run(argv: Sequence[str] | None = None) -> None:
 
 def _write_all(outputs: dict[Path, np.ndarray], report_path: Path | None, report: str | None) -> None:
     """Every file, or none changed: each is written beside its target first, and all are
-    moved into place only when every write succeeded."""
+    moved into place only when every write succeeded (a target that is a directory, which
+    no rename can replace, is found first). Directories made for them go again on error."""
+    targets = [*outputs, *([report_path] if report_path is not None else [])]
+    for target in targets:
+        if target.is_dir():
+            raise OSError(f"cannot write '{target}': it is a directory")
     staged: list[tuple[Path, Path]] = []
+    made: list[Path] = []
     try:
         for target, value in outputs.items():
-            target.parent.mkdir(parents=True, exist_ok=True)
+            made += _make_directories(target.parent)
             partial = target.with_name(f".{target.name}.{os.getpid()}.tmp")
             with open(partial, "wb") as file:
                 np.save(file, value)
@@ -138,9 +147,18 @@ def _write_all(outputs: dict[Path, np.ndarray], report_path: Path | None, report
     except OSError:
         for partial, _ in staged:
             partial.unlink(missing_ok=True)
+        for directory in reversed(made):
+            directory.rmdir()
         raise
     for partial, target in staged:
         partial.replace(target)
+
+
+def _make_directories(directory: Path) -> list[Path]:
+    """Make `directory` and its missing parents; those it made, outermost first."""
+    missing = [d for d in (directory, *directory.parents) if not d.exists()][::-1]
+    directory.mkdir(parents=True, exist_ok=True)
+    return missing
 
 
 def ipu_run_main(argv: Sequence[str] | None = None) -> None:

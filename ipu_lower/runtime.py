@@ -14,8 +14,8 @@ import ctypes
 import fcntl
 import hashlib
 import json
+import math
 import os
-import re
 import shutil
 import subprocess
 import sys
@@ -34,9 +34,10 @@ from ipu_lower.cost_model import ProgramEstimate, WhileLoop
 from ipu_lower.dialects.index_expr import IndexExpr
 from ipu_lower.element_types import element_type_of_numpy
 from ipu_lower.frontend.symbolic import SymbolicError, to_index_expr
-from ipu_lower.program import Program, symbol_value
+from ipu_lower.program import IDENTIFIER, Program, symbol_value
 from ipu_lower.targets.codelet_printer import CODELET_INCLUDES
 from ipu_lower.targets.host_printer import (
+    ABI_FUNCTIONS,
     DYNAMIC_SLICE_INCLUDES,
     ELEMENTWISE_INCLUDES,
     HOST_INCLUDES,
@@ -177,7 +178,6 @@ def _run(tool: str, arguments: list[str]) -> None:
 
 RETURN_PREFIX = "__return"
 MAX_MANIFEST_BYTES = 1 << 20
-_IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _DEMOTED_FROM = {"float64": "float32", "int64": "int32"}
 """What ipu-demote-f64 makes of each 64-bit type."""
 
@@ -202,19 +202,19 @@ def load_manifest(path: Path) -> dict[str, Any]:
         return ProgramError(f"{path}: {what}")
 
     def identifier(value: Any, what: str) -> str:
-        if not isinstance(value, str) or not _IDENTIFIER.fullmatch(value):
+        if not isinstance(value, str) or not IDENTIFIER.fullmatch(value):
             raise fail(f"{what} must be a C identifier, got {value!r:.60}")
         return value
 
     if not isinstance(manifest, dict):
         raise fail("must be a JSON object")
     identifier(manifest.get("sdfg"), "'sdfg'")
-    identifier(manifest.get("prefix"), "'prefix'")
-    functions = manifest.get("functions")
-    if not isinstance(functions, dict):
-        raise fail("'functions' must be an object")
-    for key in ("init", "run", "exit", "last_error"):
-        identifier(functions.get(key), f"'functions.{key}'")
+    prefix = identifier(manifest.get("prefix"), "'prefix'")
+    # Exactly the functions host.cpp exports: another name could make the call reach any
+    # symbol the process has (libc's `system` with an argument's data as its command).
+    expected = {key: f"{prefix}_{key}" for key in ABI_FUNCTIONS}
+    if manifest.get("functions") != expected:
+        raise fail(f"'functions' must be {json.dumps(expected)}, the functions the compiled program exports")
     arguments = manifest.get("arguments")
     if not isinstance(arguments, list):
         raise fail("'arguments' must be a list")
@@ -273,8 +273,35 @@ class Argument:
         return self.name.startswith(RETURN_PREFIX)
 
 
+class _SharedLibrary:
+    """A loaded shared library and its one copy of the program's state (the Engine, the
+    last error, the emulator's report): dlopen gives every CompiledProgram of the same
+    file the same copy. Calls into it hold `lock`; init runs for the first user and exit
+    after the last one closes."""
+
+    def __init__(self, path: Path):
+        self.cdll = ctypes.CDLL(str(path))
+        self.lock = threading.RLock()  # reentrant: a program collected during a call closes under it
+        self.users = 0
+
+
+_LIBRARIES: dict[Path, _SharedLibrary] = {}
+_LIBRARIES_LOCK = threading.Lock()
+
+
+def _shared_library(path: Path) -> _SharedLibrary:
+    with _LIBRARIES_LOCK:
+        if path not in _LIBRARIES:
+            _LIBRARIES[path] = _SharedLibrary(path)
+        return _LIBRARIES[path]
+
+
 class CompiledProgram:
-    """A program built for the emulator; call it like the DaCe program."""
+    """A program built for the emulator; call it like the DaCe program.
+
+    Safe to call from several threads: the calls of every CompiledProgram of one shared
+    library run one at a time (the library holds one Engine), each with its own buffers;
+    `report` and `cycles` are those of the last call that finished."""
 
     def __init__(self, directory: Path):
         self.directory = Path(directory)
@@ -287,26 +314,44 @@ class CompiledProgram:
             Argument(a["name"], np.dtype(a["dtype"]), tuple(a["shape"]), a["output"])
             for a in self.manifest["arguments"]
         ]
-        self.library = ctypes.CDLL(str(build_library(self.directory, self.manifest)))
-        functions = self.manifest["functions"]
-        self._run = getattr(self.library, functions["run"])
+        self._shared = _shared_library(build_library(self.directory, self.manifest).resolve())
+        library, functions = self._shared.cdll, self.manifest["functions"]
+        self._check_signature(_export(library, functions["signature"]))
+        self._run = _export(library, functions["run"])
         self._run.restype = ctypes.c_int
         self._run.argtypes = [
-            _ctype(a.dtype) if a.scalar else ctypes.c_void_p for a in self.arguments
+            t for a in self.arguments for t in ([_ctype(a.dtype)] if a.scalar else [ctypes.c_void_p, ctypes.c_size_t])
         ]
-        self._exit = getattr(self.library, functions["exit"])
+        self._exit = _export(library, functions["exit"])
         self._exit.restype = None
-        self._report = self.library.ipu_lower_emulator_report
+        self._report = _export(library, "ipu_lower_emulator_report")
         self._report.restype = ctypes.c_char_p
-        self._last_error = getattr(self.library, functions["last_error"])
+        self._last_error = _export(library, functions["last_error"])
         self._last_error.restype = ctypes.c_char_p
-        init = getattr(self.library, functions["init"])
+        init = _export(library, functions["init"])
         init.restype = ctypes.c_int
         init.argtypes = [ctypes.c_char_p]
-        if init(str(self.directory / "codelets.cpp").encode()) != 0:
-            raise ProgramError(self._last_error().decode())
+        with self._shared.lock:
+            if self._shared.users == 0 and init(str(self.directory / "codelets.cpp").encode()) != 0:
+                raise ProgramError(self._last_error().decode())
+            self._shared.users += 1
         self._open = True
         self.report: dict[str, Any] | None = None
+
+    def _check_signature(self, signature: Any) -> None:
+        """program.json's arguments must be those the compiled code takes: a hand-edited
+        or stale file would make the call pass buffers of other sizes or types."""
+        signature.restype = ctypes.c_char_p
+        compiled = json.loads(signature().decode())
+        listed = [{k: a[k] for k in ("name", "dtype", "shape", "output")} for a in self.manifest["arguments"]]
+        if listed != compiled:
+            def text(arguments: list[dict]) -> str:
+                return ", ".join(f"{a['name']}: {a['dtype']}{a['shape']}{' (output)' if a['output'] else ''}" for a in arguments)
+
+            raise ProgramError(
+                f"{self.directory / 'program.json'}: its arguments ({text(listed)}) are not those of the "
+                f"compiled program ({text(compiled)}); write the directory again with ipu-opt -o"
+            )
 
     @property
     def cycles(self) -> int | None:
@@ -321,7 +366,10 @@ class CompiledProgram:
         return ProgramEstimate(data["cycles"], tuple(WhileLoop(**loop) for loop in data["while_loops"]))
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
-        """Run on the given arguments; returns what the DaCe program returns, if anything."""
+        """Run on the given arguments; returns what the DaCe program returns, if anything.
+        Every argument is checked before anything runs: a wrong kind of value is a
+        TypeError, a read-only array the program writes a ValueError and a scalar out of
+        its type's range an OverflowError, each naming the argument."""
         if not self._open:
             raise ProgramError("the program has been closed")
         values = self._bind(args, kwargs)
@@ -335,12 +383,15 @@ class CompiledProgram:
             buffers.append(buffer)
             if argument.output and buffer is not array:
                 copy_back.append((array, buffer))
-            c_args.append(buffer.ctypes.data)
-        if self._run(*c_args) != 0:
-            raise ProgramError(self._last_error().decode())
+            c_args += [buffer.ctypes.data, buffer.size]
+        self.report = None  # a failed run has no report, not the previous run's
+        with self._shared.lock:
+            if self._run(*c_args) != 0:
+                raise ProgramError(self._last_error().decode())
+            report = self._report().decode()
         for array, buffer in copy_back:
             array[...] = buffer
-        self.report = json.loads(self._report().decode())
+        self.report = json.loads(report)
         returned = [v for a, v in zip(self.arguments, values) if a.returned]
         return None if not returned else returned[0] if len(returned) == 1 else tuple(returned)
 
@@ -367,9 +418,13 @@ class CompiledProgram:
         return [bound[a.name] for a in self.arguments]
 
     def close(self) -> None:
+        """Release the program; the library's Engine goes with the last program using it."""
         if self._open:
-            self._exit()
             self._open = False
+            with self._shared.lock:
+                self._shared.users -= 1
+                if self._shared.users == 0:
+                    self._exit()
 
     def __del__(self) -> None:
         try:
@@ -378,9 +433,16 @@ class CompiledProgram:
             pass
 
 
+def _export(library: ctypes.CDLL, name: str) -> Any:
+    try:
+        return getattr(library, name)
+    except AttributeError:  # a host.cpp edited by hand
+        raise ProgramError(f"the compiled program exports no function '{name}'; write it again with ipu-opt -o") from None
+
+
 def _array(argument: Argument, value: Any, declared: np.dtype | None = None) -> np.ndarray:
     if not isinstance(value, np.ndarray):
-        raise TypeError(f"argument '{argument.name}' must be a numpy array")
+        raise TypeError(f"argument '{argument.name}' must be a numpy array, got {type(value).__name__}")
     accepted = value.dtype == argument.dtype or (declared is not None and value.dtype == declared)
     if not accepted or value.shape != argument.shape:
         also = f" (or {declared}, which the program declares and the build demoted)" if declared is not None else ""
@@ -388,13 +450,15 @@ def _array(argument: Argument, value: Any, declared: np.dtype | None = None) -> 
             f"argument '{argument.name}' must be {argument.dtype}{list(argument.shape)}{also}, "
             f"got {value.dtype}{list(value.shape)}"
         )
+    if argument.output and not value.flags.writeable:
+        raise ValueError(f"argument '{argument.name}' is read-only, and the program writes it")
     return value
 
 
 def _converted(argument: Argument, array: np.ndarray) -> np.ndarray:
-    """The contiguous array of the argument's element type that the program reads: the
-    array itself when it is one, else a converted copy (an integer out of the narrower
-    type's range is an error, not a wrapped value)."""
+    """The contiguous, aligned array of the argument's element type that the program
+    reads: the array itself when it is one, else a converted copy (an integer out of the
+    narrower type's range is an error, not a wrapped value)."""
     if array.dtype != argument.dtype and argument.dtype.kind in "iu" and array.size:
         info = np.iinfo(argument.dtype)
         if array.min() < info.min or array.max() > info.max:
@@ -402,23 +466,40 @@ def _converted(argument: Argument, array: np.ndarray) -> np.ndarray:
                 f"argument '{argument.name}' holds values outside {argument.dtype} ({info.min} to {info.max}), "
                 "which the demoted program computes in"
             )
-    return np.ascontiguousarray(array, dtype=argument.dtype)
+    return np.require(array, dtype=argument.dtype, requirements=("C_CONTIGUOUS", "ALIGNED"))
 
 
 def _scalar(argument: Argument, value: Any):
-    if argument.dtype.kind in "iu" and isinstance(value, int | np.integer) and not isinstance(value, bool):
-        info = np.iinfo(argument.dtype)
-        if not info.min <= int(value) <= info.max:  # numpy would wrap it (with a warning)
-            raise TypeError(
-                f"argument '{argument.name}' must be a {argument.dtype} scalar "
-                f"({info.min} to {info.max}), got {int(value)}"
-            )
-    as_array = np.asarray(value, dtype=argument.dtype)
-    if as_array.shape != ():
-        raise TypeError(f"argument '{argument.name}' must be a scalar")
-    if argument.dtype == np.float16:
-        return _ctype(argument.dtype)(int(as_array.view(np.uint16)))
-    return _ctype(argument.dtype)(as_array.item())
+    """The scalar as its C type: a bool argument takes bools, an integer one Python and
+    numpy integers, a floating-point one those and floats (anything else is a TypeError); a value
+    its type cannot hold is an OverflowError, never a wrapped or infinite one."""
+    dtype, name = argument.dtype, argument.name
+    if isinstance(value, np.ndarray) and value.shape == ():
+        value = value[()]  # a 0-d array is its numpy scalar
+    if dtype.kind == "b":
+        if not isinstance(value, bool | np.bool_):
+            raise TypeError(f"argument '{name}' must be a bool, got {type(value).__name__}")
+        return _ctype(dtype)(bool(value))
+    integer = isinstance(value, int | np.integer) and not isinstance(value, bool)
+    if not (integer or (dtype.kind == "f" and isinstance(value, float | np.floating))):
+        kind = "an integer" if dtype.kind in "iu" else "a real number"
+        raise TypeError(f"argument '{name}' must be {kind} ({dtype} scalar), got {type(value).__name__}")
+    if dtype.kind in "iu":
+        info = np.iinfo(dtype)
+        if not info.min <= int(value) <= info.max:  # numpy would wrap it
+            raise OverflowError(f"argument '{name}' must be a {dtype} scalar ({info.min} to {info.max}), got {int(value)}")
+        return _ctype(dtype)(int(value))
+    try:
+        wide = float(value)
+    except OverflowError:  # an int beyond any float
+        wide = math.inf
+    with np.errstate(over="ignore"):
+        narrow = np.array(wide).astype(dtype)
+    if (integer or math.isfinite(wide)) and not np.isfinite(narrow):  # inf and nan given as such pass
+        raise OverflowError(f"argument '{name}' is beyond the range of {dtype}, got {value!r:.40}")
+    if dtype == np.float16:
+        return _ctype(dtype)(int(narrow.view(np.uint16)))
+    return _ctype(dtype)(narrow.item())
 
 
 def _ctype(dtype: np.dtype):

@@ -364,7 +364,7 @@ def test_unsigned_scalar_arguments_are_range_checked():
     compiled = ipu_lower.compile(u32_ops, symbols={"N": 8}, demote_f64=True)
     x = np.arange(8, dtype=np.uint32)
     outs = [np.zeros(8, np.uint32), np.zeros(8, np.uint32), np.zeros(8, np.uint32), np.zeros(8, np.float32)]
-    with pytest.raises(TypeError, match=r"argument 'k' must be a uint32 scalar \(0 to 4294967295\), got -1"):
+    with pytest.raises(OverflowError, match=r"argument 'k' must be a uint32 scalar \(0 to 4294967295\), got -1"):
         compiled(x, x, -1, *outs)
     with pytest.raises(TypeError, match=r"argument 'x' must be uint32\[8\], got int32\[8\]"):
         compiled(x.astype(np.int32), x, 3, *outs)

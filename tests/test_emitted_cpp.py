@@ -61,7 +61,7 @@ needs_gxx = pytest.mark.skipif(GXX is None, reason="g++ is not installed")
 
 CPP_FILES = ["codelets.cpp", "host.cpp"]
 OUTPUT_FILES = ["codelets.cpp", "host.cpp", "program.json"]
-ABI_FUNCTIONS = ("init", "run", "exit", "last_error")  # <prefix>_<function> in host.cpp
+ABI_FUNCTIONS = ("init", "run", "exit", "last_error", "signature")  # <prefix>_<function> in host.cpp
 
 
 def run_ipu_opt(args: list[str], capsys) -> tuple[int, str, str]:
@@ -115,13 +115,13 @@ class Example:
 # over its arguments: no transients are left (saxpy updates y in place, chain computes
 # z from x and y in one map, scale2d's scalar temporaries are folded into its map).
 EXAMPLE_INFO = {
-    "saxpy": Example("float a, float *x, float *y", ("x", "y"), ("a",), 1,
+    "saxpy": Example("float a, float *x, std::size_t x_count, float *y, std::size_t y_count", ("x", "y"), ("a",), 1,
                      "FLOAT", ("N",), ("y",), ("a", "x", "y"), ("a", "x", "y")),
-    "chain": Example("float *x, float *y, float *z", ("x", "y", "z"), (), 1,
+    "chain": Example("float *x, std::size_t x_count, float *y, std::size_t y_count, float *z, std::size_t z_count", ("x", "y", "z"), (), 1,
                      "FLOAT", ("N",), ("z",), ("x", "y", "z"), ("x", "y")),
-    "scale2d": Example("float *A, float *B", ("A", "B"), (), 1,
+    "scale2d": Example("float *A, std::size_t A_count, float *B, std::size_t B_count", ("A", "B"), (), 1,
                        "FLOAT", ("M", "N"), ("B",), ("A", "B"), ("A",)),
-    "clamp": Example("int *x, int lo, int hi, int *y", ("x", "y"), ("lo", "hi"), 1,
+    "clamp": Example("int *x, std::size_t x_count, int lo, int hi, int *y, std::size_t y_count", ("x", "y"), ("lo", "hi"), 1,
                      "INT", ("N",), ("y",), ("x", "lo", "hi", "y"), ("x", "lo", "hi")),
 }
 
@@ -568,7 +568,8 @@ def check_c_abi(name: str, host: str, info: Example) -> None:
     assert f'extern "C" int {name}_run({info.run_params}) {{' in host
     assert f'extern "C" const char *{name}_last_error(void) {{' in host
     assert f'extern "C" void {name}_exit(void) {{' in host
-    assert len(re.findall(r'^extern "C" ', host, re.MULTILINE)) == 4
+    assert f'extern "C" const char *{name}_signature(void) {{' in host
+    assert len(re.findall(r'^extern "C" ', host, re.MULTILINE)) == 5
 
 
 def check_sdk_style(codelets: str, sdk: int, maps: int) -> None:
@@ -782,7 +783,7 @@ def test_manifest_of_saxpy(tmp_path, capsys):
         "sdfg": "saxpy",
         "prefix": "saxpy",
         "functions": {"init": "saxpy_init", "run": "saxpy_run", "exit": "saxpy_exit",
-                      "last_error": "saxpy_last_error"},
+                      "last_error": "saxpy_last_error", "signature": "saxpy_signature"},
         "arch": "ipu2",
         "arguments": [
             {"name": "a", "dtype": "float32", "shape": [], "output": False},
@@ -972,7 +973,7 @@ def test_console_script(tmp_path):
     assert (result.returncode, result.stderr, result.stdout) == (0, "", "")
     assert sorted(p.name for p in out_dir.iterdir()) == OUTPUT_FILES
     host = (out_dir / "host.cpp").read_text()
-    assert 'extern "C" int clamp_run(int *x, int lo, int hi, int *y) {' in host
+    assert 'extern "C" int clamp_run(int *x, std::size_t x_count, int lo, int hi, int *y, std::size_t y_count) {' in host
     assert json.loads((out_dir / "program.json").read_text())["functions"]["run"] == "clamp_run"
     # an error through the real process: exit code 1, one line
     result = subprocess.run(

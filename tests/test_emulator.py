@@ -677,6 +677,8 @@ class Emitted:
             value = args[arg["name"]]
             call.append(ctype(value.item()) if arg["shape"] == [] and not arg["output"]
                         else value.ctypes.data_as(ctypes.POINTER(ctype)))
+            if arg["shape"]:
+                call.append(ctypes.c_size_t(value.size))  # the element count the run checks
         assert self.functions["run"](*call) == 0, self.functions["last_error"]()
         for out, want in expected.items():
             np.testing.assert_allclose(args[out], want, rtol=1e-6)

@@ -21,7 +21,7 @@ from ipu_lower.dialects import poplar
 from ipu_lower.passes.demote_f64 import DECLARED_TYPES
 from ipu_lower.targets.codelet_printer import print_codelet, print_codelets_header
 from ipu_lower.element_types import element_type
-from ipu_lower.targets.host_printer import print_host, program_prefix
+from ipu_lower.targets.host_printer import ABI_FUNCTIONS, abi_arguments, print_host, program_prefix
 from ipu_lower.targets.print_context import PrintContext
 
 FILE_MARKER = "// FILE: "
@@ -106,27 +106,14 @@ def manifest(program: poplar.HostProgramOp, declared: dict[str, str] | None = No
     `declared`: the 64-bit type of each argument the build demoted, which callers accept."""
     prefix = program_prefix(program)
     estimate = program_estimate(program, get_arch(program.arch.data))
-    read_back = {
-        op.argument.data
-        for op in program.run_body.block.ops
-        if isinstance(op, poplar.ReadTensorOp | poplar.CopyFromRemoteBufferOp)
-    }
     return {
         "sdfg": program.sym_name.data,
         "prefix": prefix,
-        "functions": {
-            name: f"{prefix}_{name}" for name in ("init", "run", "exit", "last_error")
-        },
+        "functions": {name: f"{prefix}_{name}" for name in ABI_FUNCTIONS},
         "arch": program.arch.data,
         "arguments": [
-            {
-                "name": name,
-                "dtype": element_type(memref.element_type).numpy,  # type: ignore[union-attr]
-                "shape": list(memref.get_shape()),
-                "output": name in read_back,
-                **({"declared": declared[name]} if declared and name in declared else {}),
-            }
-            for name, memref in program.argument_list()
+            {**argument, **({"declared": declared[argument["name"]]} if declared and argument["name"] in declared else {})}
+            for argument in abi_arguments(program)
         ],
         "estimate": {
             "cycles": estimate.cycles,

@@ -29,7 +29,7 @@ poplar.host_program @rows arch "ipu2" args ["A"] : [memref<12x4xf32>] build {
 // CHECK:      poplar::RemoteBuffer A_buffer = graph.addRemoteBuffer("A", poplar::FLOAT, 12, 4);
 // CHECK:      poplar::program::Copy load(A_buffer, L.flatten(), c.reinterpret(poplar::UNSIGNED_INT));
 // CHECK-NEXT: poplar::program::Copy store(L.flatten(), A_buffer, c.reinterpret(poplar::UNSIGNED_INT));
-// CHECK:      extern "C" int rows_run(float *A) {
+// CHECK:      extern "C" int rows_run(float *A, std::size_t A_count) {
 // CHECK:        poplar::Engine &engine = rows_state->engine;
 // CHECK-NEXT:   for (std::size_t repeat = 0; repeat < 4; ++repeat) {
 // CHECK-NEXT:     engine.copyToRemoteBuffer(A + repeat * 12, "A", repeat);
