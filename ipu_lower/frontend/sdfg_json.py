@@ -59,6 +59,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ipu_lower.dace_types import register
+from ipu_lower.frontend.constant_range import INT64_MAX, INT64_MIN
 from ipu_lower.frontend.safe_expr import (
     MAX_EXPRESSION_LENGTH,
     UnsafeExpressionError,
@@ -343,8 +344,8 @@ class _Validator:
         if isinstance(
             value, (int, float)
         ):  # JSON numbers (and booleans) need no parsing
-            if isinstance(value, int) and value.bit_length() > 256:
-                raise self.error(f"{what}: integer is too large", where)
+            if isinstance(value, int) and not INT64_MIN <= value <= INT64_MAX:
+                raise self.error(f"{what}: integer {value} is outside the 64-bit range", where)
             return
         if not isinstance(value, str):
             raise self.error(
