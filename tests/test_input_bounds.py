@@ -63,3 +63,53 @@ def test_huge_constants_are_located_errors(tmp_path, mutate, fragments):
     path = tmp_path / "bad.sdfg"
     path.write_text(json.dumps(doc))
     assert_one_line_error(run_ipu_opt(path), *fragments)
+
+
+# ---- memory before limits --------------------------------------------------------------------
+
+
+def _parse_measuring_memory(path: Path) -> tuple[str, int]:
+    """The error of loading `path` with the .sdfg frontend, and the peak of Python allocations."""
+    import tracemalloc
+
+    from xdsl.context import Context
+
+    import ipu_lower.frontend.importer  # noqa: F401 - imported by the frontend, not measured
+    from ipu_lower.frontend.frontends import SdfgFrontend
+    from ipu_lower.frontend.sdfg_json import SdfgInputError
+
+    tracemalloc.start()
+    try:
+        with open(path, "rb") as stream, pytest.raises(SdfgInputError) as err:
+            SdfgFrontend().parse(Context(), stream, str(path))
+        return str(err.value), tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+
+
+def test_a_too_large_file_is_refused_before_it_is_read(tmp_path):
+    from ipu_lower.frontend.sdfg_json import MAX_SDFG_BYTES
+
+    path = tmp_path / "huge.sdfg"
+    with open(path, "wb") as f:  # sparse: costs no disk
+        f.truncate(MAX_SDFG_BYTES + 1024)
+    message, peak = _parse_measuring_memory(path)
+    assert "larger than" in message
+    assert peak < 16 * 1024 * 1024
+
+
+def test_a_gzip_bomb_stops_at_the_limit_with_no_more_than_the_limit_in_memory(tmp_path, monkeypatch):
+    import zlib
+
+    from ipu_lower.frontend import sdfg_json
+
+    limit = 16 * 1024 * 1024
+    monkeypatch.setattr(sdfg_json, "MAX_SDFG_BYTES", limit)
+    compressor = zlib.compressobj(9, zlib.DEFLATED, 16 + zlib.MAX_WBITS)
+    block = b" " * (1024 * 1024)
+    bomb = b"".join(compressor.compress(block) for _ in range(8 * limit // len(block))) + compressor.flush()
+    path = tmp_path / "bomb.sdfgz"
+    path.write_bytes(bomb)
+    message, peak = _parse_measuring_memory(path)
+    assert "decompressed size exceeds" in message
+    assert peak < 1.5 * limit

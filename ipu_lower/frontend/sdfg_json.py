@@ -51,12 +51,14 @@ from __future__ import annotations
 
 import ast
 import gzip
+import io
 import json
+import os
 import re
 import zlib
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Any
+from typing import IO, Any
 
 from ipu_lower.dace_types import register
 from ipu_lower.frontend.constant_range import INT64_MAX, INT64_MIN
@@ -72,12 +74,14 @@ __all__ = [
     "MAX_SDFG_BYTES",
     "SdfgInputError",
     "load_sdfg_json",
+    "read_sdfg_file",
     "sdfg_from_json_safely",
     "validate_sdfg_json",
 ]
 
 MAX_SDFG_BYTES = 256 * 1024 * 1024  # decompressed JSON text
 MAX_CODE_LENGTH = 1024 * 1024  # one tasklet / global code block
+_GUNZIP_SLICE = 1024 * 1024
 
 # fmt: off
 _BASIC_TYPECLASSES = frozenset({
@@ -165,7 +169,26 @@ def _describe(value: object) -> str:
 # Reading the file
 
 
-def load_sdfg_json(data: bytes, filename: str) -> dict:
+def read_sdfg_file(stream: IO[bytes], filename: str) -> dict:
+    """`load_sdfg_json` of what `stream` holds, reading no more than the size limit allows."""
+    return load_sdfg_json(_read_bounded(stream, filename), filename)
+
+
+def _read_bounded(stream: IO[bytes], where: str) -> bytes:
+    """The bytes of `stream`, refused before reading when the file is known to be too large."""
+    try:
+        size = os.fstat(stream.fileno()).st_size
+    except (OSError, AttributeError, io.UnsupportedOperation):  # pipes and in-memory streams
+        size = 0
+    if size > MAX_SDFG_BYTES:
+        raise SdfgInputError(f"file is larger than {MAX_SDFG_BYTES} bytes", where)
+    data = stream.read(MAX_SDFG_BYTES + 1)
+    if len(data) > MAX_SDFG_BYTES:
+        raise SdfgInputError(f"file is larger than {MAX_SDFG_BYTES} bytes", where)
+    return data
+
+
+def load_sdfg_json(data: bytes | bytearray, filename: str) -> dict:
     """Decode a `.sdfg` (JSON) or `.sdfgz` (gzip) file into a dict, without loading it in DaCe."""
     where = filename
     if len(data) > MAX_SDFG_BYTES:
@@ -178,6 +201,7 @@ def load_sdfg_json(data: bytes, filename: str) -> dict:
         raise SdfgInputError(
             f"not UTF-8 text: {err.reason} at byte {err.start}", where
         ) from None
+    del data  # the text is a copy: keep one of the two alive
     try:
         obj = json.loads(text)
     except json.JSONDecodeError as err:
@@ -195,23 +219,28 @@ def load_sdfg_json(data: bytes, filename: str) -> dict:
     return obj
 
 
-def _gunzip(data: bytes, where: str) -> bytes:
+def _gunzip(data: bytes, where: str) -> bytearray:
+    """The decompressed members of `data`, produced a slice at a time so that a bomb stops
+    at the size limit with no more than the limit in memory."""
     out = bytearray()
     rest = data
     try:
         while rest:
             d = zlib.decompressobj(16 + zlib.MAX_WBITS)
-            out += d.decompress(rest, MAX_SDFG_BYTES + 1 - len(out))
-            if len(out) > MAX_SDFG_BYTES or d.unconsumed_tail:
-                raise SdfgInputError(
-                    f"decompressed size exceeds {MAX_SDFG_BYTES} bytes", where
-                )
+            pending = rest
+            while pending and not d.eof:
+                out += d.decompress(pending, _GUNZIP_SLICE)
+                if len(out) > MAX_SDFG_BYTES:
+                    raise SdfgInputError(
+                        f"decompressed size exceeds {MAX_SDFG_BYTES} bytes", where
+                    )
+                pending = d.unconsumed_tail
             if not d.eof:
                 raise SdfgInputError("not a valid gzip file: truncated data", where)
             rest = d.unused_data
     except (zlib.error, gzip.BadGzipFile, EOFError) as err:
         raise SdfgInputError(f"not a valid gzip file: {err}", where) from None
-    return bytes(out)
+    return out
 
 
 # --------------------------------------------------------------------------------------------
