@@ -61,7 +61,7 @@ from dataclasses import dataclass
 from typing import IO, Any
 
 from ipu_lower.dace_types import register
-from ipu_lower.frontend.constant_range import INT64_MAX, INT64_MIN
+from ipu_lower.frontend.constant_range import INT64_MAX, INT64_MIN, constant_value
 from ipu_lower.frontend.safe_expr import (
     MAX_EXPRESSION_LENGTH,
     UnsafeExpressionError,
@@ -98,6 +98,8 @@ _NODE_TYPES = (
     "AccessNode", "Tasklet", "MapEntry", "MapExit", "ConsumeEntry", "ConsumeExit",
     "PipelineEntry", "PipelineExit", "NestedSDFG", "LibraryNode",
 )
+_SCOPE_ENTRIES = ("MapEntry", "ConsumeEntry", "PipelineEntry")
+_SCOPE_EXITS = ("MapExit", "ConsumeExit", "PipelineExit")
 _DATA_TYPES = ("Scalar", "Array", "ArrayView", "ArrayReference", "Stream")
 _UNSUPPORTED_DATA = {
     "Structure", "StructureView", "StructureReference", "ContainerArray", "ContainerView",
@@ -370,9 +372,9 @@ class _Validator:
         subscripts: bool = False,
     ) -> None:
         """A symbolic expression: a string checked by the whitelist, or a plain number."""
-        if isinstance(
-            value, (int, float)
-        ):  # JSON numbers (and booleans) need no parsing
+        if isinstance(value, bool):
+            raise self.error(f"{what} must be an expression or a number, got a boolean", where)
+        if isinstance(value, (int, float)):  # JSON numbers need no parsing
             if isinstance(value, int) and not INT64_MIN <= value <= INT64_MAX:
                 raise self.error(f"{what}: integer {value} is outside the 64-bit range", where)
             return
@@ -464,13 +466,30 @@ class _Validator:
 
     def data_descriptor(self, value: object, where: _Where) -> None:
         t = value.get("type") if isinstance(value, dict) else None
-        if t in _UNSUPPORTED_DATA:
+        if isinstance(t, str) and t in _UNSUPPORTED_DATA:
             raise self.error(
                 f"data descriptor type {_quote(t)} is not supported", where
             )
         obj, t = self.typed(value, where, "data descriptor", _DATA_TYPES)
         attrs = self.attributes(obj, where)
         self.properties(self.types[t], attrs, where, None)
+        self.shape_lengths(attrs, where)
+
+    def shape_lengths(self, attrs: dict, where: _Where) -> None:
+        """`strides` and `offset` have one entry a dimension; constant dimensions are not negative."""
+        shape = attrs.get("shape")
+        if not isinstance(shape, list):
+            return
+        for key in ("strides", "offset"):
+            other = attrs.get(key)
+            if isinstance(other, list) and len(other) != len(shape):
+                raise self.error(
+                    f"'{key}' has {len(other)} entries but 'shape' has {len(shape)} dimensions", where
+                )
+        for i, dim in enumerate(shape):
+            size = constant_value(check_expression(dim)) if isinstance(dim, str) else dim
+            if isinstance(size, (int, float)) and size < 0:
+                raise self.error(f"'shape' dimension {i} is negative ({dim})", where)
 
     def constants(self, value: object, where: _Where) -> None:
         consts = self.dict_(value, where, "'constants_prop'")
@@ -656,6 +675,14 @@ class _Validator:
         )
         label = label if isinstance(label, str) else f"#{index}"
         here = (*where, f"node {_quote(label)} ({t})")
+        if t in _SCOPE_ENTRIES and "scope_exit" not in obj and not obj.get("scope_exits"):
+            raise self.error("scope entry has no 'scope_exit'", here)
+        if t in _SCOPE_EXITS and "scope_entry" not in obj:
+            raise self.error("scope exit has no 'scope_entry'", here)
+        if t == "AccessNode":
+            data = self.str_(attrs.get("data"), here, "'data' of an access node")
+            if data not in scope.arrays:
+                raise self.error(f"access node of {_quote(data)}, which is not a data container of this SDFG", here)
         for key in ("scope_entry", "scope_exit"):
             if obj.get(key) is not None:
                 self.index(obj[key], here, f"'{key}'", count)
@@ -1007,9 +1034,11 @@ class _Validator:
         obj, _ = self.typed(value, where, "debug information", ("DebugInfo",))
         for key in ("start_line", "end_line", "start_column", "end_column"):
             v = obj.get(key)
-            if v is not None and (isinstance(v, bool) or not isinstance(v, int)):
-                raise self.error(f"debug information '{key}' must be an integer", where)
-        f = obj.get("filename")
+            if isinstance(v, bool) or not isinstance(v, int) or not INT64_MIN <= v <= INT64_MAX:
+                raise self.error(f"debug information '{key}' must be an integer, got {_describe(v)}", where)
+        if "filename" not in obj:
+            raise self.error("debug information has no 'filename'", where)
+        f = obj["filename"]
         if f is not None and not isinstance(f, str):
             raise self.error("debug information 'filename' must be a string", where)
 
@@ -1032,9 +1061,9 @@ class _Validator:
                     what = f"dimension {i} {part}"
                     if isinstance(v, dict):  # a SymExpr: {"main": ..., "approx": ...}
                         for sub in ("main", "approx"):
-                            self.expr(v.get(sub), where, f"{what} ({sub})")
-                    else:
-                        self.expr(v, where, what)
+                            self.expr(self.str_(v.get(sub), where, f"{what} ({sub})"), where, f"{what} ({sub})")
+                    else:  # Range.from_json reads anything but a string as a SymExpr object
+                        self.expr(self.str_(v, where, what), where, what)
         else:
             for i, v in enumerate(self.list_(obj.get("indices"), where, "'indices'")):
                 self.expr(v, where, f"index {i}")
