@@ -84,3 +84,12 @@ def test_malformed_field_is_one_located_error(name):
     assert fragment in message
     assert message.startswith("SDFG 'saxpy'") and "\n" not in message
     assert "cannot be loaded by DaCe" not in message  # caught before DaCe, not by its failure
+
+
+def test_a_container_of_opaque_type_is_an_unsupported_type_not_a_crash():
+    from ipu_lower.frontend.importer import SdfgImportError
+
+    doc = example("saxpy")
+    doc["attributes"]["_arrays"]["x"]["attributes"]["dtype"] = {"type": "opaque", "ctype": "int"}
+    with pytest.raises(SdfgImportError, match="unsupported data type 'int'"):
+        import_sdfg(sdfg_from_json_safely(doc))

@@ -185,8 +185,7 @@ class _SdfgImporter:
         numpy_type = getattr(dtype, "type", None)
         row = element_type_of_numpy(np.dtype(numpy_type).name) if isinstance(numpy_type, type) else None
         if row is None:
-            name = dtype.to_string() if hasattr(dtype, "to_string") else dtype
-            raise self.fail(f"{what} has unsupported data type '{name}'")
+            raise self.fail(f"{what} has unsupported data type '{_dtype_name(dtype)}'")
         return row.mlir
 
     def expr(self, value, what: str, state=None, node=None, dims=None) -> IndexExpr:
@@ -823,6 +822,14 @@ def _assigned_symbols_of(block) -> set[str]:
             if isinstance(inner, ControlFlowRegion):
                 names.update(n for e in inner.edges() for n in e.data.assignments)
     return names
+
+
+def _dtype_name(dtype) -> str:
+    """DaCe's name of a data type; an opaque one has no `typename`, only its C type."""
+    try:
+        return dtype.to_string()
+    except AttributeError:
+        return str(getattr(dtype, "ctype", dtype))
 
 
 def _integer(desc: dt.Data) -> bool:
