@@ -93,3 +93,21 @@ def test_a_container_of_opaque_type_is_an_unsupported_type_not_a_crash():
     doc["attributes"]["_arrays"]["x"]["attributes"]["dtype"] = {"type": "opaque", "ctype": "int"}
     with pytest.raises(SdfgImportError, match="unsupported data type 'int'"):
         import_sdfg(sdfg_from_json_safely(doc))
+
+
+def test_an_array_without_shape_but_with_strides_is_located():
+    doc = example("saxpy")
+    del tmp0(doc)["shape"]
+    with pytest.raises(SdfgInputError, match="'strides' has 1 entries but 'shape' has 0"):
+        sdfg_from_json_safely(doc)
+
+
+def test_a_tasklet_memlet_without_data_is_located():
+    from ipu_lower.frontend.importer import SdfgImportError
+
+    doc = example("chain")
+    tasklets = {str(i) for i, n in enumerate(state_nodes(doc)) if n["type"] == "Tasklet"}
+    edge = next(e for e in doc["nodes"][0]["edges"] if e["src"] in tasklets)  # a tasklet's output
+    del edge["attributes"]["data"]["attributes"]["data"]
+    with pytest.raises(SdfgImportError, match="empty memlet"):
+        import_sdfg(sdfg_from_json_safely(doc))

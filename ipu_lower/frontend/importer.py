@@ -739,6 +739,8 @@ class _SdfgImporter:
         of a view), the map parameters and loop variables it uses (in order of first use)
         and one expression of them per dimension."""
         subset = memlet.subset
+        if memlet.data is None or subset is None:
+            raise self.fail("a tasklet connector has an empty memlet (no data container)", state, tasklet)
         if subset.num_elements() != 1:
             raise self.fail(
                 f"memlet '{_memlet_text(memlet)}' moves more than one element into a tasklet; "

@@ -473,11 +473,12 @@ class _Validator:
         obj, t = self.typed(value, where, "data descriptor", _DATA_TYPES)
         attrs = self.attributes(obj, where)
         self.properties(self.types[t], attrs, where, None)
-        self.shape_lengths(attrs, where)
+        if t != "Scalar":  # DaCe gives a scalar its shape whatever the file says
+            self.shape_lengths(attrs, where)
 
     def shape_lengths(self, attrs: dict, where: _Where) -> None:
         """`strides` and `offset` have one entry a dimension; constant dimensions are not negative."""
-        shape = attrs.get("shape")
+        shape = attrs.get("shape", [])
         if not isinstance(shape, list):
             return
         for key in ("strides", "offset"):
