@@ -111,3 +111,13 @@ def test_a_tasklet_memlet_without_data_is_located():
     del edge["attributes"]["data"]["attributes"]["data"]
     with pytest.raises(SdfgImportError, match="empty memlet"):
         import_sdfg(sdfg_from_json_safely(doc))
+
+
+def test_a_state_whose_map_scopes_do_not_nest_is_located():
+    from ipu_lower.frontend.importer import SdfgImportError
+
+    doc = example("chain")
+    del doc["nodes"][0]["edges"][8]  # the map's exit loses its way back to the entry
+    with pytest.raises(SdfgImportError, match="map scopes of the state do not nest") as err:
+        import_sdfg(sdfg_from_json_safely(doc))
+    assert "state" in str(err.value).split(":")[0]

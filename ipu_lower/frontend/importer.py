@@ -475,7 +475,10 @@ class _SdfgImporter:
         of each, which are inlined."""
         op = sd.StateOp(state.label)
         ops: list[Operation] = [op]
-        scope_children = state.scope_children()
+        try:
+            scope_children = state.scope_children()
+        except (ValueError, RuntimeError) as err:  # DaCe's check of the nesting of map scopes
+            raise self.fail(f"the map scopes of the state do not nest: {err}", state) from err
         top = set(scope_children[None])
         block = op.body.block
         values: dict = {}
