@@ -63,6 +63,10 @@ MUTATIONS = {
     ),
     "map-entry-without-exit": (lambda d: first(d, "MapEntry").pop("scope_exit"), "no 'scope_exit'"),
     "map-exit-without-entry": (lambda d: first(d, "MapExit").pop("scope_entry"), "no 'scope_entry'"),
+    # integer properties: a boolean is not one, and one that no int64 holds is refused
+    "alignment-boolean": (lambda d: tmp0(d).update(alignment=True), "'alignment' must be an integer"),
+    "alignment-huge": (lambda d: tmp0(d).update(alignment=2**64), "outside the 64-bit range"),
+    "collapse-huge": (lambda d: first(d, "MapEntry")["attributes"].update(collapse=-(2**63) - 1), "64-bit"),
     # a `type` that is not a string (TypeError: unhashable type)
     "data-type-object": (lambda d: d["attributes"]["_arrays"]["x"].update(type={}), "no valid 'type'"),
     "data-type-list": (lambda d: d["attributes"]["_arrays"]["x"].update(type=[]), "no valid 'type'"),

@@ -904,10 +904,12 @@ class _Validator:
                     f"{what} must be a boolean, got {_describe(value)}", where
                 )
         elif dtype is int:
-            if not isinstance(value, int):
+            if isinstance(value, bool) or not isinstance(value, int):
                 raise self.error(
                     f"{what} must be an integer, got {_describe(value)}", where
                 )
+            if not INT64_MIN <= value <= INT64_MAX:
+                raise self.error(f"{what}: integer {value} is outside the 64-bit range", where)
         elif dtype is float or dtype is numbers.Number:
             if isinstance(value, bool) or not isinstance(value, (int, float)):
                 raise self.error(
@@ -922,7 +924,8 @@ class _Validator:
                     f"{what} must be a number or an expression, got {_describe(value)}",
                     where,
                 )
-            self.expr(value, where, what)
+            if not isinstance(value, bool):  # a boolean identity is a value, not an expression
+                self.expr(value, where, what)
         else:
             raise self.error(
                 f"property {what} of {cls.__name__} is not supported", where
