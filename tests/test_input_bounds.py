@@ -53,7 +53,7 @@ def map_range(doc: dict) -> dict:
         (lambda d: tmp0(d).update(total_size="exp(1000000)"), ("total_size", "64-bit")),
         (lambda d: tmp0(d).update(shape=["4294967296 * 4294967296"]), ("shape", "64-bit")),
         (lambda d: map_range(d).update(end="2**64"), ("range", "64-bit")),
-        (lambda d: map_range(d).update(end=2**64), ("range", "64-bit")),
+        (lambda d: map_range(d).update(end=2**64), ("range", "must be a string")),
     ],
     ids=["floor-exp", "exp", "product", "map-bound-pow", "map-bound-number"],
 )
