@@ -122,7 +122,8 @@ def ipu_opt_command(path: Path, out: Path) -> list[str]:
 def large(sizes: list[tuple[int, int]], repeats: int) -> None:
     """The table of `--large`: seconds against (unused containers, states)."""
     print(f"ipu-opt on large SDFGs (seconds, best of {repeats})")
-    header = f"{'containers':>10} {'states':>6} | {'command':>8} {'lowering':>8} | {'size x':>6} {'lowering x':>10}"
+    header = (f"{'containers':>10} {'states':>6} | {'command':>8} {'lowering':>8} | "
+              f"{'size x':>6} {'command x':>9} {'lowering x':>10}")
     print(header)
     print("-" * len(header))
     previous = None
@@ -132,10 +133,14 @@ def large(sizes: list[tuple[int, int]], repeats: int) -> None:
             chain_sdfg(states, unused).save(str(path))
             command = best_process(ipu_opt_command(path, Path(tmp) / "out"), repeats)
             lowering = best_generate(IPU_OPT_IN_PROCESS, path, repeats)
-            size = unused + states
-            growth = (f"{size / previous[0]:>6.1f} {lowering / previous[1]:>10.2f}" if previous else "")
+            # growth against the previous row of the same series (containers or states)
+            same_series = previous is not None and (previous[0] == unused or previous[1] == states)
+            growth = ""
+            if same_series:
+                size = (unused / previous[0]) if previous[1] == states else (states / previous[1])
+                growth = f"{size:>6.1f} {command / previous[2]:>9.2f} {lowering / previous[3]:>10.2f}"
             print(f"{unused:>10} {states:>6} | {command:>8.2f} {lowering:>8.3f} | {growth}")
-            previous = (size, lowering)
+            previous = (unused, states, command, lowering)
 
 
 def main() -> None:

@@ -1,11 +1,11 @@
-"""ipu-opt takes time linear in the size of an SDFG: unused transient containers and
-states in sequence. Counts Python function calls of the load and lowering in process
+"""ipu-opt reads an SDFG in time linear in its size: unused transient containers and
+states in sequence (the import once asked DaCe for the SDFG's free symbols at every
+tasklet, a walk of all states each). Counts Python function calls of the load and import
 (deterministic, unlike seconds on a shared machine) at sizes n, 2n and 4n: linear work
 grows by the same amount from 2n to 4n as twice from n to 2n, quadratic work by four
 times as much."""
 
 import importlib.util
-import io
 import sys
 from pathlib import Path
 
@@ -22,13 +22,10 @@ def _benchmark():
 
 
 def _calls(path: Path) -> int:
-    """Python calls made while loading `path` and lowering it to Poplar C++."""
+    """Python calls made while loading `path` into the sdfg dialect."""
     from xdsl.context import Context
-    from xdsl.passes import PassPipeline
 
     from ipu_lower.frontend.frontends import SdfgFrontend
-    from ipu_lower.pipelines import SdfgToPoplarPass
-    from ipu_lower.targets.poplar_cpp import PoplarCppTarget
 
     count = 0
 
@@ -39,16 +36,13 @@ def _calls(path: Path) -> int:
     sys.setprofile(profile)
     try:
         with open(path, "rb") as f:
-            module = SdfgFrontend().parse(Context(), f, str(path))
-        ctx = Context()
-        PassPipeline(SdfgToPoplarPass(symbols="N=1024").steps(), lambda _p, m, _n: m.verify()).apply(ctx, module)
-        PoplarCppTarget().emit(ctx, module, io.StringIO())
+            SdfgFrontend().parse(Context(), f, str(path))
     finally:
         sys.setprofile(None)
     return count
 
 
-@pytest.mark.parametrize("unused, states", [((30, 60, 120), (2, 2, 2)), ((0, 0, 0), (3, 6, 12))],
+@pytest.mark.parametrize("unused, states", [((30, 60, 120), (2, 2, 2)), ((0, 0, 0), (8, 16, 32))],
                          ids=["unused-containers", "states"])
 def test_work_grows_linearly(tmp_path, unused, states):
     benchmark = _benchmark()

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import ast
 from dataclasses import dataclass
+from functools import cached_property
 
 import numpy as np
 import sympy
@@ -126,6 +127,12 @@ class _SdfgImporter:
         """The views of the state being imported, by name (see `views`)."""
         self.popops_reductions: set = set()
         """The `Reduce` nodes popops reduces (`reductions.popops_reductions`)."""
+
+    @cached_property
+    def free_symbols(self) -> frozenset[str]:
+        """The SDFG's free symbols, by name: computed once, since DaCe walks every state
+        for them (once a tasklet made the import quadratic in the number of states)."""
+        return frozenset(map(str, self.sdfg.free_symbols))
 
     def fail(self, message: str, state: SDFGState | None = None, node=None) -> SdfgImportError:
         where = self.where
@@ -461,7 +468,7 @@ class _SdfgImporter:
             read = sd.ReadOp(self.containers[name], [], [])
             block.add_op(read)
             return read.result
-        elif name in self.sdfg.symbols or name in map(str, self.sdfg.free_symbols):
+        elif name in self.sdfg.symbols or name in self.free_symbols:
             apply = sd.ApplyOp(IndexExpr.symbol(name), [], i32)
         else:
             return None
