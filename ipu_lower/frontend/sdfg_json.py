@@ -51,7 +51,6 @@ from __future__ import annotations
 
 import ast
 import gzip
-import io
 import json
 import os
 import re
@@ -180,7 +179,7 @@ def _read_bounded(stream: IO[bytes], where: str) -> bytes:
     """The bytes of `stream`, refused before reading when the file is known to be too large."""
     try:
         size = os.fstat(stream.fileno()).st_size
-    except (OSError, AttributeError, io.UnsupportedOperation):  # pipes and in-memory streams
+    except (OSError, AttributeError):  # in-memory streams (a pipe reports size 0)
         size = 0
     if size > MAX_SDFG_BYTES:
         raise SdfgInputError(f"file is larger than {MAX_SDFG_BYTES} bytes", where)
