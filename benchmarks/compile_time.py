@@ -14,6 +14,11 @@ N = 1e6 float32 elements (state k reads the array state k-1 wrote), saves each a
 Both load the file with DaCe's `SDFG.from_json` (ipu-opt after its safety check). Each
 number is the best of `--repeats` runs. Linear growth from 50 to 200 states is 4x.
 Run: python benchmarks/compile_time.py [--states 10,50,200] [--repeats 3]
+
+`--large` measures instead how ipu-opt scales with the size of one SDFG: chains with
+thousands of unused transient containers and hundreds of states, the whole command and
+the lowering in process, and the growth from each size to the next (linear: the ratio
+of the sizes).
 """
 
 from __future__ import annotations
@@ -62,13 +67,16 @@ print(json.dumps({"load": loaded - start, "generate": time.perf_counter() - load
 """
 
 
-def chain_sdfg(states: int) -> dace.SDFG:
-    """x -> t0 -> t1 -> ... -> y, one elementwise map per state (two buffers reused)."""
+def chain_sdfg(states: int, unused: int = 0) -> dace.SDFG:
+    """x -> t0 -> t1 -> ... -> y, one elementwise map per state (two buffers reused), and
+    `unused` transient containers no state accesses."""
     sdfg = dace.SDFG(f"chain_{states}")
     sdfg.add_array("x", [N], dace.float32)
     sdfg.add_array("y", [N], dace.float32)
     for name in ("t0", "t1"):
         sdfg.add_array(name, [N], dace.float32, transient=True)
+    for k in range(unused):
+        sdfg.add_array(f"unused{k}", [N], dace.float32, transient=True)
     previous = None
     for k in range(states):
         source = "x" if k == 0 else f"t{(k - 1) % 2}"
@@ -106,11 +114,44 @@ def best_generate(script: str, path: Path, repeats: int) -> float:
     return min(json.loads(run([sys.executable, "-c", script, str(path)])[1])["generate"] for _ in range(repeats))
 
 
+def ipu_opt_command(path: Path, out: Path) -> list[str]:
+    return [sys.executable, "-m", "ipu_lower.cli", str(path), "--symbols", "N=1000000",
+            "-p", "sdfg-to-poplar", "-t", "poplar-cpp", "-o", str(out)]
+
+
+def large(sizes: list[tuple[int, int]], repeats: int) -> None:
+    """The table of `--large`: seconds against (unused containers, states)."""
+    print(f"ipu-opt on large SDFGs (seconds, best of {repeats})")
+    header = (f"{'containers':>10} {'states':>6} | {'command':>8} {'lowering':>8} | "
+              f"{'size x':>6} {'command x':>9} {'lowering x':>10}")
+    print(header)
+    print("-" * len(header))
+    previous = None
+    with tempfile.TemporaryDirectory() as tmp:
+        for unused, states in sizes:
+            path = Path(tmp) / f"large_{unused}_{states}.sdfg"
+            chain_sdfg(states, unused).save(str(path))
+            command = best_process(ipu_opt_command(path, Path(tmp) / "out"), repeats)
+            lowering = best_generate(IPU_OPT_IN_PROCESS, path, repeats)
+            # growth against the previous row of the same series (containers or states)
+            same_series = previous is not None and (previous[0] == unused or previous[1] == states)
+            growth = ""
+            if same_series:
+                size = (unused / previous[0]) if previous[1] == states else (states / previous[1])
+                growth = f"{size:>6.1f} {command / previous[2]:>9.2f} {lowering / previous[3]:>10.2f}"
+            print(f"{unused:>10} {states:>6} | {command:>8.2f} {lowering:>8.3f} | {growth}")
+            previous = (unused, states, command, lowering)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--states", default="10,50,200")
     parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument("--large", action="store_true", help="scaling with unused containers and states")
     args = parser.parse_args()
+    if args.large:
+        large([(500, 10), (2000, 10), (8000, 10), (0, 100), (0, 400)], args.repeats)
+        return
     counts = [int(s) for s in args.states.split(",")]
 
     print("compile time, chains of elementwise states at N=1e6 (seconds, best of "
@@ -125,11 +166,7 @@ def main() -> None:
         for states in counts:
             path = Path(tmp) / f"chain_{states}.sdfg"
             chain_sdfg(states).save(str(path))
-            ours = best_process(
-                [sys.executable, "-m", "ipu_lower.cli", str(path), "--symbols", "N=1000000",
-                 "-p", "sdfg-to-poplar", "-t", "poplar-cpp", "-o", str(Path(tmp) / f"out_{states}")],
-                args.repeats,
-            )
+            ours = best_process(ipu_opt_command(path, Path(tmp) / f"out_{states}"), args.repeats)
             theirs = best_process([sys.executable, "-c", "import sys, dace; dace.SDFG.from_file(sys.argv[1]).generate_code()",
                                    str(path)], args.repeats)
             lowering = best_generate(IPU_OPT_IN_PROCESS, path, args.repeats)

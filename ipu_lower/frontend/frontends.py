@@ -64,9 +64,9 @@ class SdfgFrontend(Frontend):
 
     def parse(self, ctx: Context, input: IO[bytes], input_name: str) -> ModuleOp:
         from ipu_lower.frontend.importer import import_sdfg
-        from ipu_lower.frontend.sdfg_json import load_sdfg_json, sdfg_from_json_safely
+        from ipu_lower.frontend.sdfg_json import read_sdfg_file, sdfg_from_json_safely
 
-        document = load_sdfg_json(input.read(), input_name)
+        document = read_sdfg_file(input, input_name)
         return import_sdfg(sdfg_from_json_safely(document))
 
 

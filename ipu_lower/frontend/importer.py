@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import ast
 from dataclasses import dataclass
+from functools import cached_property
 
 import numpy as np
 import sympy
@@ -127,6 +128,12 @@ class _SdfgImporter:
         self.popops_reductions: set = set()
         """The `Reduce` nodes popops reduces (`reductions.popops_reductions`)."""
 
+    @cached_property
+    def free_symbols(self) -> frozenset[str]:
+        """The SDFG's free symbols, by name: computed once, since DaCe walks every state
+        for them (once a tasklet made the import quadratic in the number of states)."""
+        return frozenset(map(str, self.sdfg.free_symbols))
+
     def fail(self, message: str, state: SDFGState | None = None, node=None) -> SdfgImportError:
         where = self.where
         if state is not None:
@@ -185,8 +192,7 @@ class _SdfgImporter:
         numpy_type = getattr(dtype, "type", None)
         row = element_type_of_numpy(np.dtype(numpy_type).name) if isinstance(numpy_type, type) else None
         if row is None:
-            name = dtype.to_string() if hasattr(dtype, "to_string") else dtype
-            raise self.fail(f"{what} has unsupported data type '{name}'")
+            raise self.fail(f"{what} has unsupported data type '{_dtype_name(dtype)}'")
         return row.mlir
 
     def expr(self, value, what: str, state=None, node=None, dims=None) -> IndexExpr:
@@ -462,7 +468,7 @@ class _SdfgImporter:
             read = sd.ReadOp(self.containers[name], [], [])
             block.add_op(read)
             return read.result
-        elif name in self.sdfg.symbols or name in map(str, self.sdfg.free_symbols):
+        elif name in self.sdfg.symbols or name in self.free_symbols:
             apply = sd.ApplyOp(IndexExpr.symbol(name), [], i32)
         else:
             return None
@@ -476,7 +482,10 @@ class _SdfgImporter:
         of each, which are inlined."""
         op = sd.StateOp(state.label)
         ops: list[Operation] = [op]
-        scope_children = state.scope_children()
+        try:
+            scope_children = state.scope_children()
+        except (ValueError, RuntimeError) as err:  # DaCe's check of the nesting of map scopes
+            raise self.fail(f"the map scopes of the state do not nest: {err}", state) from err
         top = set(scope_children[None])
         block = op.body.block
         values: dict = {}
@@ -740,6 +749,8 @@ class _SdfgImporter:
         of a view), the map parameters and loop variables it uses (in order of first use)
         and one expression of them per dimension."""
         subset = memlet.subset
+        if memlet.data is None or subset is None:
+            raise self.fail("a tasklet connector has an empty memlet (no data container)", state, tasklet)
         if subset.num_elements() != 1:
             raise self.fail(
                 f"memlet '{_memlet_text(memlet)}' moves more than one element into a tasklet; "
@@ -823,6 +834,14 @@ def _assigned_symbols_of(block) -> set[str]:
             if isinstance(inner, ControlFlowRegion):
                 names.update(n for e in inner.edges() for n in e.data.assignments)
     return names
+
+
+def _dtype_name(dtype) -> str:
+    """DaCe's name of a data type; an opaque one has no `typename`, only its C type."""
+    try:
+        return dtype.to_string()
+    except AttributeError:
+        return str(getattr(dtype, "ctype", dtype))
 
 
 def _integer(desc: dt.Data) -> bool:

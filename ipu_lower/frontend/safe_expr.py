@@ -20,6 +20,9 @@ Accepted (`check_expression`):
   `name[index, ...]`, where `name` is not a Python builtin, sympy or DaCe function name (DaCe
   retries a failed `sympify` with `[` replaced by `(`, which would turn `open[1]` into a call).
 
+Constant parts (without names) must stay within the 64-bit integer range, checked before
+computing them (`constant_range`), since sympy folds them as soon as DaCe reads the text.
+
 The text must be at most `MAX_EXPRESSION_LENGTH` characters of printable ASCII without
 backslashes or `#`, with at most `MAX_AST_NODES` nodes nested at most `MAX_AST_DEPTH` deep.
 
@@ -32,6 +35,8 @@ from __future__ import annotations
 import ast
 import builtins
 import keyword
+
+from ipu_lower.frontend.constant_range import ConstantRangeError, check_constants
 
 __all__ = [
     "ALLOWED_FUNCTIONS",
@@ -166,6 +171,10 @@ def check_expression(text: str, *, allow_subscripts: bool = False) -> ast.expr:
             text, f"cannot be parsed ({type(err).__name__})"
         ) from None
     _Checker(text, stripped, allow_subscripts).check(tree.body)
+    try:
+        check_constants(tree.body)
+    except ConstantRangeError as err:
+        raise UnsafeExpressionError(text, str(err)) from None
     return tree.body
 
 

@@ -52,13 +52,15 @@ from __future__ import annotations
 import ast
 import gzip
 import json
+import os
 import re
 import zlib
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Any
+from typing import IO, Any
 
 from ipu_lower.dace_types import register
+from ipu_lower.frontend.constant_range import INT64_MAX, INT64_MIN, constant_value
 from ipu_lower.frontend.safe_expr import (
     MAX_EXPRESSION_LENGTH,
     UnsafeExpressionError,
@@ -71,12 +73,14 @@ __all__ = [
     "MAX_SDFG_BYTES",
     "SdfgInputError",
     "load_sdfg_json",
+    "read_sdfg_file",
     "sdfg_from_json_safely",
     "validate_sdfg_json",
 ]
 
 MAX_SDFG_BYTES = 256 * 1024 * 1024  # decompressed JSON text
 MAX_CODE_LENGTH = 1024 * 1024  # one tasklet / global code block
+_GUNZIP_SLICE = 1024 * 1024
 
 # fmt: off
 _BASIC_TYPECLASSES = frozenset({
@@ -93,6 +97,8 @@ _NODE_TYPES = (
     "AccessNode", "Tasklet", "MapEntry", "MapExit", "ConsumeEntry", "ConsumeExit",
     "PipelineEntry", "PipelineExit", "NestedSDFG", "LibraryNode",
 )
+_SCOPE_ENTRIES = ("MapEntry", "ConsumeEntry", "PipelineEntry")
+_SCOPE_EXITS = ("MapExit", "ConsumeExit", "PipelineExit")
 _DATA_TYPES = ("Scalar", "Array", "ArrayView", "ArrayReference", "Stream")
 _UNSUPPORTED_DATA = {
     "Structure", "StructureView", "StructureReference", "ContainerArray", "ContainerView",
@@ -164,7 +170,26 @@ def _describe(value: object) -> str:
 # Reading the file
 
 
-def load_sdfg_json(data: bytes, filename: str) -> dict:
+def read_sdfg_file(stream: IO[bytes], filename: str) -> dict:
+    """`load_sdfg_json` of what `stream` holds, reading no more than the size limit allows."""
+    return load_sdfg_json(_read_bounded(stream, filename), filename)
+
+
+def _read_bounded(stream: IO[bytes], where: str) -> bytes:
+    """The bytes of `stream`, refused before reading when the file is known to be too large."""
+    try:
+        size = os.fstat(stream.fileno()).st_size
+    except (OSError, AttributeError):  # in-memory streams (a pipe reports size 0)
+        size = 0
+    if size > MAX_SDFG_BYTES:
+        raise SdfgInputError(f"file is larger than {MAX_SDFG_BYTES} bytes", where)
+    data = stream.read(MAX_SDFG_BYTES + 1)
+    if len(data) > MAX_SDFG_BYTES:
+        raise SdfgInputError(f"file is larger than {MAX_SDFG_BYTES} bytes", where)
+    return data
+
+
+def load_sdfg_json(data: bytes | bytearray, filename: str) -> dict:
     """Decode a `.sdfg` (JSON) or `.sdfgz` (gzip) file into a dict, without loading it in DaCe."""
     where = filename
     if len(data) > MAX_SDFG_BYTES:
@@ -177,6 +202,7 @@ def load_sdfg_json(data: bytes, filename: str) -> dict:
         raise SdfgInputError(
             f"not UTF-8 text: {err.reason} at byte {err.start}", where
         ) from None
+    del data  # the text is a copy: keep one of the two alive
     try:
         obj = json.loads(text)
     except json.JSONDecodeError as err:
@@ -194,23 +220,28 @@ def load_sdfg_json(data: bytes, filename: str) -> dict:
     return obj
 
 
-def _gunzip(data: bytes, where: str) -> bytes:
+def _gunzip(data: bytes, where: str) -> bytearray:
+    """The decompressed members of `data`, produced a slice at a time so that a bomb stops
+    at the size limit with no more than the limit in memory."""
     out = bytearray()
     rest = data
     try:
         while rest:
             d = zlib.decompressobj(16 + zlib.MAX_WBITS)
-            out += d.decompress(rest, MAX_SDFG_BYTES + 1 - len(out))
-            if len(out) > MAX_SDFG_BYTES or d.unconsumed_tail:
-                raise SdfgInputError(
-                    f"decompressed size exceeds {MAX_SDFG_BYTES} bytes", where
-                )
+            pending = rest
+            while pending and not d.eof:
+                out += d.decompress(pending, _GUNZIP_SLICE)
+                if len(out) > MAX_SDFG_BYTES:
+                    raise SdfgInputError(
+                        f"decompressed size exceeds {MAX_SDFG_BYTES} bytes", where
+                    )
+                pending = d.unconsumed_tail
             if not d.eof:
                 raise SdfgInputError("not a valid gzip file: truncated data", where)
             rest = d.unused_data
     except (zlib.error, gzip.BadGzipFile, EOFError) as err:
         raise SdfgInputError(f"not a valid gzip file: {err}", where) from None
-    return bytes(out)
+    return out
 
 
 # --------------------------------------------------------------------------------------------
@@ -340,11 +371,11 @@ class _Validator:
         subscripts: bool = False,
     ) -> None:
         """A symbolic expression: a string checked by the whitelist, or a plain number."""
-        if isinstance(
-            value, (int, float)
-        ):  # JSON numbers (and booleans) need no parsing
-            if isinstance(value, int) and value.bit_length() > 256:
-                raise self.error(f"{what}: integer is too large", where)
+        if isinstance(value, bool):
+            raise self.error(f"{what} must be an expression or a number, got a boolean", where)
+        if isinstance(value, (int, float)):  # JSON numbers need no parsing
+            if isinstance(value, int) and not INT64_MIN <= value <= INT64_MAX:
+                raise self.error(f"{what}: integer {value} is outside the 64-bit range", where)
             return
         if not isinstance(value, str):
             raise self.error(
@@ -434,13 +465,31 @@ class _Validator:
 
     def data_descriptor(self, value: object, where: _Where) -> None:
         t = value.get("type") if isinstance(value, dict) else None
-        if t in _UNSUPPORTED_DATA:
+        if isinstance(t, str) and t in _UNSUPPORTED_DATA:
             raise self.error(
                 f"data descriptor type {_quote(t)} is not supported", where
             )
         obj, t = self.typed(value, where, "data descriptor", _DATA_TYPES)
         attrs = self.attributes(obj, where)
         self.properties(self.types[t], attrs, where, None)
+        if t != "Scalar":  # DaCe gives a scalar its shape whatever the file says
+            self.shape_lengths(attrs, where)
+
+    def shape_lengths(self, attrs: dict, where: _Where) -> None:
+        """`strides` and `offset` have one entry a dimension; constant dimensions are not negative."""
+        shape = attrs.get("shape", [])
+        if not isinstance(shape, list):
+            return
+        for key in ("strides", "offset"):
+            other = attrs.get(key)
+            if isinstance(other, list) and len(other) != len(shape):
+                raise self.error(
+                    f"'{key}' has {len(other)} entries but 'shape' has {len(shape)} dimensions", where
+                )
+        for i, dim in enumerate(shape):
+            size = constant_value(check_expression(dim)) if isinstance(dim, str) else dim
+            if isinstance(size, (int, float)) and size < 0:
+                raise self.error(f"'shape' dimension {i} is negative ({dim})", where)
 
     def constants(self, value: object, where: _Where) -> None:
         consts = self.dict_(value, where, "'constants_prop'")
@@ -626,6 +675,14 @@ class _Validator:
         )
         label = label if isinstance(label, str) else f"#{index}"
         here = (*where, f"node {_quote(label)} ({t})")
+        if t in _SCOPE_ENTRIES and "scope_exit" not in obj and not obj.get("scope_exits"):
+            raise self.error("scope entry has no 'scope_exit'", here)
+        if t in _SCOPE_EXITS and "scope_entry" not in obj:
+            raise self.error("scope exit has no 'scope_entry'", here)
+        if t == "AccessNode":
+            data = self.str_(attrs.get("data"), here, "'data' of an access node")
+            if data not in scope.arrays:
+                raise self.error(f"access node of {_quote(data)}, which is not a data container of this SDFG", here)
         for key in ("scope_entry", "scope_exit"):
             if obj.get(key) is not None:
                 self.index(obj[key], here, f"'{key}'", count)
@@ -846,10 +903,12 @@ class _Validator:
                     f"{what} must be a boolean, got {_describe(value)}", where
                 )
         elif dtype is int:
-            if not isinstance(value, int):
+            if isinstance(value, bool) or not isinstance(value, int):
                 raise self.error(
                     f"{what} must be an integer, got {_describe(value)}", where
                 )
+            if not INT64_MIN <= value <= INT64_MAX:
+                raise self.error(f"{what}: integer {value} is outside the 64-bit range", where)
         elif dtype is float or dtype is numbers.Number:
             if isinstance(value, bool) or not isinstance(value, (int, float)):
                 raise self.error(
@@ -864,7 +923,8 @@ class _Validator:
                     f"{what} must be a number or an expression, got {_describe(value)}",
                     where,
                 )
-            self.expr(value, where, what)
+            if not isinstance(value, bool):  # a boolean identity is a value, not an expression
+                self.expr(value, where, what)
         else:
             raise self.error(
                 f"property {what} of {cls.__name__} is not supported", where
@@ -977,9 +1037,11 @@ class _Validator:
         obj, _ = self.typed(value, where, "debug information", ("DebugInfo",))
         for key in ("start_line", "end_line", "start_column", "end_column"):
             v = obj.get(key)
-            if v is not None and (isinstance(v, bool) or not isinstance(v, int)):
-                raise self.error(f"debug information '{key}' must be an integer", where)
-        f = obj.get("filename")
+            if isinstance(v, bool) or not isinstance(v, int) or not INT64_MIN <= v <= INT64_MAX:
+                raise self.error(f"debug information '{key}' must be an integer, got {_describe(v)}", where)
+        if "filename" not in obj:
+            raise self.error("debug information has no 'filename'", where)
+        f = obj["filename"]
         if f is not None and not isinstance(f, str):
             raise self.error("debug information 'filename' must be a string", where)
 
@@ -1002,9 +1064,9 @@ class _Validator:
                     what = f"dimension {i} {part}"
                     if isinstance(v, dict):  # a SymExpr: {"main": ..., "approx": ...}
                         for sub in ("main", "approx"):
-                            self.expr(v.get(sub), where, f"{what} ({sub})")
-                    else:
-                        self.expr(v, where, what)
+                            self.expr(self.str_(v.get(sub), where, f"{what} ({sub})"), where, f"{what} ({sub})")
+                    else:  # Range.from_json reads anything but a string as a SymExpr object
+                        self.expr(self.str_(v, where, what), where, what)
         else:
             for i, v in enumerate(self.list_(obj.get("indices"), where, "'indices'")):
                 self.expr(v, where, f"index {i}")
