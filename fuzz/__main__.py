@@ -1,0 +1,57 @@
+"""python -m fuzz --cases N --seed S [--jobs J] [--out DIR] [--target T ...] | --self-check"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+# One thread per case process: the cases run side by side on few cores.
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+os.environ.setdefault("OMP_NUM_THREADS", "1")
+
+from fuzz.campaign import TARGETS, run_and_count, run_campaign, table  # noqa: E402
+from fuzz.self_check import fake_cases  # noqa: E402
+
+
+def self_check(timeout: float) -> bool:
+    """Every fake case lands in the class it stands for."""
+    with tempfile.TemporaryDirectory(prefix="ipu-fuzz-check-") as scratch:
+        cases = fake_cases()
+        result = run_and_count(cases, Path(scratch), jobs=len(cases), timeout=timeout, out=None)
+    ok = True
+    for case in cases:
+        got = [c for (t, c), n in result.counts.items() if n and c == case.note]
+        print(f"{case.note:>16}: {'detected' if got else 'MISSED'}")
+        ok &= bool(got)
+    return ok and sum(result.counts.values()) == len(cases)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m fuzz", description=__doc__)
+    parser.add_argument("--cases", type=int, default=200)
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--jobs", type=int, default=os.cpu_count() or 2)
+    parser.add_argument("--out", type=Path, default=Path("fuzz-out"), help="where reproducers of failures go")
+    parser.add_argument("--timeout", type=float, default=10.0, help="seconds before a case is a hang")
+    parser.add_argument("--target", action="append", choices=TARGETS, help="only these targets (repeatable)")
+    parser.add_argument("--self-check", action="store_true", help="check that every failure class is detected")
+    args = parser.parse_args(argv)
+    if args.self_check:
+        return 0 if self_check(min(args.timeout, 2.0)) else 1
+    started = time.monotonic()
+    result = run_campaign(
+        args.seed, args.cases, tuple(args.target or TARGETS), args.jobs, args.timeout, args.out,
+        progress=lambda line: print(line, flush=True),
+    )
+    print(table(result.counts))
+    print(f"{args.cases} cases, seed {args.seed}, {time.monotonic() - started:.0f} s; "
+          + (f"{len(result.failures)} failures, reproducers in {args.out}/" if result.failed else "no failures"))
+    return 1 if result.failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,103 @@
+"""A campaign: cases drawn from the targets by a seeded generator, run, classified, counted;
+the failing ones written out as reproducers."""
+
+from __future__ import annotations
+
+import random
+import shutil
+import tempfile
+from collections import Counter
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from fuzz import compiler_cases, outcomes, runtime_cases
+from fuzz.cases import Case
+from fuzz.runner import preload, run_cases
+
+COMPILER_TARGETS: dict[str, Callable[[random.Random], Case]] = {
+    "sdfg-mutation": compiler_cases.sdfg_mutation,
+    "mlir-mutation": compiler_cases.mlir_mutation,
+    "hostile-strings": compiler_cases.hostile_strings,
+    "oversized": compiler_cases.oversized,
+}
+RUNTIME_TARGETS: dict[str, Callable[[random.Random, dict[str, bytes]], Case]] = {
+    "python-misuse": runtime_cases.python_misuse,
+    "ipu-run-misuse": runtime_cases.ipu_run_misuse,
+}
+TARGETS = (*COMPILER_TARGETS, *RUNTIME_TARGETS)
+
+
+@dataclass
+class Result:
+    counts: Counter = field(default_factory=Counter)  # (target, class) -> cases
+    failures: list[tuple[int, Case, str, str]] = field(default_factory=list)  # index, case, class, reason
+
+    @property
+    def failed(self) -> bool:
+        return bool(self.failures)
+
+
+def generate(seed: int, count: int, targets: tuple[str, ...], program: dict[str, bytes] | None) -> Iterator[Case]:
+    """Case i depends only on (seed, i): a reproducer is its seed and index."""
+    for index in range(count):
+        rng = random.Random(f"{seed}:{index}")
+        target = rng.choice(targets)
+        if target in RUNTIME_TARGETS:
+            yield RUNTIME_TARGETS[target](rng, program)
+        else:
+            yield COMPILER_TARGETS[target](rng)
+
+
+def run_campaign(
+    seed: int, count: int, targets: tuple[str, ...] = TARGETS, jobs: int = 2, timeout: float = 10.0,
+    out: Path | None = None, progress: Callable[[str], None] | None = None,
+) -> Result:
+    with tempfile.TemporaryDirectory(prefix="ipu-fuzz-") as scratch:
+        workdir = Path(scratch)
+        program = None
+        if any(t in RUNTIME_TARGETS for t in targets):
+            (workdir / "saxpy").mkdir()
+            program = runtime_cases.prepare(workdir / "saxpy")
+        preload()
+        return run_and_count(generate(seed, count, targets, program), workdir / "cases", jobs, timeout, out, progress)
+
+
+def run_and_count(cases, workdir: Path, jobs: int, timeout: float, out: Path | None, progress=None) -> Result:
+    result = Result()
+    for index, case, directory, finished in run_cases(cases, workdir, jobs, timeout):
+        outcome, reason = outcomes.classify(finished)
+        result.counts[case.target, outcome] += 1
+        if outcome in outcomes.FAILING:
+            result.failures.append((index, case, outcome, reason))
+            if out is not None:
+                write_reproducer(out, index, case, outcome, reason, finished.stderr)
+            if progress:
+                progress(f"case {index} ({case.target}: {case.note[:80]}): {outcome}: {reason[:200]}")
+        shutil.rmtree(directory, ignore_errors=True)
+    return result
+
+
+def write_reproducer(out: Path, index: int, case: Case, outcome: str, reason: str, stderr: str) -> Path:
+    """The case's files as they were before the run, its command line and what it printed."""
+    directory = out / outcome / f"{case.target}-{index}"
+    shutil.rmtree(directory, ignore_errors=True)
+    directory.mkdir(parents=True)
+    case.materialize(directory)
+    (directory / "REPRODUCE").write_text(
+        f"# {case.target}: {case.note}\n# {outcome}: {reason}\ncd {directory} && {case.command_line()}\n"
+    )
+    (directory / "stderr.txt").write_text(stderr[-20000:])
+    return directory
+
+
+def table(counts: Counter) -> str:
+    """Counts by target (rows) and outcome class (columns), classes that occurred only."""
+    targets = sorted({t for t, _ in counts})
+    classes = [c for c in (*outcomes.PASSING, *outcomes.FAILING) if any(counts[t, c] for t in targets)]
+    width = max([len("target"), *map(len, targets)])
+    lines = [" ".join([f"{'target':<{width}}", *(f"{c:>14}" for c in classes), f"{'total':>7}"])]
+    for target in [*targets, "total"]:
+        cells = [sum(counts[t, c] for t in (targets if target == "total" else [target])) for c in classes]
+        lines.append(" ".join([f"{target:<{width}}", *(f"{n:>14}" for n in cells), f"{sum(cells):>7}"]))
+    return "\n".join(lines)

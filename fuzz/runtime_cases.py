@@ -1,0 +1,203 @@
+"""Cases that misuse a compiled program: its Python callable (wrong shapes, dtypes,
+read-only and non-contiguous arrays, bad scalars, threads) and ipu-run (damaged .npy files
+and program.json, bad --arg, --report into a missing directory). saxpy is built once per
+campaign (`prepare`); each case gets its own copy of the directory."""
+
+from __future__ import annotations
+
+import io
+import os
+import json
+import random
+import subprocess
+import sys
+import zipfile
+from pathlib import Path
+
+import numpy as np
+
+from fuzz import json_mutations
+from fuzz.cases import CANARY_NAME, Case
+
+N = 64
+PROGRAM_FILES = ("host.cpp", "codelets.cpp", "program.json")
+
+_BUILD = """
+import sys
+from ipu_lower.cli import ipu_opt_main
+from ipu_lower.examples import __file__ as examples
+from ipu_lower.runtime import CompiledProgram
+sdfg = examples.replace("__init__.py", "saxpy.sdfg")
+try:
+    ipu_opt_main([sdfg, "--symbols", "N={n}", "-p", "sdfg-to-poplar", "-t", "poplar-cpp", "-o", sys.argv[1]])
+except SystemExit as exit_:
+    if exit_.code:
+        raise
+CompiledProgram(sys.argv[1]).close()
+"""
+
+
+def prepare(directory: Path) -> dict[str, bytes]:
+    """Build saxpy (N=64) into `directory` and the emulator's cache, in a child process
+    (the parent forks the cases: it loads no library itself); its files."""
+    subprocess.run([sys.executable, "-c", _BUILD.format(n=N), str(directory)], check=True, capture_output=True)
+    return {name: (directory / name).read_bytes() for name in PROGRAM_FILES}
+
+
+# The snippet runs in a case's directory with the program in prog/. A misuse the boundary
+# must refuse is an error line (exit 1); a call that returns is checked against numpy, and
+# a wrong or silently accepted call prints WRONG_MARKER (exit 3).
+_SNIPPET_HEAD = """
+import sys, threading
+import numpy as np
+from ipu_lower.runtime import CompiledProgram, ProgramError
+N = {n}
+program = CompiledProgram("prog")
+def wrong(message):
+    print("fuzz-wrong: " + message, file=sys.stderr)
+    sys.exit(3)
+def call(*args, **kwargs):
+    try:
+        return program(*args, **kwargs)
+    except (TypeError, OverflowError, ValueError, ProgramError) as err:
+        print(("python: error: " + type(err).__name__ + ": " + str(err)).splitlines()[0], file=sys.stderr)
+        sys.exit(1)
+rng = np.random.default_rng(0)
+x = rng.random(N, dtype=np.float32)
+y = rng.random(N, dtype=np.float32)
+expected = np.float32(2.0) * x + y
+"""
+
+MISUSES: dict[str, str] = {
+    "correct call": "call(np.float32(2.0), x, y)\nif not np.allclose(y, expected): wrong('saxpy result')",
+    "longer x": "call(2.0, np.ones(N + 1, np.float32), y)\nwrong('x of N + 1 elements accepted')",
+    "shorter y": "call(2.0, x, np.ones(N - 1, np.float32))\nwrong('y of N - 1 elements accepted')",
+    "2-D x": "call(2.0, x.reshape(8, -1), y)\nwrong('2-D x accepted')",
+    "float64 x": "call(2.0, x.astype(np.float64), y)\nwrong('float64 x accepted')",
+    "int32 y": "call(2.0, x, y.astype(np.int32))\nwrong('int32 y accepted')",
+    "list x": "call(2.0, list(x), y)\nwrong('a list accepted for x')",
+    "read-only y": "y.setflags(write=False)\nbefore = y.copy()\ncall(2.0, x, y)\n"
+                   "wrong('read-only y ' + ('written' if not np.array_equal(y, before) else 'accepted'))",
+    "frombuffer y": "y = np.frombuffer(bytes(4 * N), np.float32)\ncall(2.0, x, y)\n"
+                    "wrong('y over immutable bytes ' + ('written' if y.any() else 'accepted'))",
+    "read-only mmap y": "np.save('y.npy', y)\ny = np.load('y.npy', mmap_mode='r')\ncall(2.0, x, y)\n"
+                        "wrong('read-only memory map accepted as output')",
+    "non-contiguous x": "x2 = np.repeat(x, 2)[::2]\ncall(2.0, x2, y)\n"
+                        "if not np.allclose(y, expected): wrong('strided x read as contiguous')",
+    "non-contiguous y": "big = np.repeat(y, 2)\ny2 = big[::2]\ncall(2.0, x, y2)\n"
+                        "if not np.allclose(y2, expected): wrong('strided y: wrong result')\n"
+                        "if not np.array_equal(big[1::2], y): wrong('strided y: wrote between elements')",
+    "None scalar": "call(None, x, y)\nwrong('None accepted for a')",
+    "str scalar": "call('2', x, y)\nwrong('a str accepted for a')",
+    "bool scalar": "call(True, x, y)\nwrong('a bool accepted for a')",
+    "huge scalar": "call(10**400, x, y)\nwrong('10**400 accepted for a float32')",
+    "array scalar": "call(np.ones(2, np.float32), x, y)\nwrong('an array accepted for a')",
+    "complex scalar": "call(1j, x, y)\nwrong('a complex accepted for a')",
+    "missing argument": "call(2.0, x)\nwrong('call without y accepted')",
+    "unknown keyword": "call(2.0, x, y, z=y)\nwrong('unknown keyword accepted')",
+    "after close": "program.close()\ncall(2.0, x, y)\nwrong('a closed program ran')",
+    "threads": """
+results = {}
+def work(k):
+    xs = np.full(N, k, np.float32)
+    ys = np.full(N, 1.0, np.float32)
+    try:
+        program(np.float32(2.0), xs, ys)
+    except ProgramError as err:
+        results[k] = err
+        return
+    results[k] = ys
+threads = [threading.Thread(target=work, args=(k,)) for k in range(1, 5)]
+for t in threads: t.start()
+for t in threads: t.join()
+bad = [k for k, r in results.items() if not isinstance(r, np.ndarray) or not np.allclose(r, 2.0 * k + 1.0)]
+if bad: wrong(f'{len(bad)} of 4 concurrent calls wrong')
+""",
+}
+
+
+def python_misuse(rng: random.Random, program: dict[str, bytes]) -> Case:
+    name = rng.choice(sorted(MISUSES))
+    snippet = _SNIPPET_HEAD.format(n=N) + MISUSES[name] + "\n"
+    files = {f"prog/{f}": content for f, content in program.items()} | {"misuse.py": snippet.encode()}
+    return Case("python-misuse", "python", ("misuse.py",), files, name)
+
+
+class _TouchCanary:
+    """Unpickling it runs `touch CANARY` in the case's directory (the working directory)."""
+
+    def __reduce__(self):
+        return (os.system, (f"touch {CANARY_NAME}",))
+
+
+def _npy(array: np.ndarray) -> bytes:
+    buffer = io.BytesIO()
+    np.save(buffer, array, allow_pickle=True)
+    return buffer.getvalue()
+
+
+def _huge_header() -> bytes:
+    header = "{'descr': '<f4', 'fortran_order': False, 'shape': (1099511627776,), }"
+    header += " " * (63 - (len(header) + 10) % 64) + "\n"
+    return b"\x93NUMPY\x01\x00" + len(header).to_bytes(2, "little") + header.encode()
+
+
+def _npz() -> bytes:
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w") as archive:
+        archive.writestr("x.npy", _npy(np.ones(N, np.float32)))
+    return buffer.getvalue()
+
+
+DAMAGED_NPY = {
+    "empty": lambda: b"",
+    "huge header": _huge_header,
+    "npz": _npz,
+    "truncated data": lambda: _npy(np.ones(N, np.float32))[:-17],
+    "pickled object touching the canary": lambda: _npy(np.array([_TouchCanary()] * N, dtype=object)),
+    "float64": lambda: _npy(np.ones(N, np.float64)),
+    "wrong length": lambda: _npy(np.ones(N + 1, np.float32)),
+    "random bytes": lambda: bytes(range(256)) * 4,
+}
+
+BAD_ARGS = (
+    ("a=nan",), ("a=1e400",), ("a=",), ("a",), ("a=2", "a=3"), ("b=2",), ("a=__import__('os')",),
+    ("a=x.npy",), ("x=2",), ("=2",), ("a=2=3",), ("a=0x10",), ("a=1_000",), ("a=-inf",),
+)
+
+
+def ipu_run_misuse(rng: random.Random, program: dict[str, bytes]) -> Case:
+    files = {f"prog/{f}": content for f, content in program.items()}
+    files |= {"x.npy": _npy(np.ones(N, np.float32)), "y.npy": _npy(np.zeros(N, np.float32))}
+    args = ["--arg", "a=2", "--arg", "x=x.npy", "--arg", "y=y.npy"]
+    kind = rng.choice(("npy", "manifest", "shapes", "report", "arg", "output-dir"))
+    if kind == "npy":
+        damage = rng.choice(sorted(DAMAGED_NPY))
+        victim = rng.choice(("x.npy", "y.npy"))
+        files[victim] = DAMAGED_NPY[damage]()
+        note = f"{damage} {victim}"
+    elif kind == "manifest":
+        mutated, done = json_mutations.mutate(rng, json.loads(program["program.json"]), rng.choice((1, 2)))
+        files["prog/program.json"] = json.dumps(mutated).encode()
+        note = "program.json: " + "; ".join(done)
+    elif kind == "shapes":
+        manifest = json.loads(program["program.json"])
+        size = rng.choice((N // 2, N + 1, 4 * N, 1 << 20))
+        for argument in manifest["arguments"]:
+            if argument["shape"]:
+                argument["shape"] = [size]
+        files["prog/program.json"] = json.dumps(manifest).encode()
+        files |= {"x.npy": _npy(np.ones(size, np.float32)), "y.npy": _npy(np.zeros(size, np.float32))}
+        note = f"program.json claims {size} elements, the code has {N}"
+    elif kind == "report":
+        args += ["--report", rng.choice(("nodir/report.json", "x.npy/report.json", "prog"))]
+        note = f"--report {args[-1]}"
+    elif kind == "arg":
+        bad = rng.choice(BAD_ARGS)
+        args = ["--arg", "x=x.npy", "--arg", "y=y.npy"] + [p for b in bad for p in ("--arg", b)]
+        note = "--arg " + " --arg ".join(bad)
+    else:
+        files["taken"] = b"a file where the output directory should go\n"
+        args += ["--output-dir", rng.choice(("taken", "taken/sub"))]
+        note = f"--output-dir {args[-1]}"
+    return Case("ipu-run-misuse", "ipu-run", ("prog", *args), files, note)
