@@ -71,6 +71,9 @@ def _child(tool: Tool, argv: list[str], directory: Path, stderr_path: Path) -> N
         os.dup2(null, 0)
         os.dup2(os.open(stderr_path.with_suffix(".out"), os.O_WRONLY | os.O_CREAT | os.O_TRUNC), 1)
         os.dup2(os.open(stderr_path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC), 2)
+        # The parent's streams may not be the file descriptors (pytest captures them).
+        sys.stdout = open(1, "w", closefd=False)  # noqa: SIM115 - flushed at os._exit below
+        sys.stderr = open(2, "w", closefd=False)  # noqa: SIM115
         tool(argv)
         code = 0
     except SystemExit as exit_:
@@ -112,14 +115,24 @@ def run_cases(
                 break
             started = _start(*item, workdir)
             running[started.pid] = started
-        pid, status = os.waitpid(-1, os.WNOHANG)
-        if pid == 0:
+        ended = _reap(running)
+        if ended is None:
             _kill_overdue(running.values(), timeout)
             time.sleep(POLL_SECONDS)
             continue
-        done = running.pop(pid)
-        _kill_group(pid)  # what the case started and left behind
+        done, status = ended
+        _kill_group(done.pid)  # what the case started and left behind
         yield done.index, done.case, done.directory, _finished(done, status)
+
+
+def _reap(running: dict[int, _Running]) -> tuple[_Running, int] | None:
+    """A case whose process ended, and its wait status. Only our own children are
+    waited for: the caller (pytest, say) may have others."""
+    for pid in list(running):
+        ended, status = os.waitpid(pid, os.WNOHANG)
+        if ended:
+            return running.pop(pid), status
+    return None
 
 
 def _start(index: int, case: Case, workdir: Path) -> _Running:
