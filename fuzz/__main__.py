@@ -47,7 +47,7 @@ def main(argv: list[str] | None = None) -> int:
         args.seed, args.cases, tuple(args.target or TARGETS), args.jobs, args.timeout, args.out,
         progress=lambda line: print(line, flush=True),
     )
-    print(table(result.counts))
+    print(table(result.counts, result.seconds))
     print(f"{args.cases} cases, seed {args.seed}, {time.monotonic() - started:.0f} s; "
           + (f"{len(result.failures)} failures, reproducers in {args.out}/" if result.failed else "no failures"))
     return 1 if result.failed else 0

@@ -31,6 +31,7 @@ TARGETS = (*COMPILER_TARGETS, *RUNTIME_TARGETS)
 @dataclass
 class Result:
     counts: Counter = field(default_factory=Counter)  # (target, class) -> cases
+    seconds: Counter = field(default_factory=Counter)  # target -> seconds its cases ran
     failures: list[tuple[int, Case, str, str]] = field(default_factory=list)  # index, case, class, reason
 
     @property
@@ -68,6 +69,7 @@ def run_and_count(cases, workdir: Path, jobs: int, timeout: float, out: Path | N
     for index, case, directory, finished in run_cases(cases, workdir, jobs, timeout):
         outcome, reason = outcomes.classify(finished)
         result.counts[case.target, outcome] += 1
+        result.seconds[case.target] += finished.seconds
         if outcome in outcomes.FAILING:
             result.failures.append((index, case, outcome, reason))
             if out is not None:
@@ -91,13 +93,16 @@ def write_reproducer(out: Path, index: int, case: Case, outcome: str, reason: st
     return directory
 
 
-def table(counts: Counter) -> str:
-    """Counts by target (rows) and outcome class (columns), classes that occurred only."""
+def table(counts: Counter, seconds: Counter) -> str:
+    """Counts by target (rows) and outcome class (columns), classes that occurred only,
+    and the mean seconds a case of the target ran."""
     targets = sorted({t for t, _ in counts})
     classes = [c for c in (*outcomes.PASSING, *outcomes.FAILING) if any(counts[t, c] for t in targets)]
     width = max([len("target"), *map(len, targets)])
-    lines = [" ".join([f"{'target':<{width}}", *(f"{c:>14}" for c in classes), f"{'total':>7}"])]
+    lines = [" ".join([f"{'target':<{width}}", *(f"{c:>14}" for c in classes), f"{'total':>7}", f"{'s/case':>7}"])]
     for target in [*targets, "total"]:
         cells = [sum(counts[t, c] for t in (targets if target == "total" else [target])) for c in classes]
-        lines.append(" ".join([f"{target:<{width}}", *(f"{n:>14}" for n in cells), f"{sum(cells):>7}"]))
+        spent = sum(seconds.values()) if target == "total" else seconds[target]
+        mean = f"{spent / sum(cells):>7.2f}" if sum(cells) else f"{'-':>7}"
+        lines.append(" ".join([f"{target:<{width}}", *(f"{n:>14}" for n in cells), f"{sum(cells):>7}", mean]))
     return "\n".join(lines)

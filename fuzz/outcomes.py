@@ -39,6 +39,7 @@ class Finished:
     stderr: str
     files_changed: tuple[str, ...]
     canary: bool
+    seconds: float
 
 
 def classify(run: Finished) -> tuple[str, str]:

@@ -174,4 +174,5 @@ def _finished(done: _Running, status: int) -> Finished:
         stderr=stderr,
         files_changed=_changed(done.before, _snapshot(done.directory)),
         canary=(done.directory / CANARY_NAME).exists(),
+        seconds=time.monotonic() - done.started,
     )

@@ -34,4 +34,4 @@ def test_bounded_campaign_finds_nothing(tmp_path: Path):
     result = run_campaign(SEED, CASES, TARGETS, jobs=2, timeout=10.0, out=tmp_path)
     failures = "\n".join(f"case {i} ({case.target}: {case.note[:100]}): {c}: {reason[:200]}"
                          for i, case, c, reason in result.failures)
-    assert not result.failed, f"{table(result.counts)}\n{failures}"
+    assert not result.failed, f"{table(result.counts, result.seconds)}\n{failures}"
