@@ -19,14 +19,18 @@ CRASH = "crash"
 WRITE_ON_ERROR = "write-on-error"
 CANARY = "canary"
 WRONG = "wrong-answer"
+MEMORY = "memory"
 
 PASSING = (OK, DIAGNOSTIC)
-FAILING = (CANARY, CRASH, HANG, WRITE_ON_ERROR, WRONG, TRACEBACK, INTERNAL, MULTILINE)
+FAILING = (CANARY, CRASH, HANG, WRITE_ON_ERROR, WRONG, MEMORY, TRACEBACK, INTERNAL, MULTILINE)
 """Worst first: a case that fails several ways is counted under the first."""
 
 WRONG_MARKER = "fuzz-wrong:"
 """A runtime-misuse snippet that finds a silently wrong result prints this and exits WRONG_EXIT."""
 WRONG_EXIT = 3
+MEMORY_LIMIT_MIB = 512
+"""Memory a case may take beyond what the tools take once imported: inputs are under
+1 MB, and the loaders' own limits are 256 MiB."""
 
 
 @dataclass(frozen=True)
@@ -40,6 +44,7 @@ class Finished:
     files_changed: tuple[str, ...]
     canary: bool
     seconds: float
+    extra_memory_mib: int
 
 
 def classify(run: Finished) -> tuple[str, str]:
@@ -55,6 +60,8 @@ def classify(run: Finished) -> tuple[str, str]:
         return WRONG, next(line for line in lines if WRONG_MARKER in line)
     if run.status not in (0, 1):
         return CRASH, f"exit code {run.status}"
+    if run.extra_memory_mib > MEMORY_LIMIT_MIB:
+        return MEMORY, f"{run.extra_memory_mib} MiB more than the tools take at rest"
     if run.status != 0 and run.files_changed:
         return WRITE_ON_ERROR, f"changed on error: {', '.join(run.files_changed)}"
     if any(line.startswith("Traceback") for line in lines):

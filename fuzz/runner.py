@@ -97,6 +97,7 @@ class _Running:
         self.index, self.case, self.directory, self.stderr_path = index, case, directory, stderr_path
         self.pid, self.before, self.started = pid, before, time.monotonic()
         self.timed_out = False
+        self.peak_kib = 0  # the child's peak resident memory, counted from the fork (pages it shares too)
 
 
 def run_cases(
@@ -129,9 +130,11 @@ def _reap(running: dict[int, _Running]) -> tuple[_Running, int] | None:
     """A case whose process ended, and its wait status. Only our own children are
     waited for: the caller (pytest, say) may have others."""
     for pid in list(running):
-        ended, status = os.waitpid(pid, os.WNOHANG)
+        ended, status, usage = os.wait4(pid, os.WNOHANG)
         if ended:
-            return running.pop(pid), status
+            done = running.pop(pid)
+            done.peak_kib = usage.ru_maxrss
+            return done, status
     return None
 
 
@@ -164,6 +167,12 @@ def _kill_group(pid: int) -> None:
         pass
 
 
+def _resident_kib() -> int:
+    """This process's resident memory now: what a forked child starts with."""
+    with open("/proc/self/statm") as statm:
+        return int(statm.read().split()[1]) * os.sysconf("SC_PAGE_SIZE") // 1024
+
+
 def _finished(done: _Running, status: int) -> Finished:
     stderr = done.stderr_path.read_text(errors="replace") if done.stderr_path.exists() else ""
     signalled = os.WIFSIGNALED(status) and not done.timed_out
@@ -175,4 +184,5 @@ def _finished(done: _Running, status: int) -> Finished:
         files_changed=_changed(done.before, _snapshot(done.directory)),
         canary=(done.directory / CANARY_NAME).exists(),
         seconds=time.monotonic() - done.started,
+        extra_memory_mib=max(0, done.peak_kib - _resident_kib()) // 1024,
     )

@@ -15,6 +15,7 @@ FAKES: dict[str, str] = {
     outcomes.HANG: "import time\ntime.sleep(600)",
     outcomes.CRASH: "import os, signal\nos.kill(os.getpid(), signal.SIGSEGV)",
     outcomes.WRITE_ON_ERROR: "import sys\nopen('out.mlir', 'w').write('half')\nprint('x: error: bad', file=sys.stderr)\nsys.exit(1)",
+    outcomes.MEMORY: f"hog = b'x' * ({outcomes.MEMORY_LIMIT_MIB + 100} << 20)",
     outcomes.CANARY: "open('CANARY', 'w')",
     outcomes.WRONG: f"import sys\nprint('{outcomes.WRONG_MARKER} 2 + 2 = 5', file=sys.stderr)\nsys.exit({outcomes.WRONG_EXIT})",
 }
