@@ -20,6 +20,8 @@ COMPILER_TARGETS: dict[str, Callable[[random.Random], Case]] = {
     "mlir-mutation": compiler_cases.mlir_mutation,
     "hostile-strings": compiler_cases.hostile_strings,
     "oversized": compiler_cases.oversized,
+    "bad-options": compiler_cases.bad_options,
+    "compressed": compiler_cases.compressed,
 }
 RUNTIME_TARGETS: dict[str, Callable[[random.Random, dict[str, bytes]], Case]] = {
     "python-misuse": runtime_cases.python_misuse,

@@ -5,6 +5,7 @@ fields, and oversized SDFGs. Every case has outputs from before the run (`out.ml
 from __future__ import annotations
 
 import copy
+import gzip
 import json
 import random
 import re
@@ -148,6 +149,59 @@ def oversized(rng: random.Random) -> Case:
     grown, how = rng.choice(OVERSIZERS)(rng, copy.deepcopy(sdfg))
     symbols = rng.choice((_symbols(sdfg, rng), ",".join(f"{s}={2**62}" for s in sdfg["attributes"]["symbols"])))
     return _sdfg_case("oversized", rng, _dumps(grown), symbols, f"{name}: {how}")
+
+
+BAD_OPTIONS: tuple[tuple[str, ...], ...] = (
+    *(("--symbols", v) for v in (
+        "N=4,M=5", "N=abc", "N=-1", "N=0", "N=1e3", "N=" + "9" * 50, "N=64,N=65", "=5", "N", ",", "N=2**70",
+        "N=64;M=1", "N=__import__('os').system('touch CANARY')", "N=0x40", "N=6_4", "N= 64",
+    )),
+    *(("-p", v) for v in (
+        'sdfg-to-poplar{symbols="N=("}', "sdfg-to-poplar{arch=ipu9}", "sdfg-to-poplar{chunk=-1}",
+        "sdfg-to-poplar{chunk=99999999999999999999}", "no-such-pass", "sdfg-to-poplar{", "sdfg-to-poplar{demote_f64=maybe}",
+        'sdfg-specialize{symbols="N=open(\'CANARY\',\'w\')"}', "sdfg-to-poplar," * 200,
+    )),
+    *(("--pass-pipeline", v) for v in ("builtin.module(sdfg-to-poplar", "builtin.module(" + "(" * 1000, "builtin.module()")),
+    *(("-t", v) for v in ("poplar-cpp{sdk=x}", "poplar-cpp{sdk=99}", "no-such-target")),
+    ("-p", "sdfg-to-poplar", "-t", "poplar-cpp", "-o", "taken"),
+    ("-o", "no/such/dir/out.mlir"),
+    ("-o", "taken/out.mlir"),
+    ("--split-input-file",),
+    ("--entry", "nothing"),
+)
+"""Option values ipu-opt must refuse in one line: malformed symbols and pipelines, outputs
+where a file or a missing directory is in the way."""
+
+
+def bad_options(rng: random.Random) -> Case:
+    name, sdfg = rng.choice(sorted(example_sdfgs().items()))
+    options = rng.choice(BAD_OPTIONS)
+    files = {"in.sdfg": _dumps(sdfg), "taken": SENTINEL, "out.mlir": SENTINEL}
+    symbols = () if "--symbols" in options else ("--symbols", _symbols(sdfg, rng))
+    return Case("bad-options", "ipu-opt", ("in.sdfg", *options, *symbols), files, f"{name}: {' '.join(options)[:80]}")
+
+
+@cache
+def _gzip_bomb() -> bytes:
+    """300 MiB of spaces (valid JSON whitespace) before a document, gzipped: about 300 kB."""
+    return gzip.compress(b" " * (300 << 20) + b"{}", compresslevel=9)
+
+
+def compressed(rng: random.Random) -> Case:
+    """.sdfgz inputs: a bomb, a damaged stream, or a mutated SDFG compressed."""
+    name, sdfg = rng.choice(sorted(example_sdfgs().items()))
+    kind = rng.choice(("bomb", "truncated", "mutated", "not gzip"))
+    if kind == "bomb":
+        data = _gzip_bomb()
+    elif kind == "truncated":
+        data = gzip.compress(_dumps(sdfg))[: rng.randrange(10, 200)]
+    elif kind == "mutated":
+        mutated, done = json_mutations.mutate(rng, sdfg)
+        data, kind = gzip.compress(_dumps(mutated)), f"mutated: {done[0]}"
+    else:
+        data = _dumps(sdfg)
+    argv = ("in.sdfgz", "-o", "out.mlir", "--symbols", _symbols(sdfg, rng))
+    return Case("compressed", "ipu-opt", argv, {"in.sdfgz": data, "out.mlir": SENTINEL}, f"{name}: {kind}")
 
 
 def _dumps(document) -> bytes:

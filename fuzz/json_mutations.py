@@ -14,6 +14,7 @@ Path_ = tuple[str | int, ...]
 SWAPS: tuple[Json, ...] = (
     True, False, None, [], {}, 2**64, 2**63, -(2**63) - 1, -1, 0, 1.5, -0.0, 1e308,
     "NaN", "inf", "-inf", "", "0", "N", "x" * 5000, [1, 2, 3], {"type": "Array"},
+    "18446744073709551616", "-1", "1e400", "0:N:0", "0:2**64", "N/0", "None", "true",
 )
 """Values a field is swapped for: other JSON types, integers past int64, strings numbers parse from."""
 

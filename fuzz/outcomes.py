@@ -58,6 +58,8 @@ def classify(run: Finished) -> tuple[str, str]:
         return CRASH, f"killed by {signal.Signals(run.signal).name}"
     if run.status == WRONG_EXIT and any(WRONG_MARKER in line for line in lines):
         return WRONG, next(line for line in lines if WRONG_MARKER in line)
+    if run.status == 2 and any(line.startswith("usage:") for line in lines):
+        return MULTILINE, "a usage message (exit 2): " + lines[-1][:200]
     if run.status not in (0, 1):
         return CRASH, f"exit code {run.status}"
     if run.extra_memory_mib > MEMORY_LIMIT_MIB:

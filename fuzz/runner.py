@@ -25,12 +25,14 @@ POLL_SECONDS = 0.01
 def _ipu_opt(argv: list[str]) -> None:
     from ipu_lower.cli import ipu_opt_main
 
+    sys.argv = ["ipu-opt", *argv]  # argparse names the program after it
     ipu_opt_main(argv)
 
 
 def _ipu_run(argv: list[str]) -> None:
     from ipu_lower.run_cli import ipu_run_main
 
+    sys.argv = ["ipu-run", *argv]
     ipu_run_main(argv)
 
 
