@@ -69,7 +69,7 @@ def run_campaign(
 def run_and_count(cases, workdir: Path, jobs: int, timeout: float, out: Path | None, progress=None) -> Result:
     result = Result()
     for index, case, directory, finished in run_cases(cases, workdir, jobs, timeout):
-        outcome, reason = outcomes.classify(finished)
+        outcome, reason = outcomes.classify(finished, case.must_fail)
         result.counts[case.target, outcome] += 1
         result.seconds[case.target] += finished.seconds
         if outcome in outcomes.FAILING:

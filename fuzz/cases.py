@@ -22,6 +22,7 @@ class Case:
     argv: tuple[str, ...]
     files: dict[str, bytes] = field(default_factory=dict)
     note: str = ""
+    must_fail: bool = False  # exit 0 is a wrong answer: the input must be refused
 
     def materialize(self, directory: Path) -> tuple[str, ...]:
         """Write the files into `directory`; the arguments with it filled in."""

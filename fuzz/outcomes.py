@@ -47,8 +47,9 @@ class Finished:
     extra_memory_mib: int
 
 
-def classify(run: Finished) -> tuple[str, str]:
-    """The outcome class of a finished case and a one-line reason."""
+def classify(run: Finished, must_fail: bool = False) -> tuple[str, str]:
+    """The outcome class of a finished case and a one-line reason; `must_fail` cases
+    (input the tool must refuse) that exit 0 are wrong answers."""
     lines = [line for line in run.stderr.splitlines() if line.strip()]
     if run.canary:
         return CANARY, "the canary file exists: input was executed"
@@ -69,7 +70,7 @@ def classify(run: Finished) -> tuple[str, str]:
     if any(line.startswith("Traceback") for line in lines):
         return TRACEBACK, lines[-1]
     if run.status == 0:
-        return OK, ""
+        return (WRONG, "exit 0 on input it must refuse") if must_fail else (OK, "")
     if any("internal error" in line for line in lines):
         return INTERNAL, lines[-1]
     if len(lines) != 1 or "error: " not in lines[0]:

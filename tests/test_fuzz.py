@@ -35,3 +35,10 @@ def test_bounded_campaign_finds_nothing(tmp_path: Path):
     failures = "\n".join(f"case {i} ({case.target}: {case.note[:100]}): {c}: {reason[:200]}"
                          for i, case, c, reason in result.failures)
     assert not result.failed, f"{table(result.counts, result.seconds)}\n{failures}"
+
+
+def test_exit_0_on_input_that_must_be_refused_is_a_wrong_answer():
+    run = outcomes.Finished(status=0, signal=None, timed_out=False, stderr="", files_changed=(), canary=False,
+                            seconds=0.1, extra_memory_mib=0)
+    assert outcomes.classify(run)[0] == outcomes.OK
+    assert outcomes.classify(run, must_fail=True)[0] == outcomes.WRONG
