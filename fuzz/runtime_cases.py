@@ -99,7 +99,7 @@ MISUSES: dict[str, str] = {
     "threads": """
 failed = []
 def work(k):
-    for step in range(20):
+    for step in range(50):
         xs = np.full(N, k + step, np.float32)
         ys = np.full(N, 1.0, np.float32)
         try:
@@ -111,13 +111,17 @@ def work(k):
 threads = [threading.Thread(target=work, args=(k,)) for k in range(4)]
 for t in threads: t.start()
 for t in threads: t.join()
-if failed: wrong(f'{len(failed)} of 80 calls from 4 threads wrong')
+if failed: wrong(f'{len(failed)} of 200 calls from 4 threads wrong')
 """,
 }
 
 
 def python_misuse(rng: random.Random, program: dict[str, bytes]) -> Case:
-    name = rng.choice(sorted(MISUSES))
+    return misuse_case(rng.choice(sorted(MISUSES)), program)
+
+
+def misuse_case(name: str, program: dict[str, bytes]) -> Case:
+    """The snippet MISUSES[name] against a copy of `program`."""
     snippet = _SNIPPET_HEAD.format(n=N) + MISUSES[name] + "\n"
     files = {f"prog/{f}": content for f, content in program.items()} | {"misuse.py": snippet.encode()}
     return Case("python-misuse", "python", ("misuse.py",), files, name)

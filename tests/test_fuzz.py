@@ -6,8 +6,9 @@ from pathlib import Path
 
 import pytest
 
-from fuzz import outcomes
+from fuzz import outcomes, runtime_cases
 from fuzz.campaign import TARGETS, run_and_count, run_campaign, table
+from fuzz.runner import preload
 from fuzz.self_check import fake_cases
 
 SEED = 11
@@ -42,3 +43,14 @@ def test_exit_0_on_input_that_must_be_refused_is_a_wrong_answer():
                             seconds=0.1, extra_memory_mib=0)
     assert outcomes.classify(run)[0] == outcomes.OK
     assert outcomes.classify(run, must_fail=True)[0] == outcomes.WRONG
+
+
+@pytest.mark.build
+def test_every_runtime_misuse_is_refused_or_right(tmp_path: Path):
+    """Each misuse of the callable once, whatever the campaign's seed draws."""
+    program = runtime_cases.prepare(tmp_path)
+    preload()
+    cases = [runtime_cases.misuse_case(name, program) for name in sorted(runtime_cases.MISUSES)]
+    result = run_and_count(cases, tmp_path / "cases", jobs=2, timeout=10.0, out=None)
+    failures = "\n".join(f"{case.note}: {c}: {reason[:200]}" for _, case, c, reason in result.failures)
+    assert not result.failed, failures
