@@ -13,7 +13,7 @@ from pathlib import Path
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 os.environ.setdefault("OMP_NUM_THREADS", "1")
 
-from fuzz.campaign import TARGETS, run_and_count, run_campaign, table  # noqa: E402
+from fuzz.campaign import TARGETS, replay, run_and_count, run_campaign, table  # noqa: E402
 from fuzz.self_check import fake_cases  # noqa: E402
 
 
@@ -39,16 +39,23 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--timeout", type=float, default=10.0, help="seconds before a case is a hang")
     parser.add_argument("--target", action="append", choices=TARGETS, help="only these targets (repeatable)")
     parser.add_argument("--self-check", action="store_true", help="check that every failure class is detected")
+    parser.add_argument("--replay", type=Path, nargs="+", metavar="PATH",
+                        help="run saved cases (case.json files or folders, e.g. fuzz/corpus) instead of generating")
     args = parser.parse_args(argv)
     if args.self_check:
         return 0 if self_check(min(args.timeout, 5.0)) else 1
     started = time.monotonic()
-    result = run_campaign(
-        args.seed, args.cases, tuple(args.target or TARGETS), args.jobs, args.timeout, args.out,
-        progress=lambda line: print(line, flush=True),
-    )
+    progress = lambda line: print(line, flush=True)  # noqa: E731
+    if args.replay:
+        result = replay(args.replay, args.jobs, args.timeout, args.out, progress)
+        what = f"{sum(result.counts.values())} saved cases"
+    else:
+        result = run_campaign(
+            args.seed, args.cases, tuple(args.target or TARGETS), args.jobs, args.timeout, args.out, progress
+        )
+        what = f"{args.cases} cases, seed {args.seed}"
     print(table(result.counts, result.seconds))
-    print(f"{args.cases} cases, seed {args.seed}, {time.monotonic() - started:.0f} s; "
+    print(f"{what}, {time.monotonic() - started:.0f} s; "
           + (f"{len(result.failures)} failures, reproducers in {args.out}/" if result.failed else "no failures"))
     return 1 if result.failed else 0
 

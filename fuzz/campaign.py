@@ -11,7 +11,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from fuzz import compiler_cases, outcomes, runtime_cases
+from fuzz import compiler_cases, corpus, outcomes, runtime_cases
 from fuzz.cases import Case
 from fuzz.runner import preload, run_cases
 
@@ -58,15 +58,35 @@ def run_campaign(
 ) -> Result:
     with tempfile.TemporaryDirectory(prefix="ipu-fuzz-") as scratch:
         workdir = Path(scratch)
-        program = None
-        if any(t in RUNTIME_TARGETS for t in targets):
-            (workdir / "saxpy").mkdir()
-            program = runtime_cases.prepare(workdir / "saxpy")
-        preload()
-        return run_and_count(generate(seed, count, targets, program), workdir / "cases", jobs, timeout, out, progress)
+        program = _prepare(workdir, any(t in RUNTIME_TARGETS for t in targets))
+        cases = generate(seed, count, targets, program)
+        return run_and_count(cases, workdir / "cases", jobs, timeout, out, progress, program)
 
 
-def run_and_count(cases, workdir: Path, jobs: int, timeout: float, out: Path | None, progress=None) -> Result:
+def replay(paths: list[Path], jobs: int = 2, timeout: float = 10.0, out: Path | None = None, progress=None) -> Result:
+    """Run saved cases (case.json files, or folders of them)."""
+    files = sorted(f for p in paths for f in ([p] if p.is_file() else p.rglob("*.json")))
+    texts = [f.read_text() for f in files]
+    with tempfile.TemporaryDirectory(prefix="ipu-fuzz-") as scratch:
+        workdir = Path(scratch)
+        program = _prepare(workdir, any(corpus.uses_program(t) for t in texts))
+        cases = [corpus.loads(t, program) for t in texts]
+        return run_and_count(cases, workdir / "cases", jobs, timeout, out, progress, program)
+
+
+def _prepare(workdir: Path, program_needed: bool) -> dict[str, bytes] | None:
+    """Build saxpy when a case needs it, then import the tools (before the first fork)."""
+    program = None
+    if program_needed:
+        (workdir / "saxpy").mkdir()
+        program = runtime_cases.prepare(workdir / "saxpy")
+    preload()
+    return program
+
+
+def run_and_count(
+    cases, workdir: Path, jobs: int, timeout: float, out: Path | None, progress=None, program: dict[str, bytes] | None = None
+) -> Result:
     result = Result()
     for index, case, directory, finished in run_cases(cases, workdir, jobs, timeout):
         outcome, reason = outcomes.classify(finished, case.must_fail)
@@ -75,15 +95,18 @@ def run_and_count(cases, workdir: Path, jobs: int, timeout: float, out: Path | N
         if outcome in outcomes.FAILING:
             result.failures.append((index, case, outcome, reason))
             if out is not None:
-                write_reproducer(out, index, case, outcome, reason, finished.stderr)
+                write_reproducer(out, index, case, outcome, reason, finished.stderr, program)
             if progress:
                 progress(f"case {index} ({case.target}: {case.note[:80]}): {outcome}: {reason[:200]}")
         shutil.rmtree(directory, ignore_errors=True)
     return result
 
 
-def write_reproducer(out: Path, index: int, case: Case, outcome: str, reason: str, stderr: str) -> Path:
-    """The case's files as they were before the run, its command line and what it printed."""
+def write_reproducer(
+    out: Path, index: int, case: Case, outcome: str, reason: str, stderr: str, program: dict[str, bytes] | None = None
+) -> Path:
+    """The case's files as they were before the run, its command line, what it printed,
+    and the case as case.json (to replay, or to keep in fuzz/corpus/)."""
     directory = out / outcome / f"{case.target}-{index}"
     shutil.rmtree(directory, ignore_errors=True)
     directory.mkdir(parents=True)
@@ -92,6 +115,7 @@ def write_reproducer(out: Path, index: int, case: Case, outcome: str, reason: st
         f"# {case.target}: {case.note}\n# {outcome}: {reason}\ncd {directory} && {case.command_line()}\n"
     )
     (directory / "stderr.txt").write_text(stderr[-20000:])
+    (directory / "case.json").write_text(corpus.dumps(case, program))
     return directory
 
 

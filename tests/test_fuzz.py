@@ -6,8 +6,9 @@ from pathlib import Path
 
 import pytest
 
-from fuzz import outcomes, runtime_cases
-from fuzz.campaign import TARGETS, run_and_count, run_campaign, table
+from fuzz import corpus, outcomes, runtime_cases
+from fuzz.campaign import TARGETS, replay, run_and_count, run_campaign, table
+from fuzz.cases import Case
 from fuzz.runner import preload
 from fuzz.self_check import fake_cases
 
@@ -52,5 +53,21 @@ def test_every_runtime_misuse_is_refused_or_right(tmp_path: Path):
     preload()
     cases = [runtime_cases.misuse_case(name, program) for name in sorted(runtime_cases.MISUSES)]
     result = run_and_count(cases, tmp_path / "cases", jobs=2, timeout=10.0, out=None)
+    failures = "\n".join(f"{case.note}: {c}: {reason[:200]}" for _, case, c, reason in result.failures)
+    assert not result.failed, failures
+
+
+def test_saved_cases_leave_out_the_prepared_program():
+    program = {"host.cpp": b"// host", "program.json": b"{}"}
+    case = Case("t", "ipu-run", ("prog",), {"prog/host.cpp": b"// host", "prog/program.json": b"[", "x.npy": b"\x93NUMPY\xff"})
+    text = corpus.dumps(case, program)
+    assert "// host" not in text
+    assert corpus.loads(text, program) == case
+
+
+@pytest.mark.build
+def test_regression_seeds_in_the_corpus_pass(tmp_path: Path):
+    """fuzz/corpus: one small case per failure class the campaigns found against 751e2b1."""
+    result = replay([corpus.CORPUS], jobs=2, timeout=10.0, out=tmp_path)
     failures = "\n".join(f"{case.note}: {c}: {reason[:200]}" for _, case, c, reason in result.failures)
     assert not result.failed, failures
