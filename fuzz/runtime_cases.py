@@ -80,7 +80,8 @@ MISUSES: dict[str, str] = {
                    "wrong('read-only y ' + ('written' if not np.array_equal(y, before) else 'accepted'))",
     "frombuffer y": "y = np.frombuffer(bytes(4 * N), np.float32)\ncall(2.0, x, y)\n"
                     "wrong('y over immutable bytes ' + ('written' if y.any() else 'accepted'))",
-    "read-only mmap y": "np.save('y.npy', y)\ny = np.load('y.npy', mmap_mode='r')\ncall(2.0, x, y)\n"
+    "read-only mmap y": "import tempfile\nsaved = tempfile.mkdtemp() + '/y.npy'  # not in the case's directory\n"
+                        "np.save(saved, y)\ny = np.load(saved, mmap_mode='r')\ncall(2.0, x, y)\n"
                         "wrong('read-only memory map accepted as output')",
     "non-contiguous x": "x2 = np.repeat(x, 2)[::2]\ncall(2.0, x2, y)\n"
                         "if not np.allclose(y, expected): wrong('strided x read as contiguous')",
