@@ -7,6 +7,7 @@ import os
 import sys
 import tempfile
 import time
+from collections import Counter
 from pathlib import Path
 
 # One thread per case process: the cases run side by side on few cores.
@@ -22,12 +23,11 @@ def self_check(timeout: float) -> bool:
     with tempfile.TemporaryDirectory(prefix="ipu-fuzz-check-") as scratch:
         cases = fake_cases()
         result = run_and_count(cases, Path(scratch), jobs=len(cases), timeout=timeout, out=None)
-    ok = True
-    for case in cases:
-        got = [c for (t, c), n in result.counts.items() if n and c == case.note]
-        print(f"{case.note:>16}: {'detected' if got else 'MISSED'}")
-        ok &= bool(got)
-    return ok and sum(result.counts.values()) == len(cases)
+    expected = Counter(case.note for case in cases)
+    for outcome, count in sorted(expected.items()):
+        got = sum(n for (_, c), n in result.counts.items() if c == outcome)
+        print(f"{outcome:>16}: {'detected' if got == count else f'MISSED ({got} of {count})'}")
+    return all(sum(n for (_, c), n in result.counts.items() if c == o) == k for o, k in expected.items())
 
 
 def main(argv: list[str] | None = None) -> int:

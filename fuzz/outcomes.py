@@ -43,6 +43,7 @@ class Finished:
     stderr: str
     files_changed: tuple[str, ...]
     canary: bool
+    injected: tuple[str, ...]  # emitted C++ files that carry a payload's text (its canary's name)
     seconds: float
     extra_memory_mib: int
 
@@ -53,6 +54,8 @@ def classify(run: Finished, must_fail: bool = False) -> tuple[str, str]:
     lines = [line for line in run.stderr.splitlines() if line.strip()]
     if run.canary:
         return CANARY, "the canary file exists: input was executed"
+    if run.injected:
+        return CANARY, f"a payload reached the emitted C++: {', '.join(run.injected)}"
     if run.timed_out:
         return HANG, "no exit within the time limit"
     if run.signal is not None:

@@ -178,13 +178,18 @@ def _resident_kib() -> int:
 def _finished(done: _Running, status: int) -> Finished:
     stderr = done.stderr_path.read_text(errors="replace") if done.stderr_path.exists() else ""
     signalled = os.WIFSIGNALED(status) and not done.timed_out
+    after = _snapshot(done.directory)
     return Finished(
         status=os.WEXITSTATUS(status) if os.WIFEXITED(status) else None,
         signal=os.WTERMSIG(status) if signalled else None,
         timed_out=done.timed_out,
         stderr=stderr,
-        files_changed=_changed(done.before, _snapshot(done.directory)),
+        files_changed=_changed(done.before, after),
         canary=(done.directory / CANARY_NAME).exists(),
+        injected=tuple(
+            name for name in _changed(done.before, after)
+            if name.endswith(".cpp") and CANARY_NAME.encode() in (done.directory / name).read_bytes()
+        ),
         seconds=time.monotonic() - done.started,
         extra_memory_mib=max(0, done.peak_kib - _resident_kib()) // 1024,
     )

@@ -6,7 +6,7 @@ from __future__ import annotations
 from fuzz import outcomes
 from fuzz.cases import Case
 
-FAKES: dict[str, str] = {
+FAKES: tuple[tuple[str, str], ...] = tuple({
     outcomes.OK: "print('fine')",
     outcomes.DIAGNOSTIC: "import sys\nprint('in.sdfg: error: bad input', file=sys.stderr)\nsys.exit(1)",
     outcomes.TRACEBACK: "{}['missing']",
@@ -18,12 +18,15 @@ FAKES: dict[str, str] = {
     outcomes.MEMORY: f"hog = b'x' * ({outcomes.MEMORY_LIMIT_MIB + 100} << 20)",
     outcomes.CANARY: "open('CANARY', 'w')",
     outcomes.WRONG: f"import sys\nprint('{outcomes.WRONG_MARKER} 2 + 2 = 5', file=sys.stderr)\nsys.exit({outcomes.WRONG_EXIT})",
-}
+}.items()) + (
+    (outcomes.CANARY, "import os\nos.mkdir('out')\nopen('out/host.cpp', 'w').write('system(\"touch CANARY\");')"),
+)
+"""(class, the fake's code): the C++ injection is a second way to the canary class."""
 
 
 def fake_cases() -> list[Case]:
     """One case per class; `note` is the class it must land in."""
     return [
         Case("self-check", "fake", ("fake.py",), {"fake.py": code.encode(), "out.mlir": b"before\n"}, expected)
-        for expected, code in FAKES.items()
+        for expected, code in FAKES
     ]
