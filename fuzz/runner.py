@@ -6,12 +6,14 @@ directory before and after."""
 from __future__ import annotations
 
 import hashlib
+import importlib
 import os
 import runpy
 import signal
 import sys
 import time
 import traceback
+import warnings
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 
@@ -63,6 +65,12 @@ def _changed(before: dict[str, str], after: dict[str, str]) -> tuple[str, ...]:
     return tuple(sorted(name for name in before.keys() | after.keys() if before.get(name) != after.get(name)))
 
 
+def _restore_warnings() -> None:
+    """The warning filters and printing the interpreter started with: a caller such as
+    pytest records warnings instead of printing them, which would hide the ones that leak."""
+    importlib.reload(warnings)
+
+
 def _child(tool: Tool, argv: list[str], directory: Path, stderr_path: Path) -> None:
     """In the forked child: never returns."""
     code = 1
@@ -76,6 +84,7 @@ def _child(tool: Tool, argv: list[str], directory: Path, stderr_path: Path) -> N
         # The parent's streams may not be the file descriptors (pytest captures them).
         sys.stdout = open(1, "w", closefd=False)  # noqa: SIM115 - flushed at os._exit below
         sys.stderr = open(2, "w", closefd=False)  # noqa: SIM115
+        _restore_warnings()
         tool(argv)
         code = 0
     except SystemExit as exit_:

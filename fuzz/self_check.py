@@ -19,9 +19,11 @@ FAKES: tuple[tuple[str, str], ...] = tuple({
     outcomes.CANARY: "open('CANARY', 'w')",
     outcomes.WRONG: f"import sys\nprint('{outcomes.WRONG_MARKER} 2 + 2 = 5', file=sys.stderr)\nsys.exit({outcomes.WRONG_EXIT})",
 }.items()) + (
+    (outcomes.MULTILINE, "import sys, warnings\nwarnings.warn('noise')\nprint('x: error: bad', file=sys.stderr)\nsys.exit(1)"),
     (outcomes.CANARY, "import os\nos.mkdir('out')\nopen('out/host.cpp', 'w').write('system(\"touch CANARY\");')"),
 )
-"""(class, the fake's code): the C++ injection is a second way to the canary class."""
+"""(class, the fake's code). Second fakes: a leaked warning (printed even when the caller,
+pytest say, records warnings) and a C++ injection (a second way to the canary class)."""
 
 
 def fake_cases() -> list[Case]:
