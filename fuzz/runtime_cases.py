@@ -171,39 +171,59 @@ BAD_ARGS = (
 )
 
 
+def _damaged_npy(rng: random.Random, files: dict[str, bytes], program: dict[str, bytes]) -> tuple[list[str], str]:
+    damage, victim = rng.choice(sorted(DAMAGED_NPY)), rng.choice(("x.npy", "y.npy"))
+    files[victim] = DAMAGED_NPY[damage]()
+    return [], f"{damage} {victim}"
+
+
+def _damaged_manifest(rng: random.Random, files: dict[str, bytes], program: dict[str, bytes]) -> tuple[list[str], str]:
+    mutated, done = json_mutations.mutate(rng, json.loads(program["program.json"]), rng.choice((1, 2)))
+    files["prog/program.json"] = json.dumps(mutated).encode()
+    return [], "program.json: " + "; ".join(done)
+
+
+def _other_shapes(rng: random.Random, files: dict[str, bytes], program: dict[str, bytes]) -> tuple[list[str], str]:
+    """program.json edited to other array sizes than the code was compiled for, with
+    .npy files of those sizes: ipu-run must refuse."""
+    manifest = json.loads(program["program.json"])
+    size = rng.choice((N // 2, N + 1, 4 * N, 1 << 20))
+    for argument in manifest["arguments"]:
+        if argument["shape"]:
+            argument["shape"] = [size]
+    files["prog/program.json"] = json.dumps(manifest).encode()
+    files |= {"x.npy": _npy(np.ones(size, np.float32)), "y.npy": _npy(np.zeros(size, np.float32))}
+    return [], f"program.json claims {size} elements, the code has {N}"
+
+
+def _bad_report(rng: random.Random, files: dict[str, bytes], program: dict[str, bytes]) -> tuple[list[str], str]:
+    path = rng.choice(("nodir/report.json", "x.npy/report.json", "prog"))
+    return ["--report", path], f"--report {path}"
+
+
+def _bad_output_dir(rng: random.Random, files: dict[str, bytes], program: dict[str, bytes]) -> tuple[list[str], str]:
+    files["taken"] = b"a file where the output directory should go\n"
+    path = rng.choice(("taken", "taken/sub"))
+    return ["--output-dir", path], f"--output-dir {path}"
+
+
+MISUSES_OF_IPU_RUN = {
+    "npy": _damaged_npy, "manifest": _damaged_manifest, "shapes": _other_shapes,
+    "report": _bad_report, "output-dir": _bad_output_dir, "arg": None,
+}
+"""Each adds to the case's files and returns extra arguments and a note; "arg" replaces
+the scalar argument with BAD_ARGS."""
+
+
 def ipu_run_misuse(rng: random.Random, program: dict[str, bytes]) -> Case:
     files = {f"prog/{f}": content for f, content in program.items()}
     files |= {"x.npy": _npy(np.ones(N, np.float32)), "y.npy": _npy(np.zeros(N, np.float32))}
-    args = ["--arg", "a=2", "--arg", "x=x.npy", "--arg", "y=y.npy"]
-    kind = rng.choice(("npy", "manifest", "shapes", "report", "arg", "output-dir"))
-    must_fail = kind == "shapes"
-    if kind == "npy":
-        damage = rng.choice(sorted(DAMAGED_NPY))
-        victim = rng.choice(("x.npy", "y.npy"))
-        files[victim] = DAMAGED_NPY[damage]()
-        note = f"{damage} {victim}"
-    elif kind == "manifest":
-        mutated, done = json_mutations.mutate(rng, json.loads(program["program.json"]), rng.choice((1, 2)))
-        files["prog/program.json"] = json.dumps(mutated).encode()
-        note = "program.json: " + "; ".join(done)
-    elif kind == "shapes":
-        manifest = json.loads(program["program.json"])
-        size = rng.choice((N // 2, N + 1, 4 * N, 1 << 20))
-        for argument in manifest["arguments"]:
-            if argument["shape"]:
-                argument["shape"] = [size]
-        files["prog/program.json"] = json.dumps(manifest).encode()
-        files |= {"x.npy": _npy(np.ones(size, np.float32)), "y.npy": _npy(np.zeros(size, np.float32))}
-        note = f"program.json claims {size} elements, the code has {N}"
-    elif kind == "report":
-        args += ["--report", rng.choice(("nodir/report.json", "x.npy/report.json", "prog"))]
-        note = f"--report {args[-1]}"
-    elif kind == "arg":
+    arrays = ["--arg", "x=x.npy", "--arg", "y=y.npy"]
+    kind = rng.choice(sorted(MISUSES_OF_IPU_RUN))
+    if kind == "arg":
         bad = rng.choice(BAD_ARGS)
-        args = ["--arg", "x=x.npy", "--arg", "y=y.npy"] + [p for b in bad for p in ("--arg", b)]
-        note = "--arg " + " --arg ".join(bad)
+        args, note = arrays + [p for b in bad for p in ("--arg", b)], "--arg " + " --arg ".join(bad)
     else:
-        files["taken"] = b"a file where the output directory should go\n"
-        args += ["--output-dir", rng.choice(("taken", "taken/sub"))]
-        note = f"--output-dir {args[-1]}"
-    return Case("ipu-run-misuse", "ipu-run", ("prog", *args), files, note, must_fail)
+        extra, note = MISUSES_OF_IPU_RUN[kind](rng, files, program)
+        args = ["--arg", "a=2", *arrays, *extra]
+    return Case("ipu-run-misuse", "ipu-run", ("prog", *args), files, note, must_fail=kind == "shapes")
