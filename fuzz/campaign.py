@@ -42,7 +42,7 @@ class Result:
 
 
 def generate(seed: int, count: int, targets: tuple[str, ...], program: dict[str, bytes] | None) -> Iterator[Case]:
-    """Case i depends only on (seed, i): a reproducer is its seed and index."""
+    """Case i depends only on the seed, i and the targets chosen from."""
     for index in range(count):
         rng = random.Random(f"{seed}:{index}")
         target = rng.choice(targets)
