@@ -159,7 +159,7 @@ BAD_OPTIONS: tuple[tuple[str, ...], ...] = (
     *(("-p", v) for v in (
         'sdfg-to-poplar{symbols="N=("}', "sdfg-to-poplar{arch=ipu9}", "sdfg-to-poplar{chunk=-1}",
         "sdfg-to-poplar{chunk=99999999999999999999}", "no-such-pass", "sdfg-to-poplar{", "sdfg-to-poplar{demote_f64=maybe}",
-        'sdfg-specialize{symbols="N=open(\'CANARY\',\'w\')"}', "sdfg-to-poplar," * 200,
+        'sdfg-specialize{symbols="N=open(\'CANARY\',\'w\')"}', "sdfg-to-poplar{" * 200, "sdfg-fuse-maps," * 200,
     )),
     *(("--pass-pipeline", v) for v in ("builtin.module(sdfg-to-poplar", "builtin.module(" + "(" * 1000, "builtin.module()")),
     *(("-t", v) for v in ("poplar-cpp{sdk=x}", "poplar-cpp{sdk=99}", "no-such-target")),
