@@ -43,7 +43,7 @@ def main(argv: list[str] | None = None) -> int:
                         help="run saved cases (case.json files or folders, e.g. fuzz/corpus) instead of generating")
     args = parser.parse_args(argv)
     if args.self_check:
-        return 0 if self_check(min(args.timeout, 5.0)) else 1
+        return 0 if self_check(min(args.timeout, 2.0)) else 1
     started = time.monotonic()
     progress = lambda line: print(line, flush=True)  # noqa: E731
     if args.replay:

@@ -163,12 +163,28 @@ def _start(index: int, case: Case, workdir: Path) -> _Running:
     return _Running(index, case, directory, stderr_path, pid, before)
 
 
+WALL_FACTOR = 3
+"""A case hangs when it has computed for the time limit, or waited WALL_FACTOR times as
+long: on a loaded machine wall time alone would call slow cases hangs."""
+
+
 def _kill_overdue(running: Iterable[_Running], timeout: float) -> None:
     now = time.monotonic()
     for case in running:
-        if not case.timed_out and now - case.started > timeout:
+        wall = now - case.started
+        if not case.timed_out and (wall > WALL_FACTOR * timeout or (wall > timeout and _cpu_seconds(case.pid) > timeout)):
             case.timed_out = True
             _kill_group(case.pid)
+
+
+def _cpu_seconds(pid: int) -> float:
+    """User and system time of a running process (its threads included)."""
+    try:
+        with open(f"/proc/{pid}/stat") as stat:
+            fields = stat.read().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")  # utime, stime
 
 
 def _kill_group(pid: int) -> None:

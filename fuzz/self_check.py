@@ -12,7 +12,7 @@ FAKES: tuple[tuple[str, str], ...] = tuple({
     outcomes.TRACEBACK: "{}['missing']",
     outcomes.INTERNAL: "import sys\nprint('tool: error: internal error (KeyError: None)', file=sys.stderr)\nsys.exit(1)",
     outcomes.MULTILINE: "import sys\nprint('UserWarning: noise\\nx: error: bad', file=sys.stderr)\nsys.exit(1)",
-    outcomes.HANG: "import time\ntime.sleep(600)",
+    outcomes.HANG: "while True:\n    pass",
     outcomes.CRASH: "import os, signal\nos.kill(os.getpid(), signal.SIGSEGV)",
     outcomes.WRITE_ON_ERROR: "import sys\nopen('out.mlir', 'w').write('half')\nprint('x: error: bad', file=sys.stderr)\nsys.exit(1)",
     outcomes.MEMORY: f"hog = b'x' * ({outcomes.MEMORY_LIMIT_MIB + 100} << 20)",

@@ -19,13 +19,13 @@ CASES = 80
 
 def test_every_failure_class_is_detected(tmp_path: Path):
     cases = fake_cases()
-    result = run_and_count(cases, tmp_path, jobs=len(cases), timeout=5.0, out=None)
+    result = run_and_count(cases, tmp_path, jobs=len(cases), timeout=2.0, out=None)
     assert {c: n for (_, c), n in result.counts.items()} == Counter(case.note for case in cases)
 
 
 def test_reproducers_hold_the_input_as_it_was(tmp_path: Path):
     cases = [c for c in fake_cases() if c.note == outcomes.WRITE_ON_ERROR]
-    result = run_and_count(cases, tmp_path / "work", jobs=1, timeout=5.0, out=tmp_path / "out")
+    result = run_and_count(cases, tmp_path / "work", jobs=1, timeout=2.0, out=tmp_path / "out")
     reproducer = tmp_path / "out" / outcomes.WRITE_ON_ERROR / "self-check-0"
     assert result.failed
     assert (reproducer / "out.mlir").read_text() == "before\n"
