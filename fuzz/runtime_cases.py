@@ -1,7 +1,8 @@
 """Cases that misuse a compiled program: its Python callable (wrong shapes, dtypes,
 read-only and non-contiguous arrays, bad scalars, threads) and ipu-run (damaged .npy files
-and program.json, bad --arg, --report into a missing directory). saxpy is built once per
-campaign (`prepare`); each case gets its own copy of the directory."""
+and program.json, bad --arg, --report into a missing directory). saxpy (float32 arrays and
+scalar) and clamp (int32 arrays and scalars) are built once per campaign (`prepare`); each
+case gets its own copy of their directories, in prog/."""
 
 from __future__ import annotations
 
@@ -20,31 +21,40 @@ from fuzz import json_mutations
 from fuzz.cases import CANARY_NAME, Case
 
 N = 64
+PROGRAMS = ("saxpy", "clamp")
 PROGRAM_FILES = ("host.cpp", "codelets.cpp", "program.json")
+SAXPY = "prog/saxpy"
 
 _BUILD = """
 import sys
 from ipu_lower.cli import ipu_opt_main
 from ipu_lower.examples import __file__ as examples
 from ipu_lower.runtime import CompiledProgram
-sdfg = examples.replace("__init__.py", "saxpy.sdfg")
-try:
-    ipu_opt_main([sdfg, "--symbols", "N={n}", "-p", "sdfg-to-poplar", "-t", "poplar-cpp", "-o", sys.argv[1]])
-except SystemExit as exit_:
-    if exit_.code:
-        raise
-CompiledProgram(sys.argv[1]).close()
+for name in sys.argv[2:]:
+    sdfg = examples.replace("__init__.py", name + ".sdfg")
+    out = sys.argv[1] + "/" + name
+    try:
+        ipu_opt_main([sdfg, "--symbols", "N={n}", "-p", "sdfg-to-poplar", "-t", "poplar-cpp", "-o", out])
+    except SystemExit as exit_:
+        if exit_.code:
+            raise
+    CompiledProgram(out).close()
 """
 
 
 def prepare(directory: Path) -> dict[str, bytes]:
-    """Build saxpy (N=64) into `directory` and the emulator's cache, in a child process
-    (the parent forks the cases: it loads no library itself); its files."""
-    subprocess.run([sys.executable, "-c", _BUILD.format(n=N), str(directory)], check=True, capture_output=True)
-    return {name: (directory / name).read_bytes() for name in PROGRAM_FILES}
+    """Build the PROGRAMS (N=64) into `directory` and the emulator's cache, in a child
+    process (the parent forks the cases: it loads no library itself); their files, by
+    path under `directory`."""
+    subprocess.run([sys.executable, "-c", _BUILD.format(n=N), str(directory), *PROGRAMS], check=True, capture_output=True)
+    return {f"{p}/{name}": (directory / p / name).read_bytes() for p in PROGRAMS for name in PROGRAM_FILES}
 
 
-# The snippet runs in a case's directory with the program in prog/. A misuse the boundary
+def _copies(program: dict[str, bytes]) -> dict[str, bytes]:
+    return {f"prog/{name}": content for name, content in program.items()}
+
+
+# The snippet runs in a case's directory with the programs in prog/. A misuse the boundary
 # must refuse is an error line (exit 1); a call that returns is checked against numpy, and
 # a wrong or silently accepted call prints WRONG_MARKER (exit 3).
 _SNIPPET_HEAD = """
@@ -52,16 +62,21 @@ import sys, threading
 import numpy as np
 from ipu_lower.runtime import CompiledProgram, ProgramError
 N = {n}
-program = CompiledProgram("prog")
+program = CompiledProgram("prog/saxpy")
+clamp = CompiledProgram("prog/clamp")
 def wrong(message):
     print("fuzz-wrong: " + message, file=sys.stderr)
     sys.exit(3)
-def call(*args, **kwargs):
+def guarded(program, *args, **kwargs):
     try:
         return program(*args, **kwargs)
     except (TypeError, OverflowError, ValueError, ProgramError) as err:
         print(("python: error: " + type(err).__name__ + ": " + str(err)).splitlines()[0], file=sys.stderr)
         sys.exit(1)
+call = lambda *args, **kwargs: guarded(program, *args, **kwargs)
+call_clamp = lambda *args, **kwargs: guarded(clamp, *args, **kwargs)
+xi = np.arange(N, dtype=np.int32) - N // 2
+yi = np.zeros(N, np.int32)
 rng = np.random.default_rng(0)
 x = rng.random(N, dtype=np.float32)
 y = rng.random(N, dtype=np.float32)
@@ -97,6 +112,14 @@ MISUSES: dict[str, str] = {
     "missing argument": "call(2.0, x)\nwrong('call without y accepted')",
     "unknown keyword": "call(2.0, x, y, z=y)\nwrong('unknown keyword accepted')",
     "after close": "program.close()\ncall(2.0, x, y)\nwrong('a closed program ran')",
+    "clamp: correct call": "call_clamp(xi, 3, 10, yi)\nif not np.array_equal(yi, np.clip(xi, 3, 10)): wrong('clamp result')",
+    "clamp: int past int32": "call_clamp(xi, 2**32 + 5, 10, yi)\nwrong('2**32 + 5 accepted for an int32 lo')",
+    "clamp: numpy int64 past int32": "call_clamp(xi, np.int64(2**40), 10, yi)\nwrong('np.int64(2**40) accepted for an int32 lo')",
+    "clamp: float for int32": "call_clamp(xi, 2.7, 10, yi)\nwrong('2.7 accepted for an int32 lo')",
+    "clamp: bool for int32": "call_clamp(xi, True, 10, yi)\nwrong('True accepted for an int32 lo')",
+    "clamp: str for int32": "call_clamp(xi, '2', 10, yi)\nwrong(\"'2' accepted for an int32 lo\")",
+    "clamp: None for int32": "call_clamp(xi, None, 10, yi)\nwrong('None accepted for an int32 lo')",
+    "clamp: float32 array for int32": "call_clamp(xi.astype(np.float32), 3, 10, yi)\nwrong('float32 x accepted')",
     "threads": """
 failed = []
 def work(k):
@@ -124,7 +147,7 @@ def python_misuse(rng: random.Random, program: dict[str, bytes]) -> Case:
 def misuse_case(name: str, program: dict[str, bytes]) -> Case:
     """The snippet MISUSES[name] against a copy of `program`."""
     snippet = _SNIPPET_HEAD.format(n=N) + MISUSES[name] + "\n"
-    files = {f"prog/{f}": content for f, content in program.items()} | {"misuse.py": snippet.encode()}
+    files = _copies(program) | {"misuse.py": snippet.encode()}
     return Case("python-misuse", "python", ("misuse.py",), files, name)
 
 
@@ -178,26 +201,26 @@ def _damaged_npy(rng: random.Random, files: dict[str, bytes], program: dict[str,
 
 
 def _damaged_manifest(rng: random.Random, files: dict[str, bytes], program: dict[str, bytes]) -> tuple[list[str], str]:
-    mutated, done = json_mutations.mutate(rng, json.loads(program["program.json"]), rng.choice((1, 2)))
-    files["prog/program.json"] = json.dumps(mutated).encode()
+    mutated, done = json_mutations.mutate(rng, json.loads(program["saxpy/program.json"]), rng.choice((1, 2)))
+    files[f"{SAXPY}/program.json"] = json.dumps(mutated).encode()
     return [], "program.json: " + "; ".join(done)
 
 
 def _other_shapes(rng: random.Random, files: dict[str, bytes], program: dict[str, bytes]) -> tuple[list[str], str]:
     """program.json edited to other array sizes than the code was compiled for, with
     .npy files of those sizes: ipu-run must refuse."""
-    manifest = json.loads(program["program.json"])
+    manifest = json.loads(program["saxpy/program.json"])
     size = rng.choice((N // 2, N + 1, 4 * N, 1 << 20))
     for argument in manifest["arguments"]:
         if argument["shape"]:
             argument["shape"] = [size]
-    files["prog/program.json"] = json.dumps(manifest).encode()
+    files[f"{SAXPY}/program.json"] = json.dumps(manifest).encode()
     files |= {"x.npy": _npy(np.ones(size, np.float32)), "y.npy": _npy(np.zeros(size, np.float32))}
     return [], f"program.json claims {size} elements, the code has {N}"
 
 
 def _bad_report(rng: random.Random, files: dict[str, bytes], program: dict[str, bytes]) -> tuple[list[str], str]:
-    path = rng.choice(("nodir/report.json", "x.npy/report.json", "prog"))
+    path = rng.choice(("nodir/report.json", "x.npy/report.json", "prog"))  # prog: a directory
     return ["--report", path], f"--report {path}"
 
 
@@ -216,7 +239,7 @@ the scalar argument with BAD_ARGS."""
 
 
 def ipu_run_misuse(rng: random.Random, program: dict[str, bytes]) -> Case:
-    files = {f"prog/{f}": content for f, content in program.items()}
+    files = _copies(program)
     files |= {"x.npy": _npy(np.ones(N, np.float32)), "y.npy": _npy(np.zeros(N, np.float32))}
     arrays = ["--arg", "x=x.npy", "--arg", "y=y.npy"]
     kind = rng.choice(sorted(MISUSES_OF_IPU_RUN))
@@ -226,4 +249,4 @@ def ipu_run_misuse(rng: random.Random, program: dict[str, bytes]) -> Case:
     else:
         extra, note = MISUSES_OF_IPU_RUN[kind](rng, files, program)
         args = ["--arg", "a=2", *arrays, *extra]
-    return Case("ipu-run-misuse", "ipu-run", ("prog", *args), files, note, must_fail=kind == "shapes")
+    return Case("ipu-run-misuse", "ipu-run", (SAXPY, *args), files, note, must_fail=kind == "shapes")
