@@ -15,6 +15,7 @@ SWAPS: tuple[Json, ...] = (
     True, False, None, [], {}, 2**64, 2**63, -(2**63) - 1, -1, 0, 1.5, -0.0, 1e308,
     "NaN", "inf", "-inf", "", "0", "N", "x" * 5000, [1, 2, 3], {"type": "Array"},
     "18446744073709551616", "-1", "1e400", "0:N:0", "0:2**64", "N/0", "None", "true",
+    "opaque", "pointer", "complex64", "float64", "int64", "uint64", "bool_", "Scalar", "View", "Stream",
 )
 """Values a field is swapped for: other JSON types, integers past int64, strings numbers parse from."""
 
@@ -52,7 +53,8 @@ def _duplicate(rng: random.Random, parent: Json, key: str | int) -> str:
     if isinstance(parent, list):
         parent.insert(key, copy.deepcopy(parent[key]))
     elif isinstance(parent[key], list) and parent[key]:
-        parent[key].extend(copy.deepcopy(parent[key]) for _ in range(rng.choice((1, 10, 100))))
+        items = parent[key]
+        parent[key] = [copy.deepcopy(item) for _ in range(rng.choice((2, 10, 100))) for item in items]
     else:
         parent[f"{key}_copy"] = copy.deepcopy(parent[key])
     return "duplicate"
@@ -92,6 +94,8 @@ def mutate(rng: random.Random, document: Json, count: int = 1) -> tuple[Json, li
         path = rng.choice(paths)
         mutation = rng.choice(MUTATIONS)
         done.append(f"{mutation(rng, _parent(document, path), path[-1])} at {'/'.join(map(str, path))[:120]}")
+        if mutation is _nest:
+            break  # one nesting at most: json.dumps (like deepcopy) stops at 1000 levels
     return document, done
 
 
