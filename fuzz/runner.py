@@ -5,6 +5,7 @@ directory before and after."""
 
 from __future__ import annotations
 
+import faulthandler
 import hashlib
 import importlib
 import os
@@ -76,6 +77,7 @@ def _child(tool: Tool, argv: list[str], directory: Path, stderr_path: Path) -> N
     code = 1
     try:
         os.setpgid(0, 0)
+        faulthandler.disable()  # pytest's writes a crash's stack to the terminal, not to the case's stderr
         os.chdir(directory)
         null = os.open(os.devnull, os.O_RDWR)
         os.dup2(null, 0)
