@@ -165,7 +165,7 @@ def _start(index: int, case: Case, workdir: Path) -> _Running:
     return _Running(index, case, directory, stderr_path, pid, before)
 
 
-WALL_FACTOR = 3
+WALL_FACTOR = 6
 """A case hangs when it has computed for the time limit, or waited WALL_FACTOR times as
 long: on a loaded machine wall time alone would call slow cases hangs."""
 
