@@ -107,6 +107,8 @@ def _input_error(err: BaseException, stage: str) -> CompileError | None:
     """`err` as one located line if it is of a kind that reports a problem of the input."""
     if isinstance(err, CompileError):
         return err
+    if isinstance(err, RecursionError):  # the parsers and DaCe recurse once per level of nesting
+        return CompileError("the input nests too deeply (deeper than Python's recursion limit)", stage=stage)
     if isinstance(err, ParseError):
         where = err.span.get_location()
         return CompileError(err.msg, f"{where.file}:{where.line}:{where.col}", stage)
