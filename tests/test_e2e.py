@@ -41,11 +41,17 @@ def dace_build_folder(tmp_path_factory):
     dace.config.Config.set("default_build_folder", value=str(root / "dacecache"))
 
 
+_DACE_BUILDS: dict[str, object] = {}
+"""DaCe's builds by SDFG hash: tests that run one program at several sizes build it once."""
+
+
 def run_dace(sdfg: dace.SDFG, arrays: dict, symbols: dict) -> dict:
     """DaCe's CPU result: the arrays after running a copy of the SDFG."""
     outputs = {k: v.copy() if isinstance(v, np.ndarray) else v for k, v in arrays.items()}
-    compiled = copy.deepcopy(sdfg).compile()
-    compiled(**outputs, **symbols)
+    key = sdfg.hash_sdfg()
+    if key not in _DACE_BUILDS:
+        _DACE_BUILDS[key] = copy.deepcopy(sdfg).compile()
+    _DACE_BUILDS[key](**outputs, **symbols)
     return outputs
 
 
@@ -193,6 +199,8 @@ def test_generated_program_matches_dace_and_numpy(index, shape, dtype, arch, see
     expected = eval(expression, dict(NUMPY_NAMES), {"p": arrays["x"], "q": arrays["y"], "s": arrays["alpha"]})  # our own string
     expected = np.broadcast_to(np.asarray(expected, dtype=np_dtype), shape)
     assert_same(ours, {"out": expected}, ["out"])
+    if index % 2:  # DaCe's build costs as much as ours: every other case (all dtypes) checks it
+        return
     try:
         theirs = run_dace(sdfg, arrays, symbols)
     except CompilationError:

@@ -14,7 +14,7 @@ from fuzz.runner import preload
 from fuzz.self_check import fake_cases
 
 SEED = 11
-CASES = 80
+CASES = 60
 
 
 def test_every_failure_class_is_detected(tmp_path: Path):
