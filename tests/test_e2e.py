@@ -94,8 +94,7 @@ def example_case(name: str, n: int):
     raise KeyError(name)
 
 
-@pytest.mark.parametrize("name", ["saxpy", "chain", "scale2d", "clamp"])
-@pytest.mark.parametrize("n", [1000, 3001])
+@pytest.mark.parametrize("name, n", [("saxpy", 1000), ("saxpy", 3001), ("chain", 3001), ("scale2d", 3001), ("clamp", 3001)])
 def test_example_matches_dace_and_numpy(name, n):
     program = getattr(importlib.import_module(f"ipu_lower.examples.{name}"), name)
     arrays, symbols, reference = example_case(name, n)
@@ -145,8 +144,9 @@ def random_expression(rng: random.Random, ops, leaves, depth: int) -> str:
                      b=random_expression(rng, ops, leaves, depth - 1))
 
 
-SHAPES = [(7,), (100,), (1471,), (1473,), (2951,), (10007,), (3000,), (37, 41), (1, 1500), (64, 33),
-          (5, 7, 9), (3, 50, 11), (2, 2, 2), (13,), (1,), (4096,), (29, 53), (6, 6, 43), (1500,), (2, 1473)]
+# Around the tile count (1472), primes, ones, and rows shorter than a tile's share.
+SHAPES = [(7,), (1471,), (1473,), (2951,), (10007,), (37, 41), (1, 1500), (5, 7, 9), (2, 2, 2), (1,), (6, 6, 43),
+          (2, 1473)]
 
 
 DTYPES = [dace.float32, dace.int32, dace.float16, dace.int16, dace.int8]
