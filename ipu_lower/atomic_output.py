@@ -15,7 +15,8 @@ from pathlib import Path
 from ipu_lower.diagnostics import CompileError
 
 
-def _partial(path: Path) -> Path:
+def partial_path(path: Path) -> Path:
+    """Where `path` is written before it is moved into place (beside it, hidden)."""
     return path.with_name(f".{path.name}.{os.getpid()}.tmp")
 
 
@@ -25,7 +26,7 @@ def _cannot_write(path: Path, err: OSError) -> CompileError:
 
 def write_file(path: Path, text: str) -> None:
     """`path` holds `text`, or, on error, what it held before."""
-    partial = _partial(path)
+    partial = partial_path(path)
     try:
         with open(partial, "x") as stream:  # created with the umask's permissions, like the file it replaces
             stream.write(text)
@@ -44,7 +45,7 @@ def write_files(directory: Path, files: Mapping[str, str]) -> None:
             raise CompileError("cannot write the output: it is a directory", str(directory / name))
     try:
         directory.parent.mkdir(parents=True, exist_ok=True)
-        staging = _partial(directory)
+        staging = partial_path(directory)
         staging.mkdir()
     except OSError as err:
         raise _cannot_write(directory, err) from None

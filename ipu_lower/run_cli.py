@@ -13,13 +13,13 @@ from __future__ import annotations
 import argparse
 import json
 import math
-import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
 
 import numpy as np
 
+from ipu_lower.atomic_output import partial_path
 from ipu_lower.runtime import Argument, BuildError, CompiledProgram, ProgramError
 
 
@@ -136,12 +136,12 @@ def _write_all(outputs: dict[Path, np.ndarray], report_path: Path | None, report
     try:
         for target, value in outputs.items():
             made += _make_directories(target.parent)
-            partial = target.with_name(f".{target.name}.{os.getpid()}.tmp")
+            partial = partial_path(target)
             with open(partial, "wb") as file:
                 np.save(file, value)
             staged.append((partial, target))
         if report_path is not None:
-            partial = report_path.with_name(f".{report_path.name}.{os.getpid()}.tmp")
+            partial = partial_path(report_path)
             partial.write_text(report or "")
             staged.append((partial, report_path))
     except OSError:
