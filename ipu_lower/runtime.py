@@ -11,15 +11,13 @@ sources (`_lowering_key`): a warm call skips the passes and g++ alike.
 from __future__ import annotations
 
 import ctypes
-import fcntl
 import hashlib
 import json
 import math
 import os
-import shutil
+import re
 import subprocess
 import sys
-import tempfile
 import threading
 import time
 from collections.abc import Callable, Mapping
@@ -30,6 +28,7 @@ from typing import Any
 
 import numpy as np
 
+from ipu_lower import cache
 from ipu_lower.cost_model import ProgramEstimate, WhileLoop
 from ipu_lower.dialects.index_expr import IndexExpr
 from ipu_lower.element_types import element_type_of_numpy
@@ -78,10 +77,6 @@ class ProgramError(RuntimeError):
     """The emitted program failed: the message of the exception it caught."""
 
 
-def cache_root() -> Path:
-    return Path(os.environ.get("IPU_LOWER_CACHE", Path.home() / ".cache" / "ipu_lower"))
-
-
 def _emulator_fingerprint() -> str:
     """The hash of what the emulator's build depends on: headers, sources, flags and
     preludes."""
@@ -94,20 +89,40 @@ def _emulator_fingerprint() -> str:
     return digest.hexdigest()
 
 
+EMULATOR_ARTIFACTS = [EMULATOR_LIBRARY, *PRELUDES, *(f"{name}.gch" for name in PRELUDES)]
+_VERIFIED_EMULATORS: set[tuple] = set()
+"""Emulator builds whose artifacts this process hashed, by path, inode, size and time:
+the preludes are a hundred megabytes, and every library build reads them."""
+
+
 def emulator_build() -> Path:
-    """The emulator built once per fingerprint, in cache_root()/emulator/<fingerprint>:
-    EMULATOR_LIBRARY (its sources) and PRELUDES with their precompiled `.gch`. One
-    builder at a time: the others, in this process or another, wait for its lock and then
-    find the build."""
-    out = cache_root() / "emulator" / _emulator_fingerprint()[:24]
-    if (out / EMULATOR_LIBRARY).exists():
+    """The emulator built once per fingerprint, in the cache's emulator/<fingerprint>:
+    EMULATOR_LIBRARY (its sources) and PRELUDES with their precompiled `.gch`, each checked
+    against the entry's record before g++ reads it. One builder at a time: the others, in
+    this process or another, wait for its lock and then find the build."""
+    return cache.use(_emulator_build)
+
+
+def _emulator_build(store: cache.Cache) -> Path:
+    out = store.entry("emulator", _emulator_fingerprint()[:24])
+    if _emulator_identity(out) in _VERIFIED_EMULATORS:
         return out
-    out.mkdir(parents=True, exist_ok=True)
-    with open(out / "lock", "w") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)  # released when the file closes, or its process dies
-        if not (out / EMULATOR_LIBRARY).exists():
-            _build_emulator(out)
+    with store.locked(out):
+        if not store.verified(out, EMULATOR_ARTIFACTS):
+            _build_emulator(store, out)
+        _VERIFIED_EMULATORS.add(_emulator_identity(out))
     return out
+
+
+def _emulator_identity(out: Path) -> tuple:
+    identity = []
+    for name in EMULATOR_ARTIFACTS:
+        try:
+            st = os.lstat(out / name)
+        except FileNotFoundError:
+            return ()
+        identity.append((name, st.st_ino, st.st_size, st.st_mtime_ns))
+    return (str(out), *identity)
 
 
 def emulator_library() -> Path:
@@ -115,9 +130,8 @@ def emulator_library() -> Path:
     return emulator_build() / EMULATOR_LIBRARY
 
 
-def _build_emulator(out: Path) -> None:
-    scratch = Path(tempfile.mkdtemp(dir=out))
-    try:
+def _build_emulator(store: cache.Cache, out: Path) -> None:
+    with store.scratch(out) as scratch:
         include = ["-I", str(EMULATOR_INCLUDE)]
         sources = sorted(EMULATOR_SOURCES.rglob("*.cpp"))
         objects = [scratch / "_".join(s.relative_to(EMULATOR_SOURCES).with_suffix(".o").parts) for s in sources]
@@ -128,42 +142,46 @@ def _build_emulator(out: Path) -> None:
         with ThreadPoolExecutor(max_workers=2) as pool:
             list(pool.map(_gxx, jobs))
         _run("ar", ["rcs", str(scratch / EMULATOR_LIBRARY), *map(str, objects)])
-        for name in [*PRELUDES, *(f"{name}.gch" for name in PRELUDES), EMULATOR_LIBRARY]:
-            (scratch / name).replace(out / name)  # atomic; the library last: the build is complete
-    finally:
-        shutil.rmtree(scratch, ignore_errors=True)
+        store.record(out, {name: store.publish(scratch / name, out / name) for name in EMULATOR_ARTIFACTS})
 
 
-def build_library(directory: Path, manifest: Mapping[str, Any]) -> Path:
-    """Build `directory`'s host.cpp and codelets.cpp into a shared library (cached),
-    linked with the emulator's library."""
+def _library(sources: Mapping[str, bytes], prefix: str) -> tuple[Path, int, str]:
+    """The shared library built from `sources` (host.cpp and codelets.cpp) against the
+    emulator: its path, a descriptor open on it and its SHA-256. Found in the cache when
+    the entry's record vouches for it, else built there first."""
     digest = hashlib.sha256()
     for name in ("host.cpp", "codelets.cpp"):
-        digest.update((directory / name).read_bytes())
+        digest.update(sources[name])
     digest.update(_emulator_fingerprint().encode())
     digest.update(" ".join(HOST_FLAGS + CODELET_FLAGS).encode())
-    out = cache_root() / digest.hexdigest()[:24]
-    library = out / f"lib{manifest['prefix']}.so"
-    if library.exists():
-        return library
+    name = f"lib{prefix}.so"
+
+    def find_or_build(store: cache.Cache) -> tuple[Path, int, str]:
+        out = store.entry("libraries", digest.hexdigest()[:24])
+        with store.locked(out):
+            found = store.open_verified(out, name)
+            if found is None:
+                _build_library(store, out, sources, name)
+                found = store.open_verified(out, name)
+        if found is None:
+            raise BuildError(f"{out / name} changed while it was being built")
+        return (out / name, *found)
+
+    return cache.use(find_or_build)
+
+
+def _build_library(store: cache.Cache, out: Path, sources: Mapping[str, bytes], name: str) -> None:
     emulator = emulator_build()
-    out.mkdir(parents=True, exist_ok=True)
-    builder = f"{os.getpid()}.{threading.get_ident()}"  # concurrent builders write their own files
-    jobs = [
-        (directory / "host.cpp", out / f"host.{builder}.o", HOST_FLAGS, emulator / "host.hpp"),
-        (directory / "codelets.cpp", out / f"codelets.{builder}.o", CODELET_FLAGS, emulator / "codelets.hpp"),
-    ]
-    try:
+    with store.scratch(out) as scratch:
+        jobs = []
+        for source, flags, prelude in (("host.cpp", HOST_FLAGS, "host.hpp"), ("codelets.cpp", CODELET_FLAGS, "codelets.hpp")):
+            (scratch / source).write_bytes(sources[source])  # the bytes verified, not the file again
+            jobs.append([*flags, "-I", str(EMULATOR_INCLUDE), "-include", str(emulator / prelude),
+                         "-c", str(scratch / source), "-o", str(scratch / Path(source).with_suffix(".o"))])
         with ThreadPoolExecutor(max_workers=2) as pool:
-            list(pool.map(lambda job: _gxx([*job[2], "-I", str(EMULATOR_INCLUDE), "-include", str(job[3]),
-                                            "-c", str(job[0]), "-o", str(job[1])]), jobs))
-        partial = out / f"{library.name}.{builder}.tmp"
-        _gxx(["-shared", *(str(job[1]) for job in jobs), str(emulator / EMULATOR_LIBRARY), "-o", str(partial)])
-        partial.replace(library)  # atomic: concurrent builders never load a half-written file
-    finally:
-        for job in jobs:
-            job[1].unlink(missing_ok=True)
-    return library
+            list(pool.map(_gxx, jobs))
+        _gxx(["-shared", *(job[-1] for job in jobs), str(emulator / EMULATOR_LIBRARY), "-o", str(scratch / name)])
+        store.record(out, {name: store.publish(scratch / name, out / name, mode=0o700)})
 
 
 def _gxx(arguments: list[str]) -> None:
@@ -178,19 +196,27 @@ def _run(tool: str, arguments: list[str]) -> None:
 
 RETURN_PREFIX = "__return"
 MAX_MANIFEST_BYTES = 1 << 20
+MAX_SOURCE_BYTES = 1 << 30
+PROGRAM_FILES = ("program.json", "host.cpp", "codelets.cpp")
+"""What `ipu-opt -o` writes and a CompiledProgram reads."""
+
+
 _DEMOTED_FROM = {"float64": "float32", "int64": "int32"}
 """What ipu-demote-f64 makes of each 64-bit type."""
 
 
-def load_manifest(path: Path) -> dict[str, Any]:
-    """program.json, every field checked before use: a damaged or hand-edited file is a
-    ProgramError naming the field, not a KeyError later (or a wrong-sized buffer at the C
-    boundary)."""
+def _read_program_file(path: Path) -> bytes:
     try:
         with path.open("rb") as file:
-            text = file.read(MAX_MANIFEST_BYTES + 1)
+            return file.read(MAX_SOURCE_BYTES if path.suffix == ".cpp" else MAX_MANIFEST_BYTES + 1)
     except OSError as err:
         raise ProgramError(f"cannot read {path}: {err.strerror}") from None
+
+
+def parse_manifest(text: bytes, path: Path) -> dict[str, Any]:
+    """program.json (`text`, read from `path`), every field checked before use: a damaged
+    or hand-edited file is a ProgramError naming the field, not a KeyError later (or a
+    wrong-sized buffer at the C boundary)."""
     if len(text) > MAX_MANIFEST_BYTES:
         raise ProgramError(f"{path} is larger than {MAX_MANIFEST_BYTES} bytes")
     try:
@@ -275,25 +301,36 @@ class Argument:
 
 class _SharedLibrary:
     """A loaded shared library and its one copy of the program's state (the Engine, the
-    last error, the emulator's report): dlopen gives every CompiledProgram of the same
-    file the same copy. Calls into it hold `lock`; init runs for the first user and exit
-    after the last one closes."""
+    last error, the emulator's report): every CompiledProgram of the same library shares
+    it. Calls into it hold `lock`; init runs for the first user and exit after the last
+    one closes.
 
-    def __init__(self, path: Path):
-        self.cdll = ctypes.CDLL(str(path))
+    The library is loaded through the descriptor its bytes were verified from
+    (/proc/self/fd/N), so what runs is what was hashed, not whatever the path names by
+    then; the descriptor stays open, so that no other library is ever loaded under the
+    same name."""
+
+    def __init__(self, fd: int):
+        self.fd = fd
+        self.cdll = ctypes.CDLL(f"/proc/self/fd/{fd}")
         self.lock = threading.RLock()  # reentrant: a program collected during a call closes under it
         self.users = 0
 
 
-_LIBRARIES: dict[Path, _SharedLibrary] = {}
+_LIBRARIES: dict[tuple[int, int, str], _SharedLibrary] = {}
 _LIBRARIES_LOCK = threading.Lock()
 
 
-def _shared_library(path: Path) -> _SharedLibrary:
+def _shared_library(fd: int, digest: str) -> _SharedLibrary:
+    """The library open at `fd` (which this takes over), loaded once per file and content."""
+    st = os.fstat(fd)
+    key = (st.st_dev, st.st_ino, digest)
     with _LIBRARIES_LOCK:
-        if path not in _LIBRARIES:
-            _LIBRARIES[path] = _SharedLibrary(path)
-        return _LIBRARIES[path]
+        if key in _LIBRARIES:
+            os.close(fd)
+        else:
+            _LIBRARIES[key] = _SharedLibrary(fd)
+        return _LIBRARIES[key]
 
 
 class CompiledProgram:
@@ -303,9 +340,13 @@ class CompiledProgram:
     library run one at a time (the library holds one Engine), each with its own buffers;
     `report` and `cycles` are those of the last call that finished."""
 
-    def __init__(self, directory: Path):
+    def __init__(self, directory: Path, files: Mapping[str, bytes] | None = None):
+        """The program `ipu-opt -o` wrote into `directory`; `files`, when given, are the
+        contents of its program.json, host.cpp and codelets.cpp, already verified."""
         self.directory = Path(directory)
-        self.manifest = load_manifest(self.directory / "program.json")
+        if files is None:
+            files = {name: _read_program_file(self.directory / name) for name in PROGRAM_FILES}
+        self.manifest = parse_manifest(files["program.json"], self.directory / "program.json")
         # The type the program declares for an argument the build demoted (float64 for
         # float32, int64 for int32): calls may pass arrays of it, which run converted and
         # whose results come back into them.
@@ -314,7 +355,8 @@ class CompiledProgram:
             Argument(a["name"], np.dtype(a["dtype"]), tuple(a["shape"]), a["output"])
             for a in self.manifest["arguments"]
         ]
-        self._shared = _shared_library(build_library(self.directory, self.manifest).resolve())
+        self.library, fd, digest = _library(files, self.manifest["prefix"])
+        self._shared = _shared_library(fd, digest)
         library, functions = self._shared.cdll, self.manifest["functions"]
         self._check_signature(_export(library, functions["signature"]))
         self._run = _export(library, functions["run"])
@@ -413,8 +455,8 @@ class CompiledProgram:
                 + (f"; missing: {', '.join(missing)}" if missing else "")
             )
         for a in self.arguments:
-            if a.returned:
-                bound[a.name] = np.zeros(a.shape, a.dtype)
+            if a.returned:  # in the type the program declares: a demoted float64 comes back as one
+                bound[a.name] = np.zeros(a.shape, self.declared.get(a.name, a.dtype))
         return [bound[a.name] for a in self.arguments]
 
     def close(self) -> None:
@@ -457,8 +499,8 @@ def _array(argument: Argument, value: Any, declared: np.dtype | None = None) -> 
 
 def _converted(argument: Argument, array: np.ndarray) -> np.ndarray:
     """The contiguous, aligned array of the argument's element type that the program
-    reads: the array itself when it is one, else a converted copy (an integer out of the
-    narrower type's range is an error, not a wrapped value)."""
+    reads: the array itself when it is one, else a converted copy (a value out of the
+    narrower type's range is an error, not a wrapped or infinite value)."""
     if array.dtype != argument.dtype and argument.dtype.kind in "iu" and array.size:
         info = np.iinfo(argument.dtype)
         if array.min() < info.min or array.max() > info.max:
@@ -466,6 +508,16 @@ def _converted(argument: Argument, array: np.ndarray) -> np.ndarray:
                 f"argument '{argument.name}' holds values outside {argument.dtype} ({info.min} to {info.max}), "
                 "which the demoted program computes in"
             )
+    if array.dtype != argument.dtype and argument.dtype.kind == "f":
+        with np.errstate(over="ignore"):
+            narrow = np.require(array, dtype=argument.dtype, requirements=("C_CONTIGUOUS", "ALIGNED"))
+        if (np.isinf(narrow) & np.isfinite(array)).any():  # inf and nan given as such pass
+            high = np.finfo(argument.dtype).max
+            raise OverflowError(
+                f"argument '{argument.name}' holds values beyond the range of {argument.dtype} (-{high} to {high}), "
+                "which the demoted program computes in"
+            )
+        return narrow
     return np.require(array, dtype=argument.dtype, requirements=("C_CONTIGUOUS", "ALIGNED"))
 
 
@@ -542,32 +594,55 @@ def _build(
     from ipu_lower.emit import emit_program
 
     key = _lowering_key(sdfg, symbols, arch, demote_f64, chunk)
-    index = cache_root() / "lowered" / key
-    if directory is None and index.exists():  # lowered before: skip the frontend, the passes and g++
-        built = Path(index.read_text())
-        if (built / "program.json").exists():
-            return CompiledProgram(built)
+    if directory is None:
+        found = cache.use(lambda store: _lowered(store, key))
+        if found is not None:  # lowered before: skip the frontend, the passes and g++
+            return CompiledProgram(*found)
     progress = _Progress(sdfg.name)
     progress.stage("import and lower")
-    files = emit_program(sdfg, symbols, arch, demote_f64, chunk)
+    files = {name: text.encode() for name, text in emit_program(sdfg, symbols, arch, demote_f64, chunk).items()}
     progress.stage("compile host.cpp and codelets.cpp")
-    text = "".join(files[name] for name in sorted(files))
-    out = Path(directory) if directory else cache_root() / "programs" / hashlib.sha256(text.encode()).hexdigest()[:24]
-    out.mkdir(parents=True, exist_ok=True)
-    for name, content in files.items():
-        path = out / name
-        if not path.exists() or path.read_text() != content:
-            partial = out / f"{name}.{os.getpid()}.{threading.get_ident()}.tmp"
-            partial.write_text(content)
-            partial.replace(path)  # atomic: a concurrent build of the same program never reads half a file
-    program = CompiledProgram(out)
-    progress.stage("done")
     if directory is None:
-        index.parent.mkdir(parents=True, exist_ok=True)
-        partial = index.with_name(f"{key}.{os.getpid()}.{threading.get_ident()}.tmp")
-        partial.write_text(str(out))
-        partial.replace(index)
+        out = cache.use(lambda store: _store_lowered(store, key, files))
+    else:
+        out = Path(directory)
+        out.mkdir(parents=True, exist_ok=True)
+        for name, content in files.items():
+            path = out / name
+            if not path.exists() or path.read_bytes() != content:
+                partial = out / f"{name}.{os.getpid()}.{threading.get_ident()}.tmp"
+                partial.write_bytes(content)
+                partial.replace(path)  # atomic: a concurrent build of the same program never reads half a file
+    program = CompiledProgram(out, files)
+    progress.stage("done")
     return program
+
+
+_PROGRAM_NAME = re.compile(r"[0-9a-f]{24}")
+
+
+def _lowered(store: cache.Cache, key: str) -> tuple[Path, dict[str, bytes]] | None:
+    """The folder and the verified files of the program the lowering `key` produced
+    before, or None (nothing recorded, or a file that does not match its record)."""
+    program = store.read_verified(store.entry("lowered", key), "program")
+    if program is None or not _PROGRAM_NAME.fullmatch(program.decode("ascii", "replace")):
+        return None
+    out = store.entry("programs", program.decode())
+    files = {name: store.read_verified(out, name) for name in PROGRAM_FILES}
+    if None in files.values():
+        return None
+    return out, files
+
+
+def _store_lowered(store: cache.Cache, key: str, files: Mapping[str, bytes]) -> Path:
+    """Write the emitted `files` into the cache's programs/<their hash> and record that
+    the lowering `key` produced them."""
+    name = hashlib.sha256(b"".join(files[n] for n in sorted(files))).hexdigest()[:24]
+    out = store.entry("programs", name)
+    store.record(out, {n: store.write(out / n, content) for n, content in files.items()})
+    index = store.entry("lowered", key)
+    store.record(index, {"program": store.write(index / "program", name.encode())})
+    return out
 
 
 class _Progress:
