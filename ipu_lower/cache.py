@@ -30,6 +30,8 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import TypeVar
 
+from ipu_lower.diagnostics import IpuLowerWarning
+
 RECORD = "record.json"
 MAX_RECORD_BYTES = 1 << 16
 _CHUNK = 1 << 20
@@ -37,7 +39,7 @@ _CHUNK = 1 << 20
 T = TypeVar("T")
 
 
-class CacheWarning(UserWarning):
+class CacheWarning(IpuLowerWarning):
     """The compile cache was refused, or an artifact in it did not match its record."""
 
 
@@ -228,7 +230,7 @@ class Cache:
             return file.read(MAX_RECORD_BYTES)
 
     def _mismatch(self, path: Path, why: str) -> None:
-        warnings.warn(f"ipu-lower: {path} {why}; building it again", CacheWarning, stacklevel=4)
+        warnings.warn(f"{path} {why}; building it again", CacheWarning, stacklevel=4)
 
 
 _OPENED: dict[Path, Cache] = {}
@@ -265,7 +267,7 @@ def use(operation: Callable[[Cache], T]) -> T:
 
 def _refuse(refusal: UntrustedCache) -> Cache:
     warnings.warn(
-        f"ipu-lower: not using the compile cache: {refusal}; building in a private temporary folder",
+        f"not using the compile cache: {refusal}; building in a private temporary folder",
         CacheWarning,
         stacklevel=4,
     )

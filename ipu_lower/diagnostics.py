@@ -10,6 +10,7 @@ from __future__ import annotations
 import contextlib
 import io
 import os
+import sys
 import warnings
 from collections.abc import Iterator
 from contextvars import ContextVar
@@ -21,6 +22,11 @@ from xdsl.utils.exceptions import DiagnosticException, ParseError
 _ERROR = "error: "
 
 _running_pass: ContextVar[str] = ContextVar("running_pass", default="")
+
+
+class IpuLowerWarning(UserWarning):
+    """A warning of ipu-lower's own, which compile_stage lets through (it mutes those of
+    dependencies)."""
 
 
 class IpuLowerError(DiagnosticException):
@@ -126,11 +132,30 @@ def _input_error(err: BaseException, stage: str) -> CompileError | None:
 
 
 @contextlib.contextmanager
+def warnings_as_lines(tool: str) -> Iterator[None]:
+    """Show ipu-lower's warnings as one line each on stderr, `<tool>: warning: <message>`
+    (Python's default shows two, with a line of source)."""
+    original = warnings.showwarning
+
+    def show(message, category, filename, lineno, file=None, line=None):
+        if issubclass(category, IpuLowerWarning):
+            print(f"{tool}: warning: {message}", file=sys.stderr)
+        else:
+            original(message, category, filename, lineno, file, line)
+
+    warnings.showwarning = show
+    try:
+        yield
+    finally:
+        warnings.showwarning = original
+
+
+@contextlib.contextmanager
 def compile_stage(stage: str, passing: tuple[type[BaseException], ...] = (), quiet: bool = False) -> Iterator[None]:
-    """Run one step of compilation: warnings of dependencies are not shown, with `quiet` nor
-    what they print (DaCe prints its parse errors), and any exception but those `passing`
-    through is raised as a CompileError; with IPU_LOWER_DEBUG=1 internal errors keep their
-    traceback. Like `warnings.catch_warnings` and `redirect_stdout`, which it uses, it acts
+    """Run one step of compilation: warnings of dependencies are not shown (ipu-lower's own
+    are), with `quiet` nor what they print (DaCe prints its parse errors), and any
+    exception but those `passing` through is raised as a CompileError; with
+    IPU_LOWER_DEBUG=1 internal errors keep their traceback. Like `warnings.catch_warnings` and `redirect_stdout`, which it uses, it acts
     on the whole process: compile from one thread at a time."""
     muted = contextlib.ExitStack()
     if quiet:
@@ -139,6 +164,7 @@ def compile_stage(stage: str, passing: tuple[type[BaseException], ...] = (), qui
     running = _running_pass.set("")
     with warnings.catch_warnings(), muted:
         warnings.simplefilter("ignore")
+        warnings.simplefilter("always", IpuLowerWarning)
         try:
             yield
         except passing:

@@ -20,6 +20,7 @@ from pathlib import Path
 import numpy as np
 
 from ipu_lower.atomic_output import partial_path
+from ipu_lower.diagnostics import warnings_as_lines
 from ipu_lower.runtime import Argument, BuildError, CompiledProgram, ProgramError
 
 
@@ -163,7 +164,8 @@ def _make_directories(directory: Path) -> list[Path]:
 
 def ipu_run_main(argv: Sequence[str] | None = None) -> None:
     try:
-        run(argv)
+        with warnings_as_lines("ipu-run"):
+            run(argv)
     except (RunError, BuildError, ProgramError, OSError) as err:
         message = str(err).strip().splitlines()[0] if str(err).strip() else type(err).__name__
         print(f"ipu-run: error: {message}", file=sys.stderr)

@@ -514,7 +514,7 @@ def _converted(argument: Argument, array: np.ndarray) -> np.ndarray:
         if (np.isinf(narrow) & np.isfinite(array)).any():  # inf and nan given as such pass
             high = np.finfo(argument.dtype).max
             raise OverflowError(
-                f"argument '{argument.name}' holds values beyond the range of {argument.dtype} (-{high} to {high}), "
+                f"argument '{argument.name}' holds values beyond the range of {argument.dtype} (-{high:.7g} to {high:.7g}), "
                 "which the demoted program computes in"
             )
         return narrow

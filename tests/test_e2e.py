@@ -277,6 +277,22 @@ def test_demoted_program_takes_and_writes_back_the_64_bit_arrays_it_declares():
         compiled(x, np.full(1000, 2**40), y)
     with pytest.raises(TypeError, match=r"argument 'x' must be float32\[1000\] \(or float64, which the program declares"):
         compiled(x.astype(np.float16), k, y)
+    before = y.copy()
+    with pytest.raises(OverflowError, match="argument 'x' holds values beyond the range of float32"):
+        compiled(np.where(x > 0.5, 1e39, x), k, y)  # would be inf in float32
+    np.testing.assert_array_equal(y, before)
+
+
+@dace.program
+def doubled64(x: dace.float64[N]):
+    return x * 2
+
+
+def test_a_demoted_program_returns_the_type_it_declares():
+    x = RNG.random(100)
+    returned = ipu_lower.compile(doubled64, demote_f64=True)(x)
+    assert returned.dtype == np.float64
+    np.testing.assert_allclose(returned, 2 * x, rtol=1e-6)
 
 
 @dace.program
