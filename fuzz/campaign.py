@@ -11,7 +11,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from fuzz import compiler_cases, corpus, outcomes, runtime_cases
+from fuzz import cache_cases, compiler_cases, corpus, outcomes, runtime_cases
 from fuzz.cases import Case
 from fuzz.runner import preload, run_cases
 
@@ -26,6 +26,7 @@ COMPILER_TARGETS: dict[str, Callable[[random.Random], Case]] = {
 RUNTIME_TARGETS: dict[str, Callable[[random.Random, dict[str, bytes]], Case]] = {
     "python-misuse": runtime_cases.python_misuse,
     "ipu-run-misuse": runtime_cases.ipu_run_misuse,
+    "cache-tampering": cache_cases.cache_tampering,
 }
 TARGETS = (*COMPILER_TARGETS, *RUNTIME_TARGETS)
 

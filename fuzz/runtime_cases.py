@@ -17,7 +17,7 @@ from pathlib import Path
 
 import numpy as np
 
-from fuzz import json_mutations
+from fuzz import cache_cases, json_mutations
 from fuzz.cases import CANARY_NAME, Case
 
 N = 64
@@ -44,14 +44,16 @@ for name in sys.argv[2:]:
 
 def prepare(directory: Path) -> dict[str, bytes]:
     """Build the PROGRAMS (N=64) into `directory` and the emulator's cache, in a child
-    process (the parent forks the cases: it loads no library itself); their files, by
-    path under `directory`."""
+    process (the parent forks the cases: it loads no library itself), and what the
+    cache-tampering cases plant; their files, by path under `directory`."""
     subprocess.run([sys.executable, "-c", _BUILD.format(n=N), str(directory), *PROGRAMS], check=True, capture_output=True)
-    return {f"{p}/{name}": (directory / p / name).read_bytes() for p in PROGRAMS for name in PROGRAM_FILES}
+    built = {f"{p}/{name}": (directory / p / name).read_bytes() for p in PROGRAMS for name in PROGRAM_FILES}
+    return built | cache_cases.prepare(directory, N)
 
 
 def _copies(program: dict[str, bytes]) -> dict[str, bytes]:
-    return {f"prog/{name}": content for name, content in program.items()}
+    """The PROGRAMS' files, in prog/."""
+    return {f"prog/{name}": content for name, content in program.items() if name.split("/")[0] in PROGRAMS}
 
 
 # The snippet runs in a case's directory with the programs in prog/. A misuse the boundary

@@ -149,15 +149,10 @@ def _library(sources: Mapping[str, bytes], prefix: str) -> tuple[Path, int, str]
     """The shared library built from `sources` (host.cpp and codelets.cpp) against the
     emulator: its path, a descriptor open on it and its SHA-256. Found in the cache when
     the entry's record vouches for it, else built there first."""
-    digest = hashlib.sha256()
-    for name in ("host.cpp", "codelets.cpp"):
-        digest.update(sources[name])
-    digest.update(_emulator_fingerprint().encode())
-    digest.update(" ".join(HOST_FLAGS + CODELET_FLAGS).encode())
     name = f"lib{prefix}.so"
 
     def find_or_build(store: cache.Cache) -> tuple[Path, int, str]:
-        out = store.entry("libraries", digest.hexdigest()[:24])
+        out = store.entry("libraries", library_key(sources))
         with store.locked(out):
             found = store.open_verified(out, name)
             if found is None:
@@ -168,6 +163,16 @@ def _library(sources: Mapping[str, bytes], prefix: str) -> tuple[Path, int, str]
         return (out / name, *found)
 
     return cache.use(find_or_build)
+
+
+def library_key(sources: Mapping[str, bytes]) -> str:
+    """The name of the cache entry of the library built from `sources`."""
+    digest = hashlib.sha256()
+    for name in ("host.cpp", "codelets.cpp"):
+        digest.update(sources[name])
+    digest.update(_emulator_fingerprint().encode())
+    digest.update(" ".join(HOST_FLAGS + CODELET_FLAGS).encode())
+    return digest.hexdigest()[:24]
 
 
 def _build_library(store: cache.Cache, out: Path, sources: Mapping[str, bytes], name: str) -> None:

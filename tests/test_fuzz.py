@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from fuzz import corpus, outcomes, runtime_cases
+from fuzz import cache_cases, corpus, outcomes, runtime_cases
 from fuzz.campaign import TARGETS, replay, run_and_count, run_campaign, table
 from fuzz.cases import Case
 from fuzz.runner import preload
@@ -47,12 +47,27 @@ def test_exit_0_on_input_that_must_be_refused_is_a_wrong_answer():
     assert outcomes.classify(run, must_fail=True)[0] == outcomes.WRONG
 
 
-@pytest.mark.build
-def test_every_runtime_misuse_is_refused_or_right(tmp_path: Path):
-    """Each misuse of the callable once, whatever the campaign's seed draws."""
-    program = runtime_cases.prepare(tmp_path)
+@pytest.fixture(scope="module")
+def prepared(tmp_path_factory) -> dict[str, bytes]:
+    program = runtime_cases.prepare(tmp_path_factory.mktemp("prepared"))
     preload()
-    cases = [runtime_cases.misuse_case(name, program) for name in sorted(runtime_cases.MISUSES)]
+    return program
+
+
+@pytest.mark.build
+def test_every_runtime_misuse_is_refused_or_right(tmp_path: Path, prepared):
+    """Each misuse of the callable once, whatever the campaign's seed draws."""
+    cases = [runtime_cases.misuse_case(name, prepared) for name in sorted(runtime_cases.MISUSES)]
+    result = run_and_count(cases, tmp_path / "cases", jobs=2, timeout=10.0, out=None)
+    failures = "\n".join(f"{case.note}: {c}: {reason[:200]}" for _, case, c, reason in result.failures)
+    assert not result.failed, failures
+
+
+@pytest.mark.build
+def test_every_cache_tampering_is_noticed_and_nothing_planted_runs(tmp_path: Path, prepared):
+    """Each tampering once, one of them under umask 000 (the campaign draws it for a quarter)."""
+    cases = [cache_cases.tampering_case(name, prepared, umask=name.startswith("index"))
+             for name in sorted(cache_cases.TAMPERINGS)]
     result = run_and_count(cases, tmp_path / "cases", jobs=2, timeout=10.0, out=None)
     failures = "\n".join(f"{case.note}: {c}: {reason[:200]}" for _, case, c, reason in result.failures)
     assert not result.failed, failures
