@@ -6,7 +6,7 @@ import math
 import time
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from ipu_lower.frontend.constant_range import INT64_MAX, constant_value
@@ -82,7 +82,10 @@ def _reference(text: str):
     import sympy
     from dace import symbolic
 
-    value = symbolic.pystr_to_symbolic(text)
+    try:
+        value = symbolic.pystr_to_symbolic(text)
+    except (ValueError, TypeError):  # sympy cannot order some of it: Min(0, ~0)
+        return None
     if isinstance(value, (int, float)) and not isinstance(value, bool):
         return value
     if isinstance(value, sympy.Basic) and value.is_number:
@@ -93,6 +96,7 @@ def _reference(text: str):
 
 @settings(max_examples=300, deadline=2000, suppress_health_check=[HealthCheck.too_slow])
 @given(_expressions())
+@example("Min(0, (~0))")
 def test_checker_accepts_with_the_reference_value_or_rejects(text):
     start = time.perf_counter()
     try:
