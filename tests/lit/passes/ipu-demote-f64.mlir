@@ -186,3 +186,8 @@ poplar.host_program @rows arch "ipu2" args ["A"] : [memref<12x4xf32>] build {
 // CHECK-LABEL: poplar.host_program @rows
 // CHECK:         poplar.repeat 4 times
 // CHECK:         poplar.run 0
+
+// The lit input of poplar-cpp-remote.mlir, 32-bit, prints the same C++ after the pass
+// (on it too, the pass used to hang):
+// RUN: ipu-opt %S/../targets/poplar-cpp-remote.mlir -t poplar-cpp > %t.direct.cpp
+// RUN: ipu-opt %S/../targets/poplar-cpp-remote.mlir -p ipu-demote-f64 -t poplar-cpp | diff %t.direct.cpp -
