@@ -89,7 +89,7 @@ class _Demote(TypeConversionPattern):
         return None if all(n is None for n in new) else [t if n is None else n for n, t in zip(new, items)]
 
 
-def demoted_constant(value: Attribute, int64: bool) -> IntegerAttr | FloatAttr | None:
+def _demoted_constant(value: Attribute, int64: bool) -> IntegerAttr | FloatAttr | None:
     """The 32-bit value of a 64-bit constant, None for any other: the 64-bit types' bounds
     (DaCe's identities of min and max) become the 32-bit types' bounds, other integers keep
     their low 32 bits (as a C cast to int does), other floats their value."""
@@ -102,7 +102,7 @@ def demoted_constant(value: Attribute, int64: bool) -> IntegerAttr | FloatAttr |
     return None
 
 
-def check_constants(module: ModuleOp) -> None:
+def _check_constants(module: ModuleOp) -> None:
     """A float64 constant that float32 cannot hold (finite, beyond its range, not a bound)
     is an error: demoted, it would be infinity."""
     for op in module.walk():
@@ -118,8 +118,10 @@ class _DemoteConstant(RewritePattern):
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: arith.ConstantOp, rewriter: PatternRewriter) -> None:
-        if (value := demoted_constant(op.value, self.int64)) is not None:
+        if (value := _demoted_constant(op.value, self.int64)) is not None:
             rewriter.replace(op, arith.ConstantOp(value))
+
+
 class _DropIdentityCast(RewritePattern):
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
         if isinstance(op, _CASTS) and op.operands[0].type == op.results[0].type:
@@ -135,7 +137,7 @@ class IpuDemoteF64Pass(ModulePass):
     int64: bool = True
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        check_constants(op)
+        _check_constants(op)
         demoted = {f64: f32, **({i64: i32} if self.int64 else {})}
         declared = dict(op.attributes[DECLARED_TYPES].data) if DECLARED_TYPES in op.attributes else {}
         for program in [p for p in op.walk() if isinstance(p, sd.SdfgOp)]:
