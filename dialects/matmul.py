@@ -11,8 +11,10 @@ group); a vector has no transpose. `alpha` (default 1) scales the product, `beta
 (default 0) the old value of C: with beta != 0 the op reads C (`C += A @ B` is beta 1);
 both are stored only when they differ from their defaults, so each product has one
 form. Elements: float32 or float16, one type for all three (poplin accumulates
-float16 products in float32 partials, its default `partialsType`). The result is
-neither operand: poplin writes it while it reads them.
+float16 products in float32 partials, its default `partialsType`); `sdfg.matmul` also
+takes float64, DaCe's type, which `ipu-demote-f64` demotes before poplin sees it and
+which tile partitioning rejects otherwise. The result is neither operand: poplin writes
+it while it reads them.
 
 Syntax: `"label" [transpose] %A, [transpose] %B to %C [alpha <f>] [beta <f>] attr-dict
 : <A type>, <B type>, <C type>`. `operand_shape(k)` gives the shape of operand k (0: A,
@@ -24,7 +26,7 @@ type, `root(value)` the data a value is (an op may say: a variable for a view of
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, ClassVar
 
 from xdsl.dialects.builtin import (
     Float16Type,
@@ -72,6 +74,7 @@ def matrix_sizes(lhs: Sequence[Any], rhs: Sequence[Any]) -> tuple[Any, Any, Any,
 
 
 _F64 = Float64Type()
+_FLOAT_NAMES = {Float64Type: "float64", Float32Type: "float32", Float16Type: "float16"}
 FLOAT32_MAX = 3.4028234663852886e38
 """The largest finite float32 (IEEE 754 binary32: (2 - 2^-23) 2^127)."""
 
@@ -84,6 +87,9 @@ class MatmulMixin:
     beta = opt_prop_def(FloatAttr)
     transpose_a = opt_prop_def(UnitAttr)
     transpose_b = opt_prop_def(UnitAttr)
+
+    ELEMENTS: ClassVar[tuple[type[Attribute], ...]] = (Float32Type, Float16Type)
+    """The element types the op multiplies."""
 
     @staticmethod
     def product_properties(alpha: float = 1.0, beta: float = 0.0, transpose_a: bool = False,
@@ -152,8 +158,9 @@ class MatmulMixin:
         name = self.name  # type: ignore[attr-defined]
         types = [v.type for v in self.operand_values()]
         elements = [self.element_of(t) for t in types]
-        if not isinstance(elements[0], Float32Type | Float16Type):
-            raise VerifyException(f"'{name}' multiplies float32 or float16 elements, not {elements[0]}")
+        if not isinstance(elements[0], self.ELEMENTS):
+            names = [_FLOAT_NAMES[t] for t in self.ELEMENTS]
+            raise VerifyException(f"'{name}' multiplies {', '.join(names[:-1])} or {names[-1]} elements, not {elements[0]}")
         if len(set(elements)) != 1:
             raise VerifyException(f"'{name}' operands and result have different element types: {', '.join(map(str, elements))}")
         for attr, what in ((self.alpha, "alpha"), (self.beta, "beta")):  # type: ignore[attr-defined]

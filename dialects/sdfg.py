@@ -23,7 +23,19 @@ from ipu_lower.dialects.matmul import MatmulMixin
 from ipu_lower.dialects.popops_reduce import ReduceMixin, parse_head, parse_tail, reduce_properties
 from ipu_lower.dialects.reduction import REDUCTION_KINDS
 from ipu_lower.dialects.syntax import LabelledBodyMixin, parse_body, parse_regions, print_body, print_regions
-from xdsl.dialects.builtin import ArrayAttr, DenseArrayBase, IndexType, IntegerType, StringAttr, UnitAttr, i1, i32
+from xdsl.dialects.builtin import (
+    ArrayAttr,
+    DenseArrayBase,
+    Float16Type,
+    Float32Type,
+    Float64Type,
+    IndexType,
+    IntegerType,
+    StringAttr,
+    UnitAttr,
+    i1,
+    i32,
+)
 from xdsl.ir import (
     Attribute,
     Block,
@@ -1394,7 +1406,7 @@ def _box_attr(box: Sequence[BoxEntry]) -> ArrayAttr:
 class MatmulOp(MatmulMixin, IRDLOperation):
     """DaCe's BLAS product nodes (`MatMul`, `Gemm`, `Gemv`, `BatchedMatMul`, `Dot`):
     `out = alpha op(lhs) op(rhs) + beta out` (`ipu_lower.dialects.matmul`), float32 or
-    float16. It stands in a state, outside maps.
+    float16, or float64 until `ipu-demote-f64`. It stands in a state, outside maps.
 
     Each operand is a container or a static box of one (`lhs_box`, `rhs_box`,
     `out_box`: per container dimension a range `b:e` it walks or an index at which it
@@ -1415,6 +1427,7 @@ class MatmulOp(MatmulMixin, IRDLOperation):
     traits = traits_def(HasParent(StateOp))
 
     BOXES: ClassVar[tuple[str, str, str]] = ("lhs_box", "rhs_box", "out_box")
+    ELEMENTS: ClassVar[tuple[type[Attribute], ...]] = (Float64Type, Float32Type, Float16Type)
 
     def __init__(
         self,

@@ -2,10 +2,16 @@
 
 The IPU has no float64 and Poplar no 64-bit integers in codelets. DaCe programs get
 them easily: Python float literals and integer arithmetic promote to float64/int64.
-This pass rewrites every f64 (and, with `int64=true`, i64) type in the module to f32
-(i32) with a `TypeConversionPattern` (containers, memlet values, tasklet values,
-constants), truncating integer constants, then drops the casts that became no-ops. It
-warns once per container it demotes, since results may differ from a 64-bit CPU run.
+This pass rewrites every f64 (and, with `int64=true`, i64) element type of data to f32
+(i32) with a `TypeConversionPattern`: the types of values and block arguments, and the
+types held in properties (a host program's argument memrefs), descending into types
+only. An integer attribute or a dense array in a property (reduction dims, slice
+bounds, a program index, a comparison predicate) is an index or a shape, not data: it
+keeps its i64. Constants are data: integers keep their low 32 bits, as a C cast to int
+does, floats their value; the 64-bit types' bounds (DaCe's identities of min and max)
+become the 32-bit types' bounds, and a finite float beyond float32's range is an error.
+Casts that became no-ops go. It warns once per container it demotes, since results may
+differ from a 64-bit CPU run.
 
 It records what each program's demoted arguments were declared as in the module's
 `sdfg.declared_types` attribute (`{sdfg_name = {A = f64}}`): program.json carries it, so
@@ -14,23 +20,26 @@ that callers (the Python callable, ipu-run) accept the 64-bit arrays the program
 
 from __future__ import annotations
 
+import math
 import sys
+from collections.abc import Sequence
 from dataclasses import dataclass
 
+import numpy as np
 from xdsl.context import Context
 from xdsl.dialects import arith
 from xdsl.dialects.builtin import (
+    ArrayAttr,
     DictionaryAttr,
-    Float64Type,
+    FloatAttr,
     IntegerAttr,
-    IntegerType,
     ModuleOp,
     f32,
     f64,
     i32,
     i64,
 )
-from xdsl.ir import Attribute, Operation
+from xdsl.ir import Attribute, Operation, ParametrizedAttribute, TypeAttribute
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import (
     GreedyRewritePatternApplier,
@@ -38,11 +47,10 @@ from xdsl.pattern_rewriter import (
     PatternRewriteWalker,
     RewritePattern,
     TypeConversionPattern,
-    attr_type_rewrite_pattern,
     op_type_rewrite_pattern,
 )
 
-from ipu_lower.diagnostics import describe
+from ipu_lower.diagnostics import describe, error
 from ipu_lower.dialects import sdfg as sd
 
 DECLARED_TYPES = "sdfg.declared_types"
@@ -51,37 +59,67 @@ DECLARED_TYPES = "sdfg.declared_types"
 # Casts that become identities once both sides are demoted.
 _CASTS = (arith.ExtFOp, arith.TruncFOp, arith.ExtSIOp, arith.ExtUIOp, arith.TruncIOp)
 
+_FLOAT32_MAX = float(np.finfo(np.float32).max)
+_FLOAT64_MAX = float(np.finfo(np.float64).max)
+_INT_BOUNDS = {int(np.iinfo(np.int64).max): int(np.iinfo(np.int32).max), int(np.iinfo(np.int64).min): int(np.iinfo(np.int32).min)}
+
 
 @dataclass
 class _Demote(TypeConversionPattern):
     int64: bool = True
-    recursive: bool = True
 
-    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
-        if isinstance(op, arith.CmpiOp | arith.CmpfOp):
-            return  # an i1 of its operands: its i64 predicate is an enum, not data to demote
-        super().match_and_rewrite(op, rewriter)
-
-    @attr_type_rewrite_pattern
-    def convert_type(self, typ: Float64Type | IntegerType) -> Attribute | None:
+    def convert_type(self, typ: Attribute) -> Attribute | None:
+        """`typ` demoted, None when unchanged. Only types and arrays are descended into:
+        the width of an IntegerAttr or a dense array is that of an index, not of data."""
         if typ == f64:
             return f32
         if typ == i64 and self.int64:
             return i32
+        if isinstance(typ, ArrayAttr):
+            items = self._converted(typ.data)
+            return None if items is None else ArrayAttr(items)
+        if isinstance(typ, TypeAttribute) and isinstance(typ, ParametrizedAttribute):
+            params = self._converted(typ.parameters)
+            return None if params is None else type(typ).new(params)
         return None
+
+    def _converted(self, items: Sequence[Attribute]) -> list[Attribute] | None:
+        # `is None`, not `or`: an IntegerAttr of value 0 is falsy
+        new = [self.convert_type(t) for t in items]
+        return None if all(n is None for n in new) else [t if n is None else n for n, t in zip(new, items)]
+
+
+def _demoted_constant(value: Attribute, int64: bool) -> IntegerAttr | FloatAttr | None:
+    """The 32-bit value of a 64-bit constant, None for any other: the 64-bit types' bounds
+    (DaCe's identities of min and max) become the 32-bit types' bounds, other integers keep
+    their low 32 bits (as a C cast to int does), other floats their value."""
+    if int64 and isinstance(value, IntegerAttr) and value.type == i64:
+        number = value.value.data
+        return IntegerAttr(_INT_BOUNDS.get(number, number), i32, truncate_bits=True)
+    if isinstance(value, FloatAttr) and value.type == f64:
+        number = value.value.data
+        return FloatAttr(math.copysign(_FLOAT32_MAX, number) if abs(number) == _FLOAT64_MAX else number, f32)
+    return None
+
+
+def _check_constants(module: ModuleOp) -> None:
+    """A float64 constant that float32 cannot hold (finite, beyond its range, not a bound)
+    is an error: demoted, it would be infinity."""
+    for op in module.walk():
+        if isinstance(op, arith.ConstantOp) and isinstance(op.value, FloatAttr) and op.value.type == f64:
+            number = op.value.value.data
+            if _FLOAT32_MAX < abs(number) < _FLOAT64_MAX:
+                raise error(op, f"float64 constant {number} is beyond float32's range (largest {_FLOAT32_MAX:.8g}); it cannot be demoted")
 
 
 @dataclass
-class _TruncateIntegerConstant(RewritePattern):
-    """i64 constants keep their low 32 bits, as a C cast to int does."""
-
+class _DemoteConstant(RewritePattern):
     int64: bool
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: arith.ConstantOp, rewriter: PatternRewriter) -> None:
-        value = op.value
-        if self.int64 and isinstance(value, IntegerAttr) and value.type == i64:
-            rewriter.replace(op, arith.ConstantOp(IntegerAttr(value.value.data, i32, truncate_bits=True)))
+        if (value := _demoted_constant(op.value, self.int64)) is not None:
+            rewriter.replace(op, arith.ConstantOp(value))
 
 
 class _DropIdentityCast(RewritePattern):
@@ -99,6 +137,7 @@ class IpuDemoteF64Pass(ModulePass):
     int64: bool = True
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
+        _check_constants(op)
         demoted = {f64: f32, **({i64: i32} if self.int64 else {})}
         declared = dict(op.attributes[DECLARED_TYPES].data) if DECLARED_TYPES in op.attributes else {}
         for program in [p for p in op.walk() if isinstance(p, sd.SdfgOp)]:
@@ -118,5 +157,5 @@ class IpuDemoteF64Pass(ModulePass):
                 declared[program.sym_name.data] = DictionaryAttr(arguments)
         if declared:
             op.attributes[DECLARED_TYPES] = DictionaryAttr(declared)
-        for patterns in ([_TruncateIntegerConstant(self.int64), _Demote(int64=self.int64)], [_DropIdentityCast()]):
+        for patterns in ([_DemoteConstant(self.int64), _Demote(int64=self.int64)], [_DropIdentityCast()]):
             PatternRewriteWalker(GreedyRewritePatternApplier(patterns, dce_enabled=False)).rewrite_module(op)

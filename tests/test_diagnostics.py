@@ -82,3 +82,25 @@ def test_a_dace_parse_error_is_located_in_the_source(capfd):
     assert info.value.location == f"{__file__}:{line}:12"
     assert info.value.message == 'DaCe cannot build an SDFG: Use of undefined variable "missing"'
     assert capfd.readouterr() == ("", "")  # DaCe's own print of the error is not shown
+
+
+@dace.program
+def argmin_rows(A: dace.float32[N, M], i: dace.int32[N]):
+    i[:] = np.argmin(A, axis=1)
+
+
+@dace.program
+def argmax_rows(A: dace.float64[N, M], i: dace.int64[N]):
+    i[:] = np.argmax(A, axis=1)
+
+
+@pytest.mark.parametrize("program", [argmin_rows, argmax_rows], ids=["argmin", "argmax"])
+def test_argmin_and_argmax_are_not_supported_yet(program):
+    # DaCe reduces value-index pairs, a struct, into a transient: reported at its node
+    # (it was an AttributeError, numpy reading the struct's ctypes class)
+    with pytest.raises(CompileError) as info:
+        lower_program(program, {"N": 4, "M": 3}, None, demote_f64=True)
+    assert info.value.stage == "import"
+    assert info.value.location == f"SDFG '{program.f.__name__}', state 'block', node '__tmp0' (AccessNode)"
+    assert info.value.message.endswith("(np.argmin and np.argmax reduce value-index pairs in them); structs, and so "
+                                       "argmin and argmax, are not supported yet")

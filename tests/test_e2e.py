@@ -55,9 +55,9 @@ def run_dace(sdfg: dace.SDFG, arrays: dict, symbols: dict) -> dict:
     return outputs
 
 
-def run_ipu(program, arrays: dict, symbols: dict, arch: str = "ipu2"):
+def run_ipu(program, arrays: dict, symbols: dict, arch: str = "ipu2", demote_f64: bool = False):
     outputs = {k: v.copy() if isinstance(v, np.ndarray) else v for k, v in arrays.items()}
-    compiled = ipu_lower.compile(program, symbols=symbols, arch=arch)
+    compiled = ipu_lower.compile(program, symbols=symbols, arch=arch, demote_f64=demote_f64)
     compiled(**outputs)
     return outputs, compiled
 

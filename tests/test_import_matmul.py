@@ -144,7 +144,7 @@ DIAGNOSED = {
     ),
     "integers": (
         lambda: matmul_sdfg({"A": (3, 4), "B": (4, 5), "C": (3, 5)}, dtype=dace.int32),
-        "MatMul of i32 elements is not supported (poplin multiplies float32 and float16)",
+        "MatMul of i32 elements is not supported (poplin multiplies float32 and float16, and float64 demoted to float32)",
     ),
     "mixed types": (
         lambda: matmul_sdfg(

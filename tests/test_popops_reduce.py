@@ -69,3 +69,33 @@ def test_float16_sum_accumulates_in_float32():
                       {"N": 3001})["s"][0]
     assert abs(float(ours["s"][0]) - float(theirs)) <= np.spacing(np.float16(theirs)) / 2 + 1e-3
     assert compiled.estimate.cycles == compiled.cycles
+
+
+@dace.program
+def demoted_reductions(A: dace.float32[M, N], x: dace.float64[N], cols: dace.float32[N], rows: dace.float32[M],
+                       means: dace.float32[N], lo: dace.float64[1], hi: dace.float64[1], k: dace.int64[N],
+                       least: dace.int64[1]):
+    cols[:] = np.sum(A, axis=0)
+    rows[:] = np.max(A, axis=1)
+    means[:] = np.mean(A, axis=0)
+    lo[0] = np.min(x)
+    hi[0] = np.max(x)
+    least[0] = np.min(k)
+
+
+def test_reductions_under_demotion_match_dace():
+    # ipu-demote-f64 once demoted the reductions' dims ([0] became [0, 0]) and failed on
+    # DaCe's float64 identities of min and max (beyond float32): float32 sums, maxima and
+    # means over an axis go to popops as without demotion, and the float64 minimum and
+    # maximum run in float32, within float32's tolerance of DaCe's float64 result; the
+    # int64 minimum starts from int32's largest value (int64's, truncated, was -1)
+    m, n = 37, 301
+    arrays = {"A": RNG.random((m, n), dtype=np.float32), "x": RNG.uniform(-1e3, 1e3, n), "cols": np.zeros(n, np.float32),
+              "rows": np.zeros(m, np.float32), "means": np.zeros(n, np.float32), "lo": np.zeros(1), "hi": np.zeros(1),
+              "k": RNG.integers(1, 1000, n), "least": np.zeros(1, np.int64)}
+    symbols = {"M": m, "N": n}
+    ours, compiled = run_ipu(demoted_reductions, arrays, symbols, demote_f64=True)
+    names = ["cols", "rows", "means", "lo", "hi", "least"]
+    assert_same(ours, run_dace(demoted_reductions.to_sdfg(simplify=True), arrays, symbols), names)
+    assert ours["lo"].dtype == np.float64 and ours["lo"][0] == np.float32(arrays["x"].min())
+    assert sum(s["kind"] == "reduce" for s in compiled.report["steps"]) >= 3

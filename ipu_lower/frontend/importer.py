@@ -190,7 +190,8 @@ class _SdfgImporter:
 
     def element_type(self, dtype, what: str) -> Attribute:
         numpy_type = getattr(dtype, "type", None)
-        row = element_type_of_numpy(np.dtype(numpy_type).name) if isinstance(numpy_type, type) else None
+        scalar = isinstance(numpy_type, type) and issubclass(numpy_type, np.generic)  # not a struct's ctypes class
+        row = element_type_of_numpy(np.dtype(numpy_type).name) if scalar else None
         if row is None:
             raise self.fail(f"{what} has unsupported data type '{_dtype_name(dtype)}'")
         return row.mlir
@@ -215,6 +216,14 @@ class _SdfgImporter:
             raise self.fail(f"{what} is a stream; streams are not supported yet")
         if not isinstance(desc, dt.Array | dt.Scalar) or isinstance(desc, dt.View):
             raise self.fail(f"{what} is a {type(desc).__name__}, which is not supported yet")
+        if isinstance(desc.dtype, dtypes.struct):
+            state, node = next(((s, n) for s in self.sdfg.all_states() for n in s.data_nodes() if n.data == name), (None, None))
+            raise self.fail(
+                f"{what} holds structs '{desc.dtype.name}' (np.argmin and np.argmax reduce value-index pairs in "
+                "them); structs, and so argmin and argmax, are not supported yet",
+                state,
+                node,
+            )
         element = self.element_type(desc.dtype, what)
         if isinstance(desc, dt.Scalar):
             shape: list[IndexExpr] = []

@@ -17,7 +17,9 @@ cannot express is a one-line error naming the node: boxes that a loop variable m
 (`A[i, :] @ x` inside `for i`: a dynamic slice would have to come first), other views
 (reshapes, strided or reordered boxes), batched products of a matrix broadcast over the
 groups, a `_cin` broadcast over the result, other write-conflict resolutions, symbolic
-alpha and beta, and elements other than float32 and float16 of one type.
+alpha and beta, and elements other than float64, float32 and float16 of one type
+(float64 products run in float32 after `ipu-demote-f64`; without it, tile partitioning
+rejects their float64 containers).
 """
 
 from __future__ import annotations
@@ -27,7 +29,6 @@ from typing import TYPE_CHECKING
 
 from dace import nodes
 from dace.sdfg import SDFGState
-from xdsl.dialects.builtin import Float16Type, Float32Type
 from xdsl.ir import Operation
 from xdsl.utils.exceptions import VerifyException
 
@@ -86,7 +87,7 @@ def stays_a_reduction(importer: _SdfgImporter, state: SDFGState, node: nodes.Lib
         return False
     edges = [e for e in state.in_edges(node) + state.out_edges(node) if not e.data.is_empty()]
     elements = [importer.element_type(importer.sdfg.arrays[e.data.data].dtype, f"container '{e.data.data}'") for e in edges]
-    return not all(isinstance(t, Float32Type | Float16Type) for t in elements)
+    return not all(isinstance(t, sd.MatmulOp.ELEMENTS) for t in elements)
 
 
 def _is_dot(state: SDFGState, node: nodes.LibraryNode) -> bool:
@@ -211,9 +212,10 @@ class _Importer:
         elements = [self.importer.element_type(self.importer.sdfg.arrays[n].dtype, f"container '{n}'") for n in names]
         if len(set(elements)) != 1:
             raise self.fail(f"multiplies {elements[0]} by {elements[1]} into {elements[2]}; a type change is not supported yet")
-        if not isinstance(elements[0], Float32Type | Float16Type):
+        # float64 is imported as it is: ipu-demote-f64 may make it float32 later
+        if not isinstance(elements[0], sd.MatmulOp.ELEMENTS):
             raise self.fail(f"{type(self.node).__name__} of {elements[0]} elements is not supported "
-                            "(poplin multiplies float32 and float16)")
+                            "(poplin multiplies float32 and float16, and float64 demoted to float32)")
 
     def copy_old(self, old, out) -> Operation:
         """C's old value from another container (a `Gemm`'s `_cin`), copied into C."""

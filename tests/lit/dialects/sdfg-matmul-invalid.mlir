@@ -11,7 +11,7 @@ sdfg.sdfg @f args [] symbols ["M", "K", "N"] {
   }
 }
 
-// CHECK: sdfg-matmul-invalid.mlir:[[# @LINE - 4]]:5: error: 'sdfg.matmul' multiplies float32 or float16 elements, not i32
+// CHECK: sdfg-matmul-invalid.mlir:[[# @LINE - 4]]:5: error: 'sdfg.matmul' multiplies float64, float32 or float16 elements, not i32
 
 // -----
 

@@ -32,8 +32,8 @@ sdfg.sdfg @promoted args ["x", "y", "k"] symbols [] {
 
 // The declared types of the demoted arguments (not of transients) stay on the module, for
 // program.json and the callers that accept them.
-// CHECK:      builtin.module attributes {sdfg.declared_types = {promoted = {y = f64}, shifted = {v = f64, s = f64}, compare = {k = i64, b = i64}}} {
-// KEEP64:     builtin.module attributes {sdfg.declared_types = {promoted = {y = f64}, shifted = {v = f64, s = f64}}} {
+// CHECK:      builtin.module attributes {sdfg.declared_types = {promoted = {y = f64}, shifted = {v = f64, s = f64}, compare = {k = i64, b = i64}, reduced = {B = f64, C = f64, k = i64}}} {
+// KEEP64:     builtin.module attributes {sdfg.declared_types = {promoted = {y = f64}, shifted = {v = f64, s = f64}, reduced = {B = f64, C = f64}}} {
 // CHECK:      sdfg.container "y" : !sdfg.array<4 x f32>
 // CHECK:      sdfg.container "t" transient : !sdfg.array<4 x i32>
 // CHECK:      sdfg.tasklet "t" ins(a = %{{.*}}, b = %{{.*}}) outs(o, p) : (f32, i32) -> (f32, i32) {
@@ -116,3 +116,78 @@ sdfg.sdfg @compare args ["k", "b"] symbols [] {
 // CHECK-NEXT:      [[C:%.*]] = arith.cmpi sgt, [[A]], [[ZERO]] : i32
 // CHECK-NEXT:      [[N:%.*]] = arith.subi [[ZERO]], [[A]] : i32
 // CHECK-NEXT:      arith.select [[C]], [[A]], [[N]] : i32
+
+// Properties that are indices or shapes are not data and keep their i64: a reduction's
+// dims (once [0, 0], its i64 bytes read as i32), alpha of a product, whose f64 operands
+// become f32; the constants that are DaCe's identities of min and max, the 64-bit
+// types' bounds, become the 32-bit types' bounds (other integers keep their low bits).
+sdfg.sdfg @reduced args ["A", "B", "C", "s", "k"] symbols [] {
+  %A = sdfg.container "A" : !sdfg.array<3 x 4 x f32>
+  %B = sdfg.container "B" : !sdfg.array<4 x 3 x f64>
+  %C = sdfg.container "C" : !sdfg.array<4 x 4 x f64>
+  %s = sdfg.container "s" : !sdfg.array<4 x f32>
+  %k = sdfg.container "k" : !sdfg.array<4 x i64>
+  sdfg.state "s0" {
+    sdfg.reduce "cols" add %A[0:3, 0:4] to %s[0:4] dims [0] : !sdfg.array<3 x 4 x f32>, !sdfg.array<4 x f32>
+    sdfg.matmul "mm" %B, transpose %B to %C alpha 2.0 : !sdfg.array<4 x 3 x f64>, !sdfg.array<4 x 3 x f64>, !sdfg.array<4 x 4 x f64>
+  }
+  sdfg.state "s1" {
+    %r:4 = sdfg.tasklet "bounds" ins() outs(a, b, c, d) : () -> (f64, f64, i64, i64) {
+      %hi = arith.constant 1.7976931348623157e+308 : f64
+      %lo = arith.constant -1.7976931348623157e+308 : f64
+      %imax = arith.constant 9223372036854775807 : i64
+      %imin = arith.constant -9223372036854775808 : i64
+      sdfg.yield %hi, %lo, %imax, %imin : f64, f64, i64, i64
+    }
+    sdfg.write %r#2 to %k[0] : !sdfg.array<4 x i64>
+  }
+}
+
+// CHECK-LABEL: sdfg.sdfg @reduced
+// CHECK:         sdfg.reduce "cols" add %A[0:3, 0:4] to %s[0:4] dims [0] : !sdfg.array<3 x 4 x f32>, !sdfg.array<4 x f32>
+// CHECK-NEXT:    sdfg.matmul "mm" %B, transpose %B to %C alpha 2.000000e+00 : !sdfg.array<4 x 3 x f32>, !sdfg.array<4 x 3 x f32>, !sdfg.array<4 x 4 x f32>
+// CHECK:         arith.constant 3.40282347e+38 : f32
+// CHECK-NEXT:    arith.constant -3.40282347e+38 : f32
+// CHECK-NEXT:    arith.constant 2147483647 : i32
+// CHECK-NEXT:    arith.constant -2147483648 : i32
+
+// WARN: ipu-demote-f64.mlir:[[# @LINE - 28]]:3: demoting container 'B' from f64 to f32
+// KEEP64: arith.constant 9223372036854775807 : i64
+
+// At the tile level, views, dynamic slices and repeats keep their dims, sizes and
+// counts; only the variables' element types change.
+ipu.graph "slices" arch "ipu2" args ["A"] {
+  %A = ipu.variable "A" mapping <0 to 2 x 6> : memref<4x3xf64>
+  %row = ipu.variable "row" mapping <0 to 1 x 3> : memref<3xf64>
+  %t = ipu.variable "t" mapping <0 to 1 x 1> : memref<i32>
+  %T = ipu.view %A[0:4, 0:3] dims [1, 0] : memref<4x3xf64> -> memref<3x4xf64>
+  ipu.repeat 3 {
+    ipu.dynamic_slice %A at [%t] dims [0] sizes [1] into %row : memref<4x3xf64>, memref<3xf64>
+  }
+}
+
+// CHECK-LABEL: ipu.graph "slices"
+// CHECK:         ipu.view %A[0:4, 0:3] dims [1, 0] : memref<4x3xf32> -> memref<3x4xf32>
+// CHECK-NEXT:    ipu.repeat 3 {
+// CHECK-NEXT:      ipu.dynamic_slice %A at [%t] dims [0] sizes [1] into %row : memref<4x3xf32>, memref<3xf32>
+
+// A host program's `poplar.run 0` keeps its program index: converting that 0 : i64 used
+// to loop forever (an IntegerAttr of value 0 is falsy, so xDSL's type conversion kept
+// the old one and rebuilt the op again and again).
+poplar.host_program @rows arch "ipu2" args ["A"] : [memref<12x4xf32>] build {
+  %p = poplar.sequence()
+  %loop = poplar.repeat 4 times %p
+  poplar.engine %loop
+} run {
+  poplar.write_tensor "A" from "A"
+  poplar.run 0
+}
+
+// CHECK-LABEL: poplar.host_program @rows
+// CHECK:         poplar.repeat 4 times
+// CHECK:         poplar.run 0
+
+// The lit input of poplar-cpp-remote.mlir, 32-bit, prints the same C++ after the pass
+// (on it too, the pass used to hang):
+// RUN: ipu-opt %S/../targets/poplar-cpp-remote.mlir -t poplar-cpp > %t.direct.cpp
+// RUN: ipu-opt %S/../targets/poplar-cpp-remote.mlir -p ipu-demote-f64 -t poplar-cpp | diff %t.direct.cpp -
