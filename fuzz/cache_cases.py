@@ -109,7 +109,7 @@ link_entry("emulator", emulator)
 link_entry(*library.parent.parts)
 os.environ["IPU_LOWER_CACHE"] = str(root)
 
-def replace(path, data, mode=0o600):  # a new file: the links to the campaign's stay as they are
+def replace(path, data, mode=0o600):  # a new file: the campaign's, linked here, stay as they are
     path.unlink(missing_ok=True)
     path.write_bytes(data)
     path.chmod(mode)
@@ -156,7 +156,7 @@ TAMPERINGS: dict[str, tuple[str, str, str]] = {
     "library symlinked to a*x - y": (
         _LIB + "    lib.unlink()\n    lib.symlink_to(PROG / 'wrong/libsaxpy.so')\n", "call_directory", "is a symbolic link"),
     "library left writable by others": (
-        _LIB + "    lib.chmod(0o777)\n", "call_directory", "is not a file that only this user can write"),
+        _LIB + "    replace(lib, lib.read_bytes(), 0o777)\n", "call_directory", "is not a file that only this user can write"),
     "cached host.cpp edited": (
         "    program = next((root / 'programs').iterdir())\n"
         "    host = program / 'host.cpp'\n"

@@ -24,13 +24,12 @@ import shutil
 import stat
 import tempfile
 import threading
-import warnings
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from pathlib import Path
 from typing import TypeVar
 
-from ipu_lower.diagnostics import IpuLowerWarning
+from ipu_lower.diagnostics import IpuLowerWarning, warn
 
 RECORD = "record.json"
 MAX_RECORD_BYTES = 1 << 16
@@ -230,7 +229,7 @@ class Cache:
             return file.read(MAX_RECORD_BYTES)
 
     def _mismatch(self, path: Path, why: str) -> None:
-        warnings.warn(f"{path} {why}; building it again", CacheWarning, stacklevel=4)
+        warn(f"{path} {why}; building it again", CacheWarning)
 
 
 _OPENED: dict[Path, Cache] = {}
@@ -266,11 +265,7 @@ def use(operation: Callable[[Cache], T]) -> T:
 
 
 def _refuse(refusal: UntrustedCache) -> Cache:
-    warnings.warn(
-        f"not using the compile cache: {refusal}; building in a private temporary folder",
-        CacheWarning,
-        stacklevel=4,
-    )
+    warn(f"not using the compile cache: {refusal}; building in a private temporary folder", CacheWarning)
     if not _PRIVATE:
         folder = tempfile.mkdtemp(prefix="ipu-lower-cache-")
         atexit.register(shutil.rmtree, folder, ignore_errors=True)

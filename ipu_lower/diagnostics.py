@@ -8,12 +8,14 @@ from the user; ipu-opt and the Python API both go through it.
 from __future__ import annotations
 
 import contextlib
+import functools
 import io
 import os
 import sys
 import warnings
 from collections.abc import Iterator
 from contextvars import ContextVar
+from pathlib import Path
 
 from xdsl.dialects.builtin import FileLineColLoc, ModuleOp, StringAttr
 from xdsl.ir import Operation
@@ -129,6 +131,25 @@ def _input_error(err: BaseException, stage: str) -> CompileError | None:
             return CompileError(location, stage=stage)
         return CompileError(message, location.strip().removesuffix(":"), stage)
     return None
+
+
+def warn(message: str, category: type[Warning] = IpuLowerWarning) -> None:
+    """Warn where the user's code called into ipu-lower: the first frame outside its
+    packages (Python shows that line, not one of ours)."""
+    frame, level = sys._getframe(1), 2
+    while frame is not None and frame.f_code.co_filename.startswith(_our_folders()):
+        frame, level = frame.f_back, level + 1
+    warnings.warn(message, category, stacklevel=level)
+
+
+@functools.cache
+def _our_folders() -> tuple[str, ...]:
+    """Where ipu_lower, ipu_lower.dialects and ipu_lower.passes live (the last two are
+    mapped from the repository's root)."""
+    from importlib.util import find_spec
+
+    return tuple(str(Path(folder).resolve()) + os.sep for name in ("ipu_lower", "ipu_lower.dialects", "ipu_lower.passes")
+                 for folder in find_spec(name).submodule_search_locations)
 
 
 @contextlib.contextmanager
