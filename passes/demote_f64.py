@@ -4,7 +4,10 @@ The IPU has no float64 and Poplar no 64-bit integers in codelets. DaCe programs 
 them easily: Python float literals and integer arithmetic promote to float64/int64.
 This pass rewrites every f64 (and, with `int64=true`, i64) type in the module to f32
 (i32) with a `TypeConversionPattern` (containers, memlet values, tasklet values,
-constants), truncating integer constants, then drops the casts that became no-ops. It
+constants), truncating integer constants, then drops the casts that became no-ops. The
+values of constant containers are converted first, and one that overflows 32 bits (a
+finite float64 beyond float32's range, an int64 beyond int32's) is an error naming its
+container, planned before any rewrite. It
 warns once per container it demotes, since results may differ from a 64-bit CPU run.
 
 It records what each program's demoted arguments were declared as in the module's
@@ -20,6 +23,7 @@ from dataclasses import dataclass
 from xdsl.context import Context
 from xdsl.dialects import arith
 from xdsl.dialects.builtin import (
+    DenseIntOrFPElementsAttr,
     DictionaryAttr,
     Float64Type,
     IntegerAttr,
@@ -42,8 +46,9 @@ from xdsl.pattern_rewriter import (
     op_type_rewrite_pattern,
 )
 
-from ipu_lower.diagnostics import describe
+from ipu_lower.diagnostics import describe, error
 from ipu_lower.dialects import sdfg as sd
+from ipu_lower.dialects.constant_value import converted, dense_value, value_array
 
 DECLARED_TYPES = "sdfg.declared_types"
 """The module attribute naming, per program, its arguments' declared 64-bit types."""
@@ -84,6 +89,30 @@ class _TruncateIntegerConstant(RewritePattern):
             rewriter.replace(op, arith.ConstantOp(IntegerAttr(value.value.data, i32, truncate_bits=True)))
 
 
+@dataclass
+class _DemoteValue(RewritePattern):
+    """A constant container takes its demoted values (`plan`) before its type is
+    converted, which would otherwise reinterpret the 64-bit bytes of its value."""
+
+    plan: dict[sd.ContainerOp, DenseIntOrFPElementsAttr]
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: sd.ContainerOp, rewriter: PatternRewriter) -> None:
+        if (value := self.plan.pop(op, None)) is not None:
+            op.value = value
+            rewriter.notify_op_modified(op)
+
+
+def demoted_value(container: sd.ContainerOp, element: Attribute) -> DenseIntOrFPElementsAttr:
+    """The value of a constant container as `element`s; a located error when a value
+    overflows it."""
+    assert container.value is not None
+    try:
+        return dense_value(converted(value_array(container.value), element), element)
+    except ValueError as err:
+        raise error(container, f"constant container '{container.container_name.data}' {err}; it cannot be demoted") from err
+
+
 class _DropIdentityCast(RewritePattern):
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
         if isinstance(op, _CASTS) and op.operands[0].type == op.results[0].type:
@@ -100,6 +129,7 @@ class IpuDemoteF64Pass(ModulePass):
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         demoted = {f64: f32, **({i64: i32} if self.int64 else {})}
+        values: dict[sd.ContainerOp, DenseIntOrFPElementsAttr] = {}
         declared = dict(op.attributes[DECLARED_TYPES].data) if DECLARED_TYPES in op.attributes else {}
         for program in [p for p in op.walk() if isinstance(p, sd.SdfgOp)]:
             arguments = dict(declared[program.sym_name.data].data) if program.sym_name.data in declared else {}
@@ -107,6 +137,8 @@ class IpuDemoteF64Pass(ModulePass):
                 ctype = container.result.type
                 assert isinstance(ctype, sd.ArrayType)
                 if (new := demoted.get(ctype.element_type)) is not None:
+                    if container.value is not None:
+                        values[container] = demoted_value(container, new)
                     print(
                         f"warning: {describe(container)}: demoting container "
                         f"'{container.container_name.data}' from {ctype.element_type} to {new}",
@@ -118,5 +150,6 @@ class IpuDemoteF64Pass(ModulePass):
                 declared[program.sym_name.data] = DictionaryAttr(arguments)
         if declared:
             op.attributes[DECLARED_TYPES] = DictionaryAttr(declared)
-        for patterns in ([_TruncateIntegerConstant(self.int64), _Demote(int64=self.int64)], [_DropIdentityCast()]):
+        first = [_DemoteValue(values), _TruncateIntegerConstant(self.int64), _Demote(int64=self.int64)]
+        for patterns in (first, [_DropIdentityCast()]):
             PatternRewriteWalker(GreedyRewritePatternApplier(patterns, dce_enabled=False)).rewrite_module(op)

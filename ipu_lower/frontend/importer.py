@@ -43,11 +43,12 @@ from dace.sdfg.state import (
     ReturnBlock,
 )
 from dace.sdfg.utils import dfs_topological_sort
-from xdsl.dialects.builtin import IntegerType, ModuleOp, i1, i32
+from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, IntegerType, ModuleOp, i1, i32
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.transforms.dead_code_elimination import region_dce
 
 from ipu_lower.dialects import sdfg as sd
+from ipu_lower.dialects.constant_value import converted, dense_value
 from ipu_lower.dialects.index_expr import IndexExpr
 from ipu_lower.element_types import element_type_of_numpy
 from ipu_lower.frontend import control_flow as cf
@@ -225,11 +226,31 @@ class _SdfgImporter:
         storage = desc.storage.name if desc.storage.name in sd.CONTAINER_STORAGES else None
         if storage == "IPU_Streaming" and not shape:
             raise self.fail(f"{what} is a scalar in IPU_Streaming; scalars live in tile memory")
-        op = sd.ContainerOp(name, sd.ArrayType(shape, element), transient=desc.transient, storage=storage)
+        value = self.constant(name, desc, shape, element) if name in self.sdfg.constants_prop else None
+        op = sd.ContainerOp(name, sd.ArrayType(shape, element), transient=desc.transient, storage=storage, value=value)
         if SSAValue.is_valid_name(name):
             op.result.name_hint = name
         self.containers[name] = op.result
         return op
+
+    def constant(
+        self, name: str, desc: dt.Array | dt.Scalar, shape: list[IndexExpr], element: Attribute
+    ) -> DenseIntOrFPElementsAttr:
+        """The values of the container `name`, a constant of the SDFG (`constants_prop`)."""
+        what = f"constant '{name}'"
+        if not desc.transient or desc.storage.name == "IPU_Streaming":
+            raise self.fail(f"{what} is {'an argument' if not desc.transient else 'in IPU_Streaming'}; "
+                            "only transient constants in tile memory are supported")
+        dims = [d.constant_value() for d in shape]
+        if None in dims:
+            raise self.fail(f"{what} has the symbolic shape {list(desc.shape)}; a constant needs a static shape")
+        values = np.asarray(self.sdfg.constants_prop[name][1])
+        if (list(values.shape) != dims) if shape else (values.size != 1):
+            raise self.fail(f"{what} holds {list(values.shape)} values but its container has shape {dims}")
+        try:
+            return dense_value(converted(values, element).reshape(dims), element)  # type: ignore[arg-type]
+        except ValueError as err:
+            raise self.fail(f"{what} {err}") from err
 
     # -- control flow -----------------------------------------------------------------
 
