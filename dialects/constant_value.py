@@ -33,7 +33,7 @@ def dense_value(values: np.ndarray, element: Attribute) -> DenseIntOrFPElementsA
     their bytes: linear in the size, whatever it is."""
     row = element_type(element)
     assert row is not None
-    array = np.ascontiguousarray(values, dtype=row.numpy)
+    array = np.asarray(values, dtype=row.numpy, order="C")  # ascontiguousarray makes a scalar 1-D
     if element == i1:  # xDSL stores true as the byte -1, as it parses it
         array = np.where(array, -1, 0).astype(np.int8)
     return DenseIntOrFPElementsAttr(TensorType(element, array.shape), BytesAttr(array.tobytes()))

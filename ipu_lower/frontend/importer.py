@@ -50,7 +50,7 @@ from xdsl.transforms.dead_code_elimination import region_dce
 from ipu_lower.dialects import sdfg as sd
 from ipu_lower.dialects.constant_value import converted, dense_value
 from ipu_lower.dialects.index_expr import IndexExpr
-from ipu_lower.element_types import element_type_of_numpy
+from ipu_lower.element_types import element_type, element_type_of_numpy
 from ipu_lower.frontend import control_flow as cf
 from ipu_lower.frontend import nested, views
 from ipu_lower.frontend.branches import tasklets_from_branches
@@ -244,7 +244,13 @@ class _SdfgImporter:
         dims = [d.constant_value() for d in shape]
         if None in dims:
             raise self.fail(f"{what} has the symbolic shape {list(desc.shape)}; a constant needs a static shape")
-        values = np.asarray(self.sdfg.constants_prop[name][1])
+        raw = self.sdfg.constants_prop[name][1]
+        if isinstance(raw, str):  # DaCe's JSON keeps a numpy scalar as its text
+            try:
+                raw = np.asarray(raw).astype(element_type(element).numpy)  # type: ignore[union-attr]
+            except ValueError as err:
+                raise self.fail(f"{what} holds '{raw}', not a number") from err
+        values = np.asarray(raw)
         if (list(values.shape) != dims) if shape else (values.size != 1):
             raise self.fail(f"{what} holds {list(values.shape)} values but its container has shape {dims}")
         try:

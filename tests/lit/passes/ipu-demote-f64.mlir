@@ -116,3 +116,20 @@ sdfg.sdfg @compare args ["k", "b"] symbols [] {
 // CHECK-NEXT:      [[C:%.*]] = arith.cmpi sgt, [[A]], [[ZERO]] : i32
 // CHECK-NEXT:      [[N:%.*]] = arith.subi [[ZERO]], [[A]] : i32
 // CHECK-NEXT:      arith.select [[C]], [[A]], [[N]] : i32
+
+// A constant's values are converted too (to the nearest float32, integers exactly), not
+// reinterpreted as the type changes; with int64=false its i64 values stay.
+sdfg.sdfg @constants args [] symbols [] {
+  %t = sdfg.container "t" transient : !sdfg.array<2 x f64>
+  %c = sdfg.container "c" transient : !sdfg.array<2 x f64> = dense<[0.1, -3.0e10]>
+  %k = sdfg.container "k" transient : !sdfg.array<i64> = dense<-2147483648>
+  sdfg.state "s" {
+    sdfg.copy %c[0:2] to %t[0:2] : !sdfg.array<2 x f64>, !sdfg.array<2 x f64>
+  }
+}
+
+// CHECK-LABEL: sdfg.sdfg @constants
+// CHECK:         sdfg.container "c" transient : !sdfg.array<2 x f32> = dense<[1.000000e-01, -3.000000e+10]>
+// CHECK-NEXT:    sdfg.container "k" transient : !sdfg.array<i32> = dense<-2147483648>
+// KEEP64:        sdfg.container "c" transient : !sdfg.array<2 x f32> = dense<[1.000000e-01, -3.000000e+10]>
+// KEEP64-NEXT:   sdfg.container "k" transient : !sdfg.array<i64> = dense<-2147483648>
