@@ -3,9 +3,9 @@
 The cycle estimate of every placement is planned first, from its codelet body and the
 sizes of the slices its vertices get (`plan_placements`). Then one pattern per op: the
 graph becomes a `poplar.host_program` (its body the build region, a run region that
-writes inputs, runs and reads outputs); a variable becomes `add_variable` (`add_constant` when it
-has a value) plus one `map_tensor`; a compute set becomes `add_compute_set`, one `add_vertices` per
-placement and an `execute`; copies and host transfers become their API calls; a
+writes inputs, runs and reads outputs); a variable becomes `add_variable` (`add_constant`
+when it has a value) plus one `map_tensor`; a compute set becomes `add_compute_set`, one
+`add_vertices` per placement and an `execute`; copies and host transfers become their API calls; a
 codelet becomes a `poplar.codelet` next to the host program; a view becomes
 Poplar's tensor views. The program sequence is
 the program values in build order, then the Engine. Loops and branches, their regions

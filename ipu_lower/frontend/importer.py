@@ -19,6 +19,8 @@ edges `sdfg.copy` (a read and a write when a loop variable picks the element).
 Transient scalars that only connect tasklets inside one map scope become SSA values.
 Memlets with write-conflict resolution become `sdfg.accumulate`; `Reduce` and `Dot`
 library nodes a map that accumulates (`ipu_lower.frontend.reductions`).
+A container that is a constant of the SDFG (`constants_prop`: an array literal of the
+program) carries its values (`ipu_lower.dialects.constant_value`).
 Anything not supported yet raises `SdfgImportError` naming the SDFG, state and node.
 """
 

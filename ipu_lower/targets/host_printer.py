@@ -6,6 +6,7 @@ Views (`poplar.flatten`, `poplar.slice`, `poplar.slice_box`, `poplar.reshape`,
 distinct tile map becomes one constant table of runs; `poplar.map_tensor` and
 `poplar.add_vertices` are loops over it (`for_each_block`) that compute each tile's
 slice from its run, so host.cpp is as long as the program, whatever the tile count.
+The values of each `poplar.add_constant` are a table of exact literals beside them.
 """
 
 from __future__ import annotations
