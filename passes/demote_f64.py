@@ -4,11 +4,11 @@ The IPU has no float64 and Poplar no 64-bit integers in codelets. DaCe programs 
 them easily: Python float literals and integer arithmetic promote to float64/int64.
 This pass rewrites every f64 (and, with `int64=true`, i64) type in the module to f32
 (i32) with a `TypeConversionPattern` (containers, memlet values, tasklet values,
-constants), truncating integer constants, then drops the casts that became no-ops. The
-values of constant containers are converted first, and one that overflows 32 bits (a
-finite float64 beyond float32's range, an int64 beyond int32's) is an error naming its
-container, planned before any rewrite. It
+constants), truncating integer constants, then drops the casts that became no-ops. It
 warns once per container it demotes, since results may differ from a 64-bit CPU run.
+The values of constant containers are converted first; one that overflows 32 bits (a
+finite float64 beyond float32's range, an int64 beyond int32's) is an error naming its
+container, found before anything is rewritten.
 
 It records what each program's demoted arguments were declared as in the module's
 `sdfg.declared_types` attribute (`{sdfg_name = {A = f64}}`): program.json carries it, so

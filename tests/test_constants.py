@@ -113,7 +113,7 @@ def test_a_large_constant_is_printed_as_hex():
 
 
 @pytest.mark.parametrize("shape, value, transient, message", [
-    ([4], np.ones(4, np.float32), False, "constant 'k' is an argument; only transient constants in tile memory are supported"),
+    ([4], np.ones(4, np.float32), False, "constant 'k' is an argument; only transient constants are supported"),
     ([4], np.ones(3, np.float32), True, r"constant 'k' holds \[3\] values but its container has shape \[4\]"),
     ([4], np.array([1, 2, 3, 1e300]), True, "constant 'k' holds 1e[+]300, which f32 cannot represent"),
     ([4], np.array(["a", "b", "c", "d"]), True, "constant 'k' holds <U1 values, not numbers"),

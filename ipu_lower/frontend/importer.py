@@ -240,9 +240,10 @@ class _SdfgImporter:
     ) -> DenseIntOrFPElementsAttr:
         """The values of the container `name`, a constant of the SDFG (`constants_prop`)."""
         what = f"constant '{name}'"
-        if not desc.transient or desc.storage.name == "IPU_Streaming":
-            raise self.fail(f"{what} is {'an argument' if not desc.transient else 'in IPU_Streaming'}; "
-                            "only transient constants in tile memory are supported")
+        if not desc.transient:
+            raise self.fail(f"{what} is an argument; only transient constants are supported")
+        if desc.storage.name == "IPU_Streaming":
+            raise self.fail(f"{what} is in IPU_Streaming; constants live in tile memory")
         dims = [d.constant_value() for d in shape]
         if None in dims:
             raise self.fail(f"{what} has the symbolic shape {list(desc.shape)}; a constant needs a static shape")
