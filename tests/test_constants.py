@@ -11,6 +11,7 @@ import ipu_lower
 from ipu_lower.diagnostics import CompileError
 from ipu_lower.emit import lower_program
 from ipu_lower.frontend.importer import SdfgImportError, import_sdfg
+from ipu_lower.frontend.sdfg_json import sdfg_from_json_safely, validate_sdfg_json
 from test_e2e import assert_same, run_dace, run_ipu
 
 RNG = np.random.default_rng(21)
@@ -121,3 +122,13 @@ def test_a_large_constant_is_printed_as_hex():
 def test_constants_the_importer_cannot_translate_are_errors_naming_them(shape, value, transient, message):
     with pytest.raises(SdfgImportError, match=f"^SDFG 'scaled': {message}$"):
         import_sdfg(_scaled_by_constant(shape, value, transient))
+
+
+def test_a_scalar_constant_of_a_file_must_be_a_value_of_its_type():
+    # DaCe's JSON keeps a scalar constant as its text, which the importer reads as its type
+    obj = _scaled_by_constant([], np.float32(2.5)).to_json()
+    obj["attributes"]["constants_prop"]["k"][0]["attributes"]["dtype"] = "int32"
+    obj["attributes"]["_arrays"]["k"]["attributes"]["dtype"] = "int32"
+    validate_sdfg_json(obj)
+    with pytest.raises(SdfgImportError, match="^SDFG 'scaled': constant 'k' holds '2.5', which is not a i32 value$"):
+        import_sdfg(sdfg_from_json_safely(obj))
