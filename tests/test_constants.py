@@ -130,5 +130,5 @@ def test_a_scalar_constant_of_a_file_must_be_a_value_of_its_type():
     obj["attributes"]["constants_prop"]["k"][0]["attributes"]["dtype"] = "int32"
     obj["attributes"]["_arrays"]["k"]["attributes"]["dtype"] = "int32"
     validate_sdfg_json(obj)
-    with pytest.raises(SdfgImportError, match="^SDFG 'scaled': constant 'k' holds '2.5', which is not a i32 value$"):
+    with pytest.raises(SdfgImportError, match="^SDFG 'scaled': constant 'k' holds '2.5', which i32 cannot represent$"):
         import_sdfg(sdfg_from_json_safely(obj))

@@ -252,7 +252,7 @@ class _SdfgImporter:
             try:
                 raw = np.asarray(raw).astype(element_type(element).numpy)  # type: ignore[union-attr]
             except ValueError as err:
-                raise self.fail(f"{what} holds '{raw}', which is not a {element} value") from err
+                raise self.fail(f"{what} holds '{raw}', which {element} cannot represent") from err
         values = np.asarray(raw)
         if (list(values.shape) != dims) if shape else (values.size != 1):
             raise self.fail(f"{what} holds {list(values.shape)} values but its container has shape {dims}")
