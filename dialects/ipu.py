@@ -24,6 +24,7 @@ from math import prod
 from typing import ClassVar
 
 from ipu_lower.dialects.codelet_body import BlockExtentMixin, CodeletOpMixin, FieldMixin, WorkerOpMixin, count
+from ipu_lower.dialects.constant_value import parse_typed_value, print_typed_value, verify_value
 from ipu_lower.dialects.dynamic_slice import DynamicSliceMixin, int_list
 from ipu_lower.dialects.matmul import MatmulMixin
 from ipu_lower.dialects.popops_reduce import ReduceMixin, reduce_properties
@@ -53,6 +54,7 @@ from xdsl.dialects.builtin import (
     I64,
     ArrayAttr,
     DenseArrayBase,
+    DenseIntOrFPElementsAttr,
     IndexType,
     IntAttr,
     IntegerAttr,
@@ -223,41 +225,50 @@ class GraphOp(IRDLOperation):
 
 @irdl_op_definition
 class VariableOp(IRDLOperation):
-    """A tensor in tile memory, laid out over tiles by `tile_map`."""
+    """A tensor in tile memory, laid out over tiles by `tile_map`; with a `value`
+    (`ipu_lower.dialects.constant_value`), a constant holding it, which nothing writes:
+
+    `%c = ipu.variable "c" mapping <0 to 2 x 1> : memref<2xf32> = dense<[1.0, 2.0]>`
+    """
 
     name = "ipu.variable"
     var_name = prop_def(StringAttr)
     tile_map = prop_def(AnyTileMap)
+    value = opt_prop_def(DenseIntOrFPElementsAttr)
     result = result_def(MemRefType)
     traits = traits_def(HasParent(GraphOp))
 
-    def __init__(self, name: str, type: MemRefType, tile_map: AnyTileMap):
-        super().__init__(properties={"var_name": StringAttr(name), "tile_map": tile_map}, result_types=[type])
+    def __init__(self, name: str, type: MemRefType, tile_map: AnyTileMap, value: DenseIntOrFPElementsAttr | None = None):
+        props: dict[str, Attribute] = {"var_name": StringAttr(name), "tile_map": tile_map}
+        if value is not None:
+            props["value"] = value
+        super().__init__(properties=props, result_types=[type])
 
     def print(self, printer: Printer) -> None:
         printer.print_string(" ")
         printer.print_attribute(self.var_name)
         printer.print_string(f" mapping {self.tile_map.runs_text()}")
-        printer.print_op_attributes(self.attributes)
-        printer.print_string(" : ")
-        printer.print_attribute(self.result.type)
+        print_typed_value(printer, self, self.result.type, self.value)
 
     @classmethod
     def parse(cls, parser: Parser) -> VariableOp:
         name = parser.parse_str_literal()
         parser.parse_keyword("mapping")
         tile_map = _parse_map(parser)
-        attrs = parser.parse_optional_attr_dict()
-        parser.parse_punctuation(":")
-        op = cls(name, parser.parse_type(), tile_map)  # type: ignore[arg-type]
+        attrs, memref, value = parse_typed_value(parser, MemRefType, MemRefType.get_shape)
+        op = cls(name, memref, tile_map, value)
         op.attributes.update(attrs)
         return op
 
     def verify_(self) -> None:
-        if DYNAMIC_INDEX in self.result.type.get_shape():  # type: ignore[union-attr]
+        memref = self.result.type
+        assert isinstance(memref, MemRefType)
+        if DYNAMIC_INDEX in memref.get_shape():
             raise VerifyException(f"variable '{self.var_name.data}' must have a static shape")
         _check_tiles(self, self.tile_map)
-        check_covers(self.tile_map, self.result.type.get_shape(), f"of '{self.var_name.data}' ")  # type: ignore[union-attr]
+        check_covers(self.tile_map, memref.get_shape(), f"of '{self.var_name.data}' ")
+        if self.value is not None:
+            verify_value(self.value, memref.get_shape(), memref.element_type, f"variable '{self.var_name.data}'")
 
 
 @irdl_op_definition

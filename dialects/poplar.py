@@ -18,6 +18,7 @@ from math import prod
 from typing import ClassVar
 
 from ipu_lower.dialects.codelet_body import BlockExtentMixin, CodeletOpMixin, FieldMixin, WorkerOpMixin, count
+from ipu_lower.dialects.constant_value import parse_typed_value, print_typed_value, verify_value
 from ipu_lower.dialects.dynamic_slice import DynamicSliceMixin, int_list
 from ipu_lower.dialects.matmul import MatmulMixin
 from ipu_lower.dialects.popops_reduce import ReduceMixin, reduce_properties
@@ -37,6 +38,7 @@ from xdsl.dialects.builtin import (
     I64,
     ArrayAttr,
     DenseArrayBase,
+    DenseIntOrFPElementsAttr,
     IndexType,
     IntAttr,
     IntegerAttr,
@@ -338,18 +340,59 @@ class BuildOp(IRDLOperation):
             check_tiles_exist(tile_map, program.arch.data)
 
 
+class AddTensorOp(BuildOp):
+    """Base of the ops that make a tensor of its own (not a view): its debug name and
+    handle."""
+
+    debug_name = prop_def(StringAttr)
+    result = result_def(TensorType)
+
+
 @irdl_op_definition
-class AddVariableOp(BuildOp):
+class AddVariableOp(AddTensorOp):
     """`graph.addVariable(type, shape, debugName)`."""
 
     name = "poplar.add_variable"
-    debug_name = prop_def(StringAttr)
-    result = result_def(TensorType)
 
     assembly_format = "$debug_name attr-dict `:` type($result)"
 
     def __init__(self, debug_name: str, type: TensorType):
         super().__init__(properties={"debug_name": StringAttr(debug_name)}, result_types=[type])
+
+
+@irdl_op_definition
+class AddConstantOp(AddTensorOp):
+    """`graph.addConstant(type, shape, values, debugName)`: a tensor holding `value`
+    (`ipu_lower.dialects.constant_value`), which no program writes.
+
+    `%c = poplar.add_constant "c" : !poplar.tensor<2xf32> = dense<[1.0, 2.0]>`
+    """
+
+    name = "poplar.add_constant"
+    value = prop_def(DenseIntOrFPElementsAttr)
+
+    def __init__(self, debug_name: str, type: TensorType, value: DenseIntOrFPElementsAttr):
+        super().__init__(properties={"debug_name": StringAttr(debug_name), "value": value}, result_types=[type])
+
+    def verify_(self) -> None:
+        super().verify_()
+        t = tensor_type(self.result)
+        verify_value(self.value, t.get_shape(), t.element_type, f"constant '{self.debug_name.data}'")
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_attribute(self.debug_name)
+        print_typed_value(printer, self, self.result.type, self.value)
+
+    @classmethod
+    def parse(cls, parser: Parser) -> AddConstantOp:
+        name = parser.parse_str_literal()
+        attrs, t, value = parse_typed_value(parser, TensorType, TensorType.get_shape)
+        if value is None:
+            parser.raise_error("poplar.add_constant needs its value: `= dense<...>` after the type")
+        op = cls(name, t, value)
+        op.attributes.update(attrs)
+        return op
 
 
 @irdl_op_definition
@@ -704,7 +747,7 @@ class AddVerticesOp(BuildOp):
         arg_types = dict(zip(fields, (a.type for a in codelet.body.block.args)))
         # Diagnostics name the tensor (its debug name), or the field for a view.
         tensor_names = [
-            t.owner.debug_name.data if isinstance(t.owner, AddVariableOp) else n for n, t in zip(names, self.tensors)
+            t.owner.debug_name.data if isinstance(t.owner, AddTensorOp) else n for n, t in zip(names, self.tensors)
         ]
         verify_placement(
             str(self.codelet),
@@ -1287,6 +1330,7 @@ POPLAR = Dialect(
     [
         HostProgramOp,
         AddVariableOp,
+        AddConstantOp,
         AddRemoteBufferOp,
         MapTensorOp,
         FlattenOp,

@@ -18,6 +18,7 @@ import re
 from collections.abc import Iterator, Sequence
 from typing import Any, ClassVar
 
+from ipu_lower.dialects.constant_value import parse_typed_value, print_typed_value, verify_value
 from ipu_lower.dialects.index_expr import IndexExpr, check_symbol_name, parse_index_expr
 from ipu_lower.dialects.matmul import MatmulMixin
 from ipu_lower.dialects.popops_reduce import ReduceMixin, parse_head, parse_tail, reduce_properties
@@ -26,6 +27,7 @@ from ipu_lower.dialects.syntax import LabelledBodyMixin, parse_body, parse_regio
 from xdsl.dialects.builtin import (
     ArrayAttr,
     DenseArrayBase,
+    DenseIntOrFPElementsAttr,
     Float16Type,
     Float32Type,
     Float64Type,
@@ -390,41 +392,96 @@ class ContainerOp(IRDLOperation):
     (sdfg-stream-chunks); `IPU_Tile`, like no storage, in tile memory.
 
     `%A = sdfg.container "A" storage "IPU_Streaming" : !sdfg.array<N x M x f32>`
+
+    A constant of the SDFG (DaCe's `constants_prop`: an array literal of the program)
+    is a transient with a `value` (`ipu_lower.dialects.constant_value`), of a static
+    shape in tile memory, that nothing writes:
+
+    `%c = sdfg.container "c" transient : !sdfg.array<2 x f32> = dense<[1.0, 2.0]>`
     """
 
     name = "sdfg.container"
     container_name = prop_def(StringAttr)
     transient = opt_prop_def(UnitAttr)
     storage = opt_prop_def(StringAttr)
+    value = opt_prop_def(DenseIntOrFPElementsAttr)
     result = result_def(ArrayType)
     traits = traits_def(HasParent(SdfgOp))
 
-    assembly_format = (
-        "$container_name (`transient` $transient^)? (`storage` $storage^)? attr-dict `:` type($result)"
-    )
-
-    def __init__(self, name: str, type: ArrayType, transient: bool = False, storage: str | None = None):
+    def __init__(
+        self,
+        name: str,
+        type: ArrayType,
+        transient: bool = False,
+        storage: str | None = None,
+        value: DenseIntOrFPElementsAttr | None = None,
+    ):
         props: dict[str, Attribute] = {"container_name": StringAttr(name)}
         if transient:
             props["transient"] = UnitAttr()
         if storage is not None:
             props["storage"] = StringAttr(storage)
+        if value is not None:
+            props["value"] = value
         super().__init__(properties=props, result_types=[type])
 
     def is_streaming(self) -> bool:
         return self.storage is not None and self.storage.data == "IPU_Streaming"
 
     def verify_(self) -> None:
-        _verify_declared(self, self.result.type.dims())  # type: ignore[union-attr]
+        ctype = self.result.type
+        assert isinstance(ctype, ArrayType)
+        _verify_declared(self, ctype.dims())
         name = self.container_name.data
         if self.storage is not None and self.storage.data not in CONTAINER_STORAGES:
             raise VerifyException(
                 f"container '{name}' has storage '{self.storage.data}', not one of {', '.join(CONTAINER_STORAGES)}"
             )
-        if self.is_streaming() and self.result.type.rank == 0:  # type: ignore[union-attr]
+        if self.is_streaming() and ctype.rank == 0:
             raise VerifyException(
                 f"scalar '{name}' cannot be in streaming memory: scalars are passed by value and live on tile 0"
             )
+        if self.value is not None:
+            self.verify_value(name, ctype)
+
+    def verify_value(self, name: str, ctype: ArrayType) -> None:
+        if self.transient is None or self.is_streaming():
+            raise VerifyException(f"constant container '{name}' must be a transient in tile memory")
+        verify_value(self.value, ctype.static_shape(), ctype.element_type, f"container '{name}'")  # type: ignore[arg-type]
+        for use in self.result.uses:
+            if use.operation.operands[use.index] is writes_operand(use.operation):
+                raise VerifyException(f"constant container '{name}' is written by '{use.operation.name}'")
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_attribute(self.container_name)
+        if self.transient is not None:
+            printer.print_string(" transient")
+        if self.storage is not None:
+            printer.print_string(" storage ")
+            printer.print_attribute(self.storage)
+        print_typed_value(printer, self, self.result.type, self.value)
+
+    @classmethod
+    def parse(cls, parser: Parser) -> ContainerOp:
+        name = parser.parse_str_literal()
+        transient = parser.parse_optional_keyword("transient") is not None
+        storage = parser.parse_str_literal() if parser.parse_optional_keyword("storage") else None
+        attrs, ctype, value = parse_typed_value(parser, ArrayType, ArrayType.static_shape)
+        op = cls(name, ctype, transient, storage, value)
+        op.attributes.update(attrs)
+        return op
+
+
+def writes_operand(op: Operation) -> SSAValue | None:
+    """The container operand `op` writes, if it writes one."""
+    if isinstance(op, WriteOp | AccumulateOp):
+        return op.container
+    if isinstance(op, CopyOp):
+        return op.destination
+    if isinstance(op, MatmulOp | ReduceOp):
+        return op.out
+    return None
 
 
 def is_streaming(value: SSAValue) -> bool:

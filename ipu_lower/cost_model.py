@@ -439,7 +439,7 @@ def exchange(compute_set: SSAValue) -> Exchange:
             if isinstance(placement.tile_map, poplar.GridMapAttr):
                 _receive_boxes(received, placement.tile_map, tensor, rule, per_element * crossings)
                 continue
-            if isinstance(tensor.owner, poplar.AddVariableOp):
+            if isinstance(tensor.owner, poplar.AddTensorOp):
                 held = _blocks_by_tile(tensor)
                 for block in placement.tile_map.blocks():
                     own_begin, own_end = held.get(block.tile, (0, 0))
@@ -461,7 +461,7 @@ def _receive_boxes(
     """What the vertices of a grid map receive of `tensor`: the elements of each one's
     box (with its halo) that its tile does not hold."""
     shape = poplar.tensor_type(tensor).get_shape()
-    layout = _mapping(tensor).tile_map if isinstance(tensor.owner, poplar.AddVariableOp) else None
+    layout = _mapping(tensor).tile_map if isinstance(tensor.owner, poplar.AddTensorOp) else None
     tiles = None if isinstance(layout, poplar.GridMapAttr) else element_tiles(tensor).reshape(shape)
     for block in grid.blocks():
         box = rule.box_of(block) or tuple((0, n) for n in shape)
@@ -487,7 +487,7 @@ def element_tiles(tensor: SSAValue) -> np.ndarray:
     `poplar.map_tensor`, a view's by following its views back to the variable. One entry
     per element: for estimates of views only."""
     owner = tensor.owner
-    if isinstance(owner, poplar.AddVariableOp):
+    if isinstance(owner, poplar.AddTensorOp):
         layout = _mapping(tensor).tile_map
         if isinstance(layout, poplar.GridMapAttr):
             boxes = np.empty(poplar.tensor_type(tensor).get_shape(), dtype=np.int32)

@@ -3,9 +3,9 @@
 The cycle estimate of every placement is planned first, from its codelet body and the
 sizes of the slices its vertices get (`plan_placements`). Then one pattern per op: the
 graph becomes a `poplar.host_program` (its body the build region, a run region that
-writes inputs, runs and reads outputs); a variable becomes `add_variable` plus one
-`map_tensor`; a compute set becomes `add_compute_set`, one `add_vertices` per
-placement and an `execute`; copies and host transfers become their API calls; a
+writes inputs, runs and reads outputs); a variable becomes `add_variable` (`add_constant`
+when it has a value) plus one `map_tensor`; a compute set becomes `add_compute_set`, one
+`add_vertices` per placement and an `execute`; copies and host transfers become their API calls; a
 codelet becomes a `poplar.codelet` next to the host program; a view becomes
 Poplar's tensor views. The program sequence is
 the program values in build order, then the Engine. Loops and branches, their regions
@@ -157,7 +157,9 @@ class _Variable(RewritePattern):
     def match_and_rewrite(self, op: ipu.VariableOp, rewriter: PatternRewriter) -> None:
         memref = op.result.type
         assert isinstance(memref, MemRefType)
-        tensor = poplar.AddVariableOp(op.var_name.data, poplar.TensorType(memref.get_shape(), memref.element_type))
+        t = poplar.TensorType(memref.get_shape(), memref.element_type)
+        name = op.var_name.data
+        tensor = poplar.AddVariableOp(name, t) if op.value is None else poplar.AddConstantOp(name, t, op.value)
         rewriter.replace(op, [tensor, poplar.MapTensorOp(tensor.result, _poplar_map(op.tile_map))], [tensor.result])
 
 

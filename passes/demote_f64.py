@@ -10,7 +10,9 @@ bounds, a program index, a comparison predicate) is an index or a shape, not dat
 keeps its i64. Constants are data: integers keep their low 32 bits, as a C cast to int
 does, floats their value; the 64-bit types' bounds (DaCe's identities of min and max)
 become the 32-bit types' bounds, and a finite float beyond float32's range is an error.
-Casts that became no-ops go. It warns once per container it demotes, since results may
+The values of constant containers are converted before their type is; one that overflows
+32 bits (a finite float64 beyond float32's range, an int64 beyond int32's) is an error
+naming its container, found before anything is rewritten. Casts that became no-ops go. It warns once per container it demotes, since results may
 differ from a 64-bit CPU run.
 
 It records what each program's demoted arguments were declared as in the module's
@@ -30,6 +32,7 @@ from xdsl.context import Context
 from xdsl.dialects import arith
 from xdsl.dialects.builtin import (
     ArrayAttr,
+    DenseIntOrFPElementsAttr,
     DictionaryAttr,
     FloatAttr,
     IntegerAttr,
@@ -52,6 +55,7 @@ from xdsl.pattern_rewriter import (
 
 from ipu_lower.diagnostics import describe, error
 from ipu_lower.dialects import sdfg as sd
+from ipu_lower.dialects.constant_value import converted, dense_value, value_array
 
 DECLARED_TYPES = "sdfg.declared_types"
 """The module attribute naming, per program, its arguments' declared 64-bit types."""
@@ -122,6 +126,30 @@ class _DemoteConstant(RewritePattern):
             rewriter.replace(op, arith.ConstantOp(value))
 
 
+@dataclass
+class _DemoteValue(RewritePattern):
+    """A constant container takes its demoted values (`plan`): its type's conversion
+    leaves the dense value as it is."""
+
+    plan: dict[sd.ContainerOp, DenseIntOrFPElementsAttr]
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: sd.ContainerOp, rewriter: PatternRewriter) -> None:
+        if (value := self.plan.pop(op, None)) is not None:
+            op.value = value
+            rewriter.notify_op_modified(op)
+
+
+def demoted_value(container: sd.ContainerOp, element: Attribute) -> DenseIntOrFPElementsAttr:
+    """The value of a constant container as `element`s; a located error when a value
+    overflows it."""
+    assert container.value is not None
+    try:
+        return dense_value(converted(value_array(container.value), element), element)
+    except ValueError as err:
+        raise error(container, f"constant container '{container.container_name.data}' {err}; it cannot be demoted") from err
+
+
 class _DropIdentityCast(RewritePattern):
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
         if isinstance(op, _CASTS) and op.operands[0].type == op.results[0].type:
@@ -139,6 +167,7 @@ class IpuDemoteF64Pass(ModulePass):
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         _check_constants(op)
         demoted = {f64: f32, **({i64: i32} if self.int64 else {})}
+        values: dict[sd.ContainerOp, DenseIntOrFPElementsAttr] = {}
         declared = dict(op.attributes[DECLARED_TYPES].data) if DECLARED_TYPES in op.attributes else {}
         for program in [p for p in op.walk() if isinstance(p, sd.SdfgOp)]:
             arguments = dict(declared[program.sym_name.data].data) if program.sym_name.data in declared else {}
@@ -146,6 +175,8 @@ class IpuDemoteF64Pass(ModulePass):
                 ctype = container.result.type
                 assert isinstance(ctype, sd.ArrayType)
                 if (new := demoted.get(ctype.element_type)) is not None:
+                    if container.value is not None:
+                        values[container] = demoted_value(container, new)
                     print(
                         f"warning: {describe(container)}: demoting container "
                         f"'{container.container_name.data}' from {ctype.element_type} to {new}",
@@ -157,5 +188,6 @@ class IpuDemoteF64Pass(ModulePass):
                 declared[program.sym_name.data] = DictionaryAttr(arguments)
         if declared:
             op.attributes[DECLARED_TYPES] = DictionaryAttr(declared)
-        for patterns in ([_DemoteConstant(self.int64), _Demote(int64=self.int64)], [_DropIdentityCast()]):
+        first = [_DemoteValue(values), _DemoteConstant(self.int64), _Demote(int64=self.int64)]
+        for patterns in (first, [_DropIdentityCast()]):
             PatternRewriteWalker(GreedyRewritePatternApplier(patterns, dce_enabled=False)).rewrite_module(op)

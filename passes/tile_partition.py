@@ -812,7 +812,7 @@ class _ContainerToVariable(RewritePattern):
         if name in self.plan.remote:
             rewriter.replace(op, ipu.RemoteBufferOp(name, memref_of(op.result.type), self.plan.remote[name]))  # type: ignore[arg-type]
             return
-        rewriter.replace(op, ipu.VariableOp(name, memref_of(op.result.type), self.plan.layouts[name]))  # type: ignore[arg-type]
+        rewriter.replace(op, ipu.VariableOp(name, memref_of(op.result.type), self.plan.layouts[name], op.value))  # type: ignore[arg-type]
 
 
 @dataclass

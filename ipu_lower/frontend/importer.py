@@ -19,6 +19,8 @@ edges `sdfg.copy` (a read and a write when a loop variable picks the element).
 Transient scalars that only connect tasklets inside one map scope become SSA values.
 Memlets with write-conflict resolution become `sdfg.accumulate`; `Reduce` and `Dot`
 library nodes a map that accumulates (`ipu_lower.frontend.reductions`).
+A container that is a constant of the SDFG (`constants_prop`: an array literal of the
+program) carries its values (`ipu_lower.dialects.constant_value`).
 Anything not supported yet raises `SdfgImportError` naming the SDFG, state and node.
 """
 
@@ -43,13 +45,14 @@ from dace.sdfg.state import (
     ReturnBlock,
 )
 from dace.sdfg.utils import dfs_topological_sort
-from xdsl.dialects.builtin import IntegerType, ModuleOp, i1, i32
+from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, IntegerType, ModuleOp, i1, i32
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.transforms.dead_code_elimination import region_dce
 
 from ipu_lower.dialects import sdfg as sd
+from ipu_lower.dialects.constant_value import converted, dense_value
 from ipu_lower.dialects.index_expr import IndexExpr
-from ipu_lower.element_types import element_type_of_numpy
+from ipu_lower.element_types import element_type, element_type_of_numpy
 from ipu_lower.frontend import control_flow as cf
 from ipu_lower.frontend import nested, views
 from ipu_lower.frontend.branches import tasklets_from_branches
@@ -234,11 +237,38 @@ class _SdfgImporter:
         storage = desc.storage.name if desc.storage.name in sd.CONTAINER_STORAGES else None
         if storage == "IPU_Streaming" and not shape:
             raise self.fail(f"{what} is a scalar in IPU_Streaming; scalars live in tile memory")
-        op = sd.ContainerOp(name, sd.ArrayType(shape, element), transient=desc.transient, storage=storage)
+        value = self.constant(name, desc, shape, element) if name in self.sdfg.constants_prop else None
+        op = sd.ContainerOp(name, sd.ArrayType(shape, element), transient=desc.transient, storage=storage, value=value)
         if SSAValue.is_valid_name(name):
             op.result.name_hint = name
         self.containers[name] = op.result
         return op
+
+    def constant(
+        self, name: str, desc: dt.Array | dt.Scalar, shape: list[IndexExpr], element: Attribute
+    ) -> DenseIntOrFPElementsAttr:
+        """The values of the container `name`, a constant of the SDFG (`constants_prop`)."""
+        what = f"constant '{name}'"
+        if not desc.transient:
+            raise self.fail(f"{what} is an argument; only transient constants are supported")
+        if desc.storage.name == "IPU_Streaming":
+            raise self.fail(f"{what} is in IPU_Streaming; constants live in tile memory")
+        dims = [d.constant_value() for d in shape]
+        if None in dims:
+            raise self.fail(f"{what} has the symbolic shape {list(desc.shape)}; a constant needs a static shape")
+        raw = self.sdfg.constants_prop[name][1]
+        if isinstance(raw, str):  # DaCe's JSON keeps a numpy scalar as its text
+            try:
+                raw = np.asarray(raw).astype(element_type(element).numpy)  # type: ignore[union-attr]
+            except ValueError as err:
+                raise self.fail(f"{what} holds '{raw}', which {element} cannot represent") from err
+        values = np.asarray(raw)
+        if (list(values.shape) != dims) if shape else (values.size != 1):
+            raise self.fail(f"{what} holds {list(values.shape)} values but its container has shape {dims}")
+        try:
+            return dense_value(converted(values, element).reshape(dims), element)  # type: ignore[arg-type]
+        except ValueError as err:
+            raise self.fail(f"{what} {err}") from err
 
     # -- control flow -----------------------------------------------------------------
 

@@ -6,6 +6,7 @@ Views (`poplar.flatten`, `poplar.slice`, `poplar.slice_box`, `poplar.reshape`,
 distinct tile map becomes one constant table of runs; `poplar.map_tensor` and
 `poplar.add_vertices` are loops over it (`for_each_block`) that compute each tile's
 slice from its run, so host.cpp is as long as the program, whatever the tile count.
+The values of each `poplar.add_constant` are a table of exact literals beside them.
 """
 
 from __future__ import annotations
@@ -16,10 +17,12 @@ from contextlib import contextmanager
 from math import prod
 from typing import IO
 
-from xdsl.dialects.builtin import MemRefType
+import numpy as np
+from xdsl.dialects.builtin import MemRefType, f16
 from xdsl.ir import Operation, SSAValue
 
 from ipu_lower.dialects import poplar
+from ipu_lower.dialects.constant_value import value_array
 from ipu_lower.dialects.popops_reduce import POPOPS_OPERATION, accumulator_type
 from ipu_lower.element_types import element_type
 from ipu_lower.names import UniqueNames, c_identifier
@@ -52,6 +55,8 @@ POPOPS_INCLUDES = ("<popops/codelets.hpp>",)
 """For programs that call popops at all."""
 POPLIN_INCLUDES = ("<poplin/MatMul.hpp>", "<poplin/codelets.hpp>")
 """For programs that multiply matrices (poplibs' poplin)."""
+CONSTANT_INCLUDES = ("<limits>",)
+"""For programs with constants (their infinities and NaNs)."""
 
 ATTACH_FUNCTION = """\
 // A real IPU when IPU_LOWER_HARDWARE is set in the environment, else the IPU Model.
@@ -159,11 +164,14 @@ template <class F> void for_each_box(const std::vector<GridAxis> &axes, F f) {
 
 
 class HostContext(PrintContext):
-    """The print context of host.cpp: also the name of the table of each list of runs."""
+    """The print context of host.cpp: also the name of the table of each list of runs
+    and of each constant's values."""
 
     def __init__(self, output: IO[str]):
         super().__init__(output, HOST_RESERVED)
         self.tile_maps: dict[tuple, str] = {}
+        self.constants: dict[poplar.AddConstantOp, str] = {}
+        """The table of values of each constant."""
 
 
 def host_type(t) -> str:
@@ -206,6 +214,56 @@ def _add_variable(ctx: PrintContext, op: poplar.AddVariableOp) -> None:
         f"poplar::Tensor {name} = graph.addVariable(poplar::{poplar.poplar_type_name(t.element_type)}, "
         f"{{{shape}}}, {cpp_string(op.debug_name.data)});"
     )
+
+
+def _add_constant(ctx: HostContext, op: poplar.AddConstantOp) -> None:
+    """`Graph::addConstant(type, shape, ArrayRef<T> values, debugName)` from the table
+    of its values (`_print_constant_tables`)."""
+    name = ctx.bind(op.result, op.debug_name.data, "tensor")
+    t = poplar.tensor_type(op.result)
+    shape = ", ".join(str(d) for d in t.get_shape())
+    values = f"poplar::ArrayRef<{_constant_cpp_type(t.element_type)}>({ctx.constants[op]}, {t.num_elements()})"
+    ctx.line(
+        f"poplar::Tensor {name} = graph.addConstant(poplar::{poplar.poplar_type_name(t.element_type)}, "
+        f"{{{shape}}}, {values}, {cpp_string(op.debug_name.data)});"
+    )
+
+
+def _constant_cpp_type(t) -> str:
+    """The host type of a constant's values: float for half, every half being a float,
+    which Poplar converts exactly; the host type otherwise."""
+    return "float" if t == f16 else host_type(t)
+
+
+def _literals(values: np.ndarray) -> list[str]:
+    """The exact C++ literal of each value, row-major: numpy's shortest decimal form of
+    a float32 (half values are float32 values), then `f`."""
+    flat = values.reshape(-1)
+    if flat.dtype == np.bool_:
+        return np.where(flat, "true", "false").tolist()
+    if flat.dtype.kind != "f":
+        return flat.astype(str).tolist()
+    flat = flat.astype(np.float32)
+    literals = np.char.add(flat.astype(str), "f").tolist()
+    for k in np.flatnonzero(~np.isfinite(flat)).tolist():
+        value = "quiet_NaN()" if np.isnan(flat[k]) else "infinity()"
+        literals[k] = ("-" if flat[k] < 0 else "") + f"std::numeric_limits<float>::{value}"
+    return literals
+
+
+_LITERALS_PER_LINE = 8
+
+
+def _print_constant_tables(ctx: HostContext, program: poplar.HostProgramOp) -> None:
+    """One table of values per constant, in its host type (`_constant_cpp_type`)."""
+    for op in program.build_body.block.ops:
+        if not isinstance(op, poplar.AddConstantOp):
+            continue
+        name = ctx.constants[op] = ctx.names.fresh(f"{op.debug_name.data}_values")
+        literals = _literals(value_array(op.value))
+        with ctx.descend(f"const {_constant_cpp_type(op.value.get_element_type())} {name}[] =", "};"):
+            for k in range(0, len(literals), _LITERALS_PER_LINE):
+                ctx.line(", ".join(literals[k : k + _LITERALS_PER_LINE]) + ",")
 
 
 def _for_each_block(ctx: HostContext, tile_map: poplar.TileMapAttr | poplar.GridMapAttr):
@@ -471,6 +529,7 @@ _BUILD_PRINTERS: dict[type[Operation], Callable[[PrintContext, Operation], None]
     poplar.DimShuffleOp: _view,
     poplar.BroadcastOp: _view,
     poplar.AddVariableOp: _add_variable,  # type: ignore[dict-item]
+    poplar.AddConstantOp: _add_constant,  # type: ignore[dict-item]
     poplar.MapTensorOp: _map_tensor,  # type: ignore[dict-item]
     poplar.AddComputeSetOp: _add_compute_set,  # type: ignore[dict-item]
     poplar.AddVerticesOp: _add_vertices,  # type: ignore[dict-item]
@@ -611,6 +670,7 @@ def print_host(output: IO[str], program: poplar.HostProgramOp) -> None:
     poplin = any(isinstance(op, poplar.MatmulOp) for op in ops)
     scales = any(isinstance(op, poplar.MatmulOp) and op.scales_c() for op in ops)
     popops = slices or reduces or scales
+    constants = any(isinstance(op, poplar.AddConstantOp) for op in ops)
     includes = (
         HOST_INCLUDES
         + (DYNAMIC_SLICE_INCLUDES if slices else ())
@@ -618,6 +678,7 @@ def print_host(output: IO[str], program: poplar.HostProgramOp) -> None:
         + (ELEMENTWISE_INCLUDES if scales else ())
         + (POPOPS_INCLUDES if popops else ())
         + (POPLIN_INCLUDES if poplin else ())
+        + (CONSTANT_INCLUDES if constants else ())
     )
     for include in includes:
         ctx.line(f"#include {include}")
@@ -632,6 +693,9 @@ def print_host(output: IO[str], program: poplar.HostProgramOp) -> None:
     ctx.line()
     _print_tile_map_tables(ctx, program)
     ctx.line()
+    if constants:
+        _print_constant_tables(ctx, program)
+        ctx.line()
     with ctx.descend(f"struct {prefix}_context", "};"):
         ctx.line("poplar::Device device;")
         ctx.line("poplar::Engine engine;")

@@ -123,13 +123,14 @@ def manifest(program: poplar.HostProgramOp, declared: dict[str, str] | None = No
 
 
 def split_files(text: str) -> dict[str, str]:
-    """The files of a `poplar-cpp` output, by name."""
-    files: dict[str, str] = {}
+    """The files of a `poplar-cpp` output, by name (joined once each: appending line by
+    line copied a file per line, quadratic in a host.cpp of large constants)."""
+    files: dict[str, list[str]] = {}
     current = None
     for line in text.splitlines(keepends=True):
         if line.startswith(FILE_MARKER):
             current = line[len(FILE_MARKER):].strip()
-            files[current] = ""
+            files[current] = []
         elif current is not None:
-            files[current] += line
-    return files
+            files[current].append(line)
+    return {name: "".join(lines) for name, lines in files.items()}

@@ -1105,3 +1105,12 @@ ipu.graph "g" arch "ipu2" args [] {
 ipu.dynamic_slice %a at [%t] dims [0] sizes [1] into %r : memref<4x3xf32>, memref<3xf32>
 
 // CHECK: ipu-invalid.mlir:[[# @LINE - 2]]:1: error: 'ipu.dynamic_slice' expects parent op to be one of 'ipu.graph', 'ipu.repeat', 'ipu.repeat_while', 'ipu.if'
+
+// -----
+
+// The value of a variable has its type.
+ipu.graph "g" arch "ipu2" args [] {
+  %c = "ipu.variable"() <{var_name = "c", tile_map = #ipu.tile_map<0 to 1 x 3>, value = dense<[1.0, 2.0]> : tensor<2xf32>}> : () -> memref<3xf32>
+}
+
+// CHECK: ipu-invalid.mlir:[[# @LINE - 3]]:3: error: the value of variable 'c' has type tensor<2xf32>, expected tensor<3xf32>

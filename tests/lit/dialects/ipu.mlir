@@ -19,6 +19,7 @@ ipu.graph "tiled" arch "ipu2" args ["a", "x", "y"] attributes {m = #ipu.tile_map
   %t = ipu.variable "t" mapping <0 to 2 x 3, 2 to 4 x 2> {tmp} : memref<10xf32>
   %z = ipu.variable "z" mapping <0 to 1 x 2, 3 to 5 x 3, 7 to 8 x 1> : memref<9xf16>
   %k = ipu.variable "k" mapping <1471 to 1472 x 1> : memref<i32>
+  %cst = ipu.variable "cst" mapping <0 to 2 x 2> : memref<2x2xf32> = dense<[[1.0, 2.0], [3.0, 4.0]]>
   ipu.from_host %a : memref<f32>
   ipu.from_host %x {first} : memref<13xf32>
   ipu.tiled_map "stencil" over <0 to 2 x 3, 2 to 3 x 2> ins(%a whole, %x halo<0, 3>, %y block : memref<f32>, memref<13xf32>, memref<2x5xf32>) outs(%y block, %t block : memref<2x5xf32>, memref<10xf32>) {
@@ -48,6 +49,7 @@ ipu.graph "tiled" arch "ipu2" args ["a", "x", "y"] attributes {m = #ipu.tile_map
 // CHECK-NEXT:    %t = ipu.variable "t" mapping <0 to 2 x 3, 2 to 4 x 2> {tmp} : memref<10xf32>
 // CHECK-NEXT:    %z = ipu.variable "z" mapping <0 to 1 x 2, 3 to 5 x 3, 7 to 8 x 1> : memref<9xf16>
 // CHECK-NEXT:    %k = ipu.variable "k" mapping <1471 to 1472 x 1> : memref<i32>
+// CHECK-NEXT:    %cst = ipu.variable "cst" mapping <0 to 2 x 2> : memref<2x2xf32> = dense<{{\[}}[1.000000e+00, 2.000000e+00], [3.000000e+00, 4.000000e+00]]>
 // CHECK-NEXT:    ipu.from_host %a : memref<f32>
 // CHECK-NEXT:    ipu.from_host %x {first} : memref<13xf32>
 // CHECK-NEXT:    ipu.tiled_map "stencil" over <0 to 2 x 3, 2 to 3 x 2> ins(%a whole, %x halo<0, 3>, %y block : memref<f32>, memref<13xf32>, memref<2x5xf32>) outs(%y block, %t block : memref<2x5xf32>, memref<10xf32>) {
@@ -75,6 +77,7 @@ ipu.graph "tiled" arch "ipu2" args ["a", "x", "y"] attributes {m = #ipu.tile_map
 // GENERIC-NEXT:    %x = "ipu.variable"() <{var_name = "x", tile_map = #ipu.tile_map<0 to 2 x 3, 2 to 4 x 2, 4 to 5 x 3>}> : () -> memref<13xf32>
 // GENERIC-NEXT:    %y = "ipu.variable"() <{var_name = "y", tile_map = #ipu.tile_map<0 to 2 x 3, 2 to 4 x 2>}> : () -> memref<2x5xf32>
 // GENERIC-NEXT:    %t = "ipu.variable"() <{var_name = "t", tile_map = #ipu.tile_map<0 to 2 x 3, 2 to 4 x 2>}> {tmp} : () -> memref<10xf32>
+// GENERIC:         %cst = "ipu.variable"() <{var_name = "cst", tile_map = #ipu.tile_map<0 to 2 x 2>, value = dense<{{\[}}[1.000000e+00, 2.000000e+00], [3.000000e+00, 4.000000e+00]]> : tensor<2x2xf32>}> : () -> memref<2x2xf32>
 // GENERIC:         "ipu.from_host"(%a) : (memref<f32>) -> ()
 // GENERIC-NEXT:    "ipu.from_host"(%x) {first} : (memref<13xf32>) -> ()
 // GENERIC-NEXT:    "ipu.tiled_map"(%a, %x, %y, %y, %t) <{label = "stencil", tile_map = #ipu.tile_map<0 to 2 x 3, 2 to 3 x 2>, in_rules = [#ipu.slice<whole>, #ipu.slice<halo<0, 3>>, #ipu.slice<block>], out_rules = [#ipu.slice<block>, #ipu.slice<block>], operandSegmentSizes = array<i32: 3, 2>}> ({

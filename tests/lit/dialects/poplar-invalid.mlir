@@ -812,3 +812,32 @@ poplar.host_program @p arch "ipu2" args [] : [] build {
 }
 
 // CHECK: poplar-invalid.mlir:[[# @LINE - 6]]:3: error: 'poplar.dynamic_update' slice !poplar.tensor<2xf32> does not hold the 3 elements of the box
+
+// -----
+
+// A constant holds its values: they follow the type ...
+poplar.host_program @p arch "ipu2" args [] : [] build {
+  %c = poplar.add_constant "c" : !poplar.tensor<2xf32>
+  %p = poplar.sequence()
+  poplar.engine %p
+} run {
+^bb0:
+}
+
+// CHECK:      poplar-invalid.mlir:[[# @LINE - 6]]:3
+// CHECK-NEXT: %p = poplar.sequence()
+// CHECK-NEXT: ^
+// CHECK-NEXT: poplar.add_constant needs its value: `= dense<...>` after the type
+
+// -----
+
+// ... and have its type.
+poplar.host_program @p arch "ipu2" args [] : [] build {
+  %c = "poplar.add_constant"() <{debug_name = "c", value = dense<[1, 2]> : tensor<2xi32>}> : () -> !poplar.tensor<2xf32>
+  %p = poplar.sequence()
+  poplar.engine %p
+} run {
+^bb0:
+}
+
+// CHECK: poplar-invalid.mlir:[[# @LINE - 7]]:3: error: the value of constant 'c' has type tensor<2xi32>, expected tensor<2xf32>

@@ -46,6 +46,8 @@ poplar.host_program @prog arch "ipu2" args ["a", "x", "y"] : [memref<f32>, memre
   poplar.map_tensor %p over <0 to 4 x 1> : !poplar.tensor<4xf32>
   %h = poplar.add_variable "h" : !poplar.tensor<2x1x3xf16>
   poplar.map_tensor %h over <1471 to 1472 x 6> : !poplar.tensor<2x1x3xf16>
+  %c = poplar.add_constant "c" {note} : !poplar.tensor<2xf16> = dense<[0.5, 2.0]>
+  poplar.map_tensor %c over <0 to 1 x 2> : !poplar.tensor<2xf16>
   poplar.create_host_write "write_a" to %a : !poplar.tensor<f32>
   poplar.create_host_write "write_x" to %x {note} : !poplar.tensor<10xf32>
   %cs = poplar.add_compute_set "cs"
@@ -108,6 +110,8 @@ poplar.host_program @prog arch "ipu2" args ["a", "x", "y"] : [memref<f32>, memre
 // CHECK-NEXT:   poplar.map_tensor %p over <0 to 4 x 1> : !poplar.tensor<4xf32>
 // CHECK-NEXT:   %h = poplar.add_variable "h" : !poplar.tensor<2x1x3xf16>
 // CHECK-NEXT:   poplar.map_tensor %h over <1471 to 1472 x 6> : !poplar.tensor<2x1x3xf16>
+// CHECK-NEXT:   %c = poplar.add_constant "c" {note} : !poplar.tensor<2xf16> = dense<[5.000000e-01, 2.000000e+00]>
+// CHECK-NEXT:   poplar.map_tensor %c over <0 to 1 x 2> : !poplar.tensor<2xf16>
 // CHECK-NEXT:   poplar.create_host_write "write_a" to %a : !poplar.tensor<f32>
 // CHECK-NEXT:   poplar.create_host_write "write_x" to %x {note} : !poplar.tensor<10xf32>
 // CHECK-NEXT:   %cs = poplar.add_compute_set "cs"
@@ -156,6 +160,8 @@ poplar.host_program @prog arch "ipu2" args ["a", "x", "y"] : [memref<f32>, memre
 // GENERIC-NEXT:   "poplar.map_tensor"(%p) <{tile_map = #poplar.tile_map<0 to 4 x 1>}> : (!poplar.tensor<4xf32>) -> ()
 // GENERIC-NEXT:   %h = "poplar.add_variable"() <{debug_name = "h"}> : () -> !poplar.tensor<2x1x3xf16>
 // GENERIC-NEXT:   "poplar.map_tensor"(%h) <{tile_map = #poplar.tile_map<1471 to 1472 x 6>}> : (!poplar.tensor<2x1x3xf16>) -> ()
+// GENERIC-NEXT:   %c = "poplar.add_constant"() <{debug_name = "c", value = dense<[5.000000e-01, 2.000000e+00]> : tensor<2xf16>}> {note} : () -> !poplar.tensor<2xf16>
+// GENERIC-NEXT:   "poplar.map_tensor"(%c) <{tile_map = #poplar.tile_map<0 to 1 x 2>}> : (!poplar.tensor<2xf16>) -> ()
 // GENERIC-NEXT:   "poplar.create_host_write"(%a) <{handle = "write_a"}> : (!poplar.tensor<f32>) -> ()
 // GENERIC-NEXT:   "poplar.create_host_write"(%x) <{handle = "write_x"}> {note} : (!poplar.tensor<10xf32>) -> ()
 // GENERIC-NEXT:   %cs = "poplar.add_compute_set"() <{debug_name = "cs"}> : () -> !poplar.compute_set

@@ -59,6 +59,68 @@ sdfg.sdfg @f args ["x"] symbols [] {
 
 // -----
 
+// A constant (a container with a value) is a transient ...
+sdfg.sdfg @f args ["c"] symbols [] {
+  %c = sdfg.container "c" : !sdfg.array<2 x f32> = dense<[1.0, 2.0]>
+}
+
+// CHECK: sdfg-invalid.mlir:[[# @LINE - 3]]:3: error: constant container 'c' must be a transient in tile memory
+
+// -----
+
+// ... in tile memory ...
+sdfg.sdfg @f args [] symbols [] {
+  %c = sdfg.container "c" transient storage "IPU_Streaming" : !sdfg.array<2 x f32> = dense<[1.0, 2.0]>
+}
+
+// CHECK: sdfg-invalid.mlir:[[# @LINE - 3]]:3: error: constant container 'c' must be a transient in tile memory
+
+// -----
+
+// ... whose value has its type (the custom syntax takes it from the container's) ...
+sdfg.sdfg @f args [] symbols [] {
+  %c = "sdfg.container"() <{container_name = "c", transient, value = dense<[1, 2, 3]> : tensor<3xi32>}> : () -> !sdfg.array<2 x i32>
+}
+
+// CHECK: sdfg-invalid.mlir:[[# @LINE - 3]]:3: error: the value of container 'c' has type tensor<3xi32>, expected tensor<2xi32>
+
+// -----
+
+// ... and a static shape ...
+sdfg.sdfg @f args [] symbols ["N"] {
+  %c = "sdfg.container"() <{container_name = "c", transient, value = dense<[1, 2]> : tensor<2xi32>}> : () -> !sdfg.array<N x i32>
+}
+
+// CHECK: sdfg-invalid.mlir:[[# @LINE - 3]]:3: error: container 'c' has a value, so its shape must be static
+
+// -----
+
+// ... which nothing writes: not a copy ...
+sdfg.sdfg @f args ["x"] symbols [] {
+  %x = sdfg.container "x" : !sdfg.array<2 x f32>
+  %c = sdfg.container "c" transient : !sdfg.array<2 x f32> = dense<[1.0, 2.0]>
+  sdfg.state "s" {
+    sdfg.copy %x[0:2] to %c[0:2] : !sdfg.array<2 x f32>, !sdfg.array<2 x f32>
+  }
+}
+
+// CHECK: sdfg-invalid.mlir:[[# @LINE - 6]]:3: error: constant container 'c' is written by 'sdfg.copy'
+
+// -----
+
+// ... nor a memlet.
+sdfg.sdfg @f args [] symbols [] {
+  %c = sdfg.container "c" transient : !sdfg.array<f32> = dense<1.0>
+  sdfg.state "s" {
+    %v = arith.constant 2.0 : f32
+    sdfg.write %v to %c[] : !sdfg.array<f32>
+  }
+}
+
+// CHECK: sdfg-invalid.mlir:[[# @LINE - 7]]:3: error: constant container 'c' is written by 'sdfg.write'
+
+// -----
+
 sdfg.sdfg @f args ["x", "y"] symbols [] {
   %x = sdfg.container "x" : !sdfg.array<4 x f32>
 }

@@ -408,3 +408,23 @@ sdfg.sdfg @f args [] symbols [] {
 // CHECK:      %r = sdfg.tasklet "t" ins(%c) outs(o) : (f32) -> (f32) {
 // CHECK-NEXT: ^
 // CHECK-NEXT: identifier expected
+
+// -----
+
+// A value needs a static shape to take its type from.
+sdfg.sdfg @f args [] symbols ["N"] {
+  %c = sdfg.container "c" transient : !sdfg.array<N x f32> = dense<[1.0, 2.0]>
+}
+
+// CHECK:      %c = sdfg.container "c" transient : !sdfg.array<N x f32> = dense<[1.0, 2.0]>
+// CHECK-NEXT: ^
+// CHECK-NEXT: a value needs a static shape
+
+// -----
+
+// The values must fill the shape.
+sdfg.sdfg @f args [] symbols [] {
+  %c = sdfg.container "c" transient : !sdfg.array<3 x f32> = dense<[1.0, 2.0]>
+}
+
+// CHECK: Shape mismatch in dense literal. Expected [3] shape from the type, but got [2] shape.

@@ -64,6 +64,41 @@ sdfg.sdfg @containers args ["A", "s", "B"] symbols ["N", "M", "x", "f32"] {
 // GENERIC-NEXT:    %{{.*}} = "sdfg.container"() <{container_name = "tt", transient, storage = "IPU_Tile"}> {note = "tile"} : () -> !sdfg.array<N x f32>
 // GENERIC:       }) : () -> ()
 
+// Constants (DaCe's constants_prop): a transient with its values after the type, the
+// dense type left out; a scalar, a 2-D array, every kind of element type. More than 100
+// values print as one hex string (little-endian bytes), which parses back.
+
+sdfg.sdfg @constants args ["B"] symbols [] {
+  %B = sdfg.container "B" : !sdfg.array<2 x 2 x f32>
+  %c = sdfg.container "c" transient : !sdfg.array<2 x 2 x f32> = dense<[[1.0, 2.0], [3.0, 4.5]]>
+  %k = sdfg.container "k" transient {note = "scalar"} : !sdfg.array<i32> = dense<-7>
+  %h = sdfg.container "h" transient : !sdfg.array<3 x f16> = dense<[0.5, 2.0, 65504.0]>
+  %d = sdfg.container "d" transient : !sdfg.array<2 x f64> = dense<[0.1, 1.0e300]>
+  %b = sdfg.container "b" transient : !sdfg.array<2 x i1> = dense<[true, false]>
+  %u = sdfg.container "u" transient : !sdfg.array<2 x ui32> = dense<[1, 4000000000]>
+  %s = sdfg.container "s" transient : !sdfg.array<3 x i8> = dense<5>
+  %x = sdfg.container "x" transient : !sdfg.array<101 x i8> = dense<"0x0102030405060708090A0B0C0D0E0F101112131415161718191A1B1C1D1E1F202122232425262728292A2B2C2D2E2F303132333435363738393A3B3C3D3E3F404142434445464748494A4B4C4D4E4F505152535455565758595A5B5C5D5E5F6061626364FF">
+  sdfg.state "s" {
+    sdfg.copy %c[0:2, 0:2] to %B[0:2, 0:2] : !sdfg.array<2 x 2 x f32>, !sdfg.array<2 x 2 x f32>
+  }
+}
+
+// CHECK-LABEL: sdfg.sdfg @constants args ["B"] symbols [] {
+// CHECK-NEXT:    %{{.*}} = sdfg.container "B" : !sdfg.array<2 x 2 x f32>
+// CHECK-NEXT:    %{{.*}} = sdfg.container "c" transient : !sdfg.array<2 x 2 x f32> = dense<{{\[}}[1.000000e+00, 2.000000e+00], [3.000000e+00, 4.500000e+00]]>
+// CHECK-NEXT:    %{{.*}} = sdfg.container "k" transient {note = "scalar"} : !sdfg.array<i32> = dense<-7>
+// CHECK-NEXT:    %{{.*}} = sdfg.container "h" transient : !sdfg.array<3 x f16> = dense<[5.000000e-01, 2.000000e+00, 6.550400e+04]>
+// CHECK-NEXT:    %{{.*}} = sdfg.container "d" transient : !sdfg.array<2 x f64> = dense<[1.000000e-01, 1.000000e+300]>
+// CHECK-NEXT:    %{{.*}} = sdfg.container "b" transient : !sdfg.array<2 x i1> = dense<[true, false]>
+// CHECK-NEXT:    %{{.*}} = sdfg.container "u" transient : !sdfg.array<2 x ui32> = dense<[1, 4000000000]>
+// CHECK-NEXT:    %{{.*}} = sdfg.container "s" transient : !sdfg.array<3 x i8> = dense<5>
+// CHECK-NEXT:    %{{.*}} = sdfg.container "x" transient : !sdfg.array<101 x i8> = dense<"0x0102030405060708090A0B0C0D0E0F101112131415161718191A1B1C1D1E1F202122232425262728292A2B2C2D2E2F303132333435363738393A3B3C3D3E3F404142434445464748494A4B4C4D4E4F505152535455565758595A5B5C5D5E5F6061626364FF">
+
+// GENERIC-LABEL: "sdfg.sdfg"() <{sym_name = "constants", arg_names = ["B"], symbols = []}> ({
+// GENERIC:         %{{.*}} = "sdfg.container"() <{container_name = "c", transient, value = dense<{{\[}}[1.000000e+00, 2.000000e+00], [3.000000e+00, 4.500000e+00]]> : tensor<2x2xf32>}> : () -> !sdfg.array<2 x 2 x f32>
+// GENERIC-NEXT:    %{{.*}} = "sdfg.container"() <{container_name = "k", transient, value = dense<-7> : tensor<i32>}> {note = "scalar"} : () -> !sdfg.array<i32>
+// GENERIC:         %{{.*}} = "sdfg.container"() <{container_name = "x", transient, value = dense<"0x0102{{.*}}64FF"> : tensor<101xi8>}> : () -> !sdfg.array<101 x i8>
+
 // #sdfg.expr attributes on their own (here discardable attributes of a state): the
 // canonical form, with dimensions as d0, d1, ...
 // Polynomials are sums of monomials (constant last); min and max sort their operands.

@@ -191,3 +191,20 @@ poplar.host_program @rows arch "ipu2" args ["A"] : [memref<12x4xf32>] build {
 // (on it too, the pass used to hang):
 // RUN: ipu-opt %S/../targets/poplar-cpp-remote.mlir -t poplar-cpp > %t.direct.cpp
 // RUN: ipu-opt %S/../targets/poplar-cpp-remote.mlir -p ipu-demote-f64 -t poplar-cpp | diff %t.direct.cpp -
+
+// A constant's values are converted too (to the nearest float32, integers exactly), not
+// reinterpreted as the type changes; with int64=false its i64 values stay.
+sdfg.sdfg @constants args [] symbols [] {
+  %t = sdfg.container "t" transient : !sdfg.array<2 x f64>
+  %c = sdfg.container "c" transient : !sdfg.array<2 x f64> = dense<[0.1, -3.0e10]>
+  %k = sdfg.container "k" transient : !sdfg.array<i64> = dense<-2147483648>
+  sdfg.state "s" {
+    sdfg.copy %c[0:2] to %t[0:2] : !sdfg.array<2 x f64>, !sdfg.array<2 x f64>
+  }
+}
+
+// CHECK-LABEL: sdfg.sdfg @constants
+// CHECK:         sdfg.container "c" transient : !sdfg.array<2 x f32> = dense<[1.000000e-01, -3.000000e+10]>
+// CHECK-NEXT:    sdfg.container "k" transient : !sdfg.array<i32> = dense<-2147483648>
+// KEEP64:        sdfg.container "c" transient : !sdfg.array<2 x f32> = dense<[1.000000e-01, -3.000000e+10]>
+// KEEP64-NEXT:   sdfg.container "k" transient : !sdfg.array<i64> = dense<-2147483648>
