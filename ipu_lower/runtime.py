@@ -523,10 +523,11 @@ def compile(  # noqa: A001 - mirrors dace.program.compile
     touch streaming memory (see sdfg-stream-chunks). `directory` receives the emitted
     files of the last build."""
     from ipu_lower.emit import to_sdfg
-    from ipu_lower.frontend.importer import reject_python_callbacks
+    from ipu_lower.frontend.importer import reject_malformed_maps, reject_python_callbacks
 
     sdfg = to_sdfg(program_or_sdfg)
-    reject_python_callbacks(sdfg)  # before its callback symbols read as sizes to ask for
+    reject_python_callbacks(sdfg)  # before its callback symbols, or map parameters without
+    reject_malformed_maps(sdfg)  # a range, read as sizes to ask for
     given = {name: symbol_value(name, value) for name, value in (symbols or {}).items()}
 
     def build(values: dict[str, int]) -> CompiledProgram:
