@@ -14,7 +14,7 @@ import pytest
 import ipu_lower
 from ipu_lower.diagnostics import CompileError
 from ipu_lower.dialects.index_expr import IndexExpr
-from ipu_lower.program import infer_symbols
+from ipu_lower.program import Program, infer_symbols
 
 N, M = IndexExpr.symbol("N"), IndexExpr.symbol("M")
 
@@ -48,6 +48,19 @@ def test_wrong_rank_and_unsolvable_shapes():
     assert infer_symbols({"A": [N * M]}, {"A": (12,)}, {}) == {}
     with pytest.raises(TypeError, match=r"declared shape \[4\] is fixed"):
         infer_symbols({"A": [IndexExpr.constant(4)]}, {"A": (5,)}, {})
+
+
+
+def test_a_disagreeing_shape_with_a_symbol_no_other_has_is_a_type_error():
+    """B's N disagrees with A's before any shape gave M, and N * N * N of A's N has no
+    64-bit value: both name the argument (an ExprError of the shape's evaluation before)."""
+    with pytest.raises(TypeError, match=r"argument 'B' has shape \[6, 3\], but its declared shape \[N, M\] is \[5, M\] with N = 5"):
+        infer_symbols({"A": [N], "B": [N, M]}, {"A": (5,), "B": (6, 3)}, {})
+    with pytest.raises(TypeError, match=r"argument 'B' has shape \[8\], but its declared shape \[N \* N \* N\] is \[more than 64 bits\]"):
+        infer_symbols({"A": [N], "B": [N * N * N]}, {"A": (2**22,), "B": (8,)}, {})
+    program = Program("p", ["A", "B"], {"A": [N], "B": [N, M]}, ["M", "N"], {}, build=lambda values: pytest.fail("built"))
+    with pytest.raises(TypeError, match=r"argument 'B' has shape \[6, 3\]"):
+        program(np.zeros(5, np.float32), np.zeros((6, 3), np.float32))
 
 
 pytestmark_e2e = pytest.mark.skipif(shutil.which("g++") is None, reason="needs g++")
