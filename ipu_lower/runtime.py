@@ -22,6 +22,7 @@ import sys
 import tempfile
 import threading
 import time
+import warnings
 from collections.abc import Callable, Mapping
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
@@ -31,6 +32,7 @@ from typing import Any
 import numpy as np
 
 from ipu_lower.cost_model import ProgramEstimate, WhileLoop
+from ipu_lower.diagnostics import UnknownSymbolWarning, unknown_symbols
 from ipu_lower.dialects.index_expr import IndexExpr
 from ipu_lower.element_types import element_type_of_numpy
 from ipu_lower.frontend.symbolic import SymbolicError, to_index_expr
@@ -529,11 +531,14 @@ def compile(  # noqa: A001 - mirrors dace.program.compile
     reject_python_callbacks(sdfg)  # before its callback symbols, or map parameters without
     reject_malformed_maps(sdfg)  # a range, read as sizes to ask for
     given = {name: symbol_value(name, value) for name, value in (symbols or {}).items()}
+    free = sorted(str(s) for s in sdfg.free_symbols)
+    if message := unknown_symbols(given, free):  # accepted, as DaCe accepts them, and left out
+        warnings.warn(message, UnknownSymbolWarning, stacklevel=3)  # at the caller of ipu_lower.compile
+    given = {name: value for name, value in given.items() if name in free}
 
     def build(values: dict[str, int]) -> CompiledProgram:
         return _build(sdfg, values, arch, directory, demote_f64, chunk)
 
-    free = sorted({str(s) for s in sdfg.free_symbols} | set(given))
     return Program(sdfg.name, list(sdfg.arg_names), declared_shapes(sdfg), free, given, build)
 
 
