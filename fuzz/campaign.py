@@ -11,24 +11,26 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from fuzz import cache_cases, compiler_cases, corpus, outcomes, runtime_cases
+from fuzz import cache_cases, compiler_cases, corpus, outcomes, report_cases, runtime_cases
 from fuzz.cases import Case
 from fuzz.runner import preload, run_cases
 
-COMPILER_TARGETS: dict[str, Callable[[random.Random], Case]] = {
+STANDALONE_TARGETS: dict[str, Callable[[random.Random], Case]] = {
     "sdfg-mutation": compiler_cases.sdfg_mutation,
     "mlir-mutation": compiler_cases.mlir_mutation,
     "hostile-strings": compiler_cases.hostile_strings,
     "oversized": compiler_cases.oversized,
     "bad-options": compiler_cases.bad_options,
     "compressed": compiler_cases.compressed,
+    "report-page": report_cases.report_page,
 }
+"""Targets whose cases need nothing but the seed; RUNTIME_TARGETS' need the built programs."""
 RUNTIME_TARGETS: dict[str, Callable[[random.Random, dict[str, bytes]], Case]] = {
     "python-misuse": runtime_cases.python_misuse,
     "ipu-run-misuse": runtime_cases.ipu_run_misuse,
     "cache-tampering": cache_cases.cache_tampering,
 }
-TARGETS = (*COMPILER_TARGETS, *RUNTIME_TARGETS)
+TARGETS = (*STANDALONE_TARGETS, *RUNTIME_TARGETS)
 
 
 @dataclass
@@ -50,7 +52,7 @@ def generate(seed: int, count: int, targets: tuple[str, ...], program: dict[str,
         if target in RUNTIME_TARGETS:
             yield RUNTIME_TARGETS[target](rng, program)
         else:
-            yield COMPILER_TARGETS[target](rng)
+            yield STANDALONE_TARGETS[target](rng)
 
 
 def run_campaign(
@@ -112,8 +114,9 @@ def write_reproducer(
     shutil.rmtree(directory, ignore_errors=True)
     directory.mkdir(parents=True)
     case.materialize(directory)
-    (directory / "REPRODUCE").write_text(
-        f"# {case.target}: {case.note}\n# {outcome}: {reason}\ncd {directory} && {case.command_line()}\n"
+    (directory / "REPRODUCE").write_text(  # an argument may be a file name that is not UTF-8
+        f"# {case.target}: {case.note}\n# {outcome}: {reason}\ncd {directory} && {case.command_line()}\n",
+        errors="backslashreplace",
     )
     (directory / "stderr.txt").write_text(stderr[-20000:])
     (directory / "case.json").write_text(corpus.dumps(case, program))

@@ -13,8 +13,8 @@ CANARY_NAME = "CANARY"
 
 @dataclass(frozen=True)
 class Case:
-    """`tool` is `ipu-opt`, `ipu-run`, `python` (argv[0] a script among the files) or, for
-    the self-check, `fake`. `files` hold what exists before the run, outputs that must
+    """`tool` is `ipu-opt`, `ipu-run`, `ipu-lower-report`, `python` (argv[0] a script
+    among the files) or, for the self-check, `fake`. `files` hold what exists before the run, outputs that must
     survive an error included."""
 
     target: str

@@ -20,7 +20,7 @@ SWAPS: tuple[Json, ...] = (
 """Values a field is swapped for: other JSON types, integers past int64, strings numbers parse from."""
 
 
-def _paths(document: Json) -> list[Path_]:
+def node_paths(document: Json) -> list[Path_]:
     """Every node below the root, as the keys that lead to it."""
     found: list[Path_] = []
     stack: list[tuple[Path_, Json]] = [((), document)]
@@ -88,7 +88,7 @@ def mutate(rng: random.Random, document: Json, count: int = 1) -> tuple[Json, li
     document = copy.deepcopy(document)
     done = []
     for _ in range(count):
-        paths = _paths(document)
+        paths = node_paths(document)
         if not paths:
             break
         path = rng.choice(paths)
@@ -102,7 +102,7 @@ def mutate(rng: random.Random, document: Json, count: int = 1) -> tuple[Json, li
 def string_fields(document: Json) -> list[Path_]:
     """The paths of every string value, the places to put payloads."""
     paths = []
-    for path in _paths(document):
+    for path in node_paths(document):
         if isinstance(_parent(document, path)[path[-1]], str):
             paths.append(path)
     return paths

@@ -1,8 +1,9 @@
 """Outcome classes of a fuzz case, from what its process left behind.
 
 A tool keeps its promise when it exits 0, or exits 1 with exactly one stderr line of the
-form `<place>: error: <message>` and leaves every file as it was. Everything else is a
-failure class that a campaign counts and reports."""
+form `<place>: error: <message>` (after any one-line `warning: <message>` of its own) and
+leaves every file as it was. Everything else is a failure class that a campaign counts and
+reports."""
 
 from __future__ import annotations
 
@@ -76,6 +77,7 @@ def classify(run: Finished, must_fail: bool = False) -> tuple[str, str]:
         return (WRONG, "exit 0 on input it must refuse") if must_fail else (OK, "")
     if any("internal error" in line for line in lines):
         return INTERNAL, lines[-1]
-    if len(lines) != 1 or "error: " not in lines[0]:
+    errors = [line for line in lines if not line.startswith("warning: ")]
+    if len(errors) != 1 or "error: " not in errors[0]:
         return MULTILINE, f"{len(lines)} stderr lines: " + " | ".join(lines[:3])[:300]
-    return DIAGNOSTIC, lines[0]
+    return DIAGNOSTIC, errors[0]

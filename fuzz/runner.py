@@ -39,17 +39,27 @@ def _ipu_run(argv: list[str]) -> None:
     ipu_run_main(argv)
 
 
+def _ipu_lower_report(argv: list[str]) -> None:
+    from ipu_lower.report_html import ipu_lower_report_main
+
+    sys.argv = ["ipu-lower-report", *argv]
+    ipu_lower_report_main(argv)
+
+
 def _python(argv: list[str]) -> None:
     sys.argv = list(argv)
     runpy.run_path(argv[0], run_name="__main__")
 
 
-TOOLS: dict[str, Tool] = {"ipu-opt": _ipu_opt, "ipu-run": _ipu_run, "python": _python, "fake": _python}
+TOOLS: dict[str, Tool] = {
+    "ipu-opt": _ipu_opt, "ipu-run": _ipu_run, "ipu-lower-report": _ipu_lower_report, "python": _python, "fake": _python,
+}
 
 
 def preload() -> None:
     """Import what the tools import, once, before the first fork."""
     import ipu_lower.cli  # noqa: F401
+    import ipu_lower.report_html  # noqa: F401
     import ipu_lower.run_cli  # noqa: F401
 
 
@@ -85,7 +95,7 @@ def _child(tool: Tool, argv: list[str], directory: Path, stderr_path: Path) -> N
         os.dup2(os.open(stderr_path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC), 2)
         # The parent's streams may not be the file descriptors (pytest captures them).
         sys.stdout = open(1, "w", closefd=False)  # noqa: SIM115 - flushed at os._exit below
-        sys.stderr = open(2, "w", closefd=False)  # noqa: SIM115
+        sys.stderr = open(2, "w", closefd=False, errors="backslashreplace")  # noqa: SIM115 - as the interpreter's
         _restore_warnings()
         tool(argv)
         code = 0

@@ -20,10 +20,12 @@ FAKES: tuple[tuple[str, str], ...] = tuple({
     outcomes.WRONG: f"import sys\nprint('{outcomes.WRONG_MARKER} 2 + 2 = 5', file=sys.stderr)\nsys.exit({outcomes.WRONG_EXIT})",
 }.items()) + (
     (outcomes.MULTILINE, "import sys, warnings\nwarnings.warn('noise')\nprint('x: error: bad', file=sys.stderr)\nsys.exit(1)"),
+    (outcomes.DIAGNOSTIC, "import sys\nprint('warning: unknown symbol', file=sys.stderr)\nprint('x: error: bad', file=sys.stderr)\nsys.exit(1)"),
     (outcomes.CANARY, "import os\nos.mkdir('out')\nopen('out/host.cpp', 'w').write('system(\"touch CANARY\");')"),
 )
 """(class, the fake's code). Second fakes: a leaked warning (printed even when the caller,
-pytest say, records warnings) and a C++ injection (a second way to the canary class)."""
+pytest say, records warnings), a C++ injection (a second way to the canary class) and a
+warning line of the tool's own before its error line (still one diagnostic)."""
 
 
 def fake_cases() -> list[Case]:

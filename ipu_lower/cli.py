@@ -30,6 +30,7 @@ from ipu_lower import atomic_output
 from ipu_lower.arch import ARCHS, DEFAULT_ARCH
 from ipu_lower.diagnostics import (
     CompileError,
+    IpuLowerWarning,
     as_compile_error,
     compile_stage,
     entering_pass,
@@ -211,6 +212,11 @@ def _exit_with_error(message: str) -> None:
     sys.exit(1)
 
 
+def _print_warning(message, category, filename, lineno, file=None, line=None) -> None:
+    """Our warnings as one line each, without Python's file and line."""
+    print(f"warning: {message}", file=sys.stderr)
+
+
 def _usage_error(message: str) -> NoReturn:
     raise CompileError(f"{message} (see ipu-opt --help)")
 
@@ -220,6 +226,8 @@ def ipu_opt_main(args: Sequence[str] | None = None) -> None:
     try:
         with warnings.catch_warnings():  # the stages hide dependencies' warnings; this, those of the setup
             warnings.simplefilter("ignore")
+            warnings.simplefilter("always", IpuLowerWarning)
+            warnings.showwarning = _print_warning
             main = IpuOptMain(args)
             main.run()
             main.write_output()

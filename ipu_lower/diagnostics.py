@@ -2,7 +2,8 @@
 
 `compile_stage` is the one place where anything the frontends, DaCe, sympy, xDSL or our
 passes raise becomes a `CompileError`, and where warnings of those dependencies are kept
-from the user; ipu-opt and the Python API both go through it.
+from the user (ours, `IpuLowerWarning`s, reach the caller); ipu-opt and the Python API
+both go through it.
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ import io
 import os
 import sys
 import warnings
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from contextvars import ContextVar
 from pathlib import Path
 
@@ -24,11 +25,6 @@ from xdsl.utils.exceptions import DiagnosticException, ParseError
 _ERROR = "error: "
 
 _running_pass: ContextVar[str] = ContextVar("running_pass", default="")
-
-
-class IpuLowerWarning(UserWarning):
-    """A warning of ipu-lower's own, which compile_stage lets through (it mutes those of
-    dependencies)."""
 
 
 class IpuLowerError(DiagnosticException):
@@ -46,6 +42,28 @@ class CompileError(IpuLowerError):
         self.location = one_line(location)
         self.stage = stage
         super().__init__(f"{self.location}: {_ERROR}{self.message}" if self.location else f"{_ERROR}{self.message}")
+
+
+class IpuLowerWarning(UserWarning):
+    """Something accepted but likely a mistake (in the user's input), or that the user
+    should know (a cache refused); compile_stage lets it through, where it mutes those of
+    dependencies, and ipu-opt prints it as one line `warning: <message>`."""
+
+
+class UnknownSymbolWarning(IpuLowerWarning):
+    """Values given for symbols the program does not have. They are accepted, as DaCe
+    accepts them, but may be a typo of a symbol's name."""
+
+
+def unknown_symbols(given: Iterable[str], known: Iterable[str]) -> str | None:
+    """The warning for the names of `given` that are not among the program's `known`
+    symbols, or None when there are none."""
+    known = sorted(set(known))
+    unknown = sorted(set(given) - set(known))
+    if not unknown:
+        return None
+    program = f"the program's symbols: {', '.join(known)}" if known else "the program has no symbols"
+    return f"unknown symbol{'s' * (len(unknown) > 1)} {', '.join(repr(n) for n in unknown)} ({program})"
 
 
 def one_line(text: object) -> str:
@@ -173,26 +191,32 @@ def warnings_as_lines(tool: str) -> Iterator[None]:
 
 @contextlib.contextmanager
 def compile_stage(stage: str, passing: tuple[type[BaseException], ...] = (), quiet: bool = False) -> Iterator[None]:
-    """Run one step of compilation: warnings of dependencies are not shown (ipu-lower's own
-    are), with `quiet` nor what they print (DaCe prints its parse errors), and any
-    exception but those `passing` through is raised as a CompileError; with
-    IPU_LOWER_DEBUG=1 internal errors keep their traceback. Like `warnings.catch_warnings` and `redirect_stdout`, which it uses, it acts
+    """Run one step of compilation: warnings of dependencies are not shown, with `quiet` nor
+    what they print (DaCe prints its parse errors), and any exception but those `passing`
+    through is raised as a CompileError; with IPU_LOWER_DEBUG=1 internal errors keep their
+    traceback. Our own warnings are issued again when the step ends, to the caller's
+    filters. Like `warnings.catch_warnings` and `redirect_stdout`, which it uses, it acts
     on the whole process: compile from one thread at a time."""
     muted = contextlib.ExitStack()
     if quiet:
         muted.enter_context(contextlib.redirect_stdout(io.StringIO()))
         muted.enter_context(contextlib.redirect_stderr(io.StringIO()))
     running = _running_pass.set("")
-    with warnings.catch_warnings(), muted:
-        warnings.simplefilter("ignore")
-        warnings.simplefilter("always", IpuLowerWarning)
-        try:
-            yield
-        except passing:
-            raise
-        except Exception as err:
-            if os.environ.get("IPU_LOWER_DEBUG") and is_internal(err):
+    ours: list[warnings.WarningMessage] | None = []
+    try:
+        with warnings.catch_warnings(record=True) as ours, muted:
+            warnings.simplefilter("ignore")
+            warnings.simplefilter("always", IpuLowerWarning)
+            try:
+                yield
+            except passing:
                 raise
-            raise as_compile_error(err, stage, _running_pass.get()) from None
-        finally:
-            _running_pass.reset(running)
+            except Exception as err:
+                if os.environ.get("IPU_LOWER_DEBUG") and is_internal(err):
+                    raise
+                raise as_compile_error(err, stage, _running_pass.get()) from None
+            finally:
+                _running_pass.reset(running)
+    finally:
+        for w in ours or ():
+            warnings.warn_explicit(w.message, w.category, w.filename, w.lineno)

@@ -47,34 +47,48 @@ def infer_symbols(declared: Shapes, arrays: Mapping[str, tuple[int, ...]], known
                 values[unknown[0]] = solved
             pending.remove((name, k))
             progress = True
-            if expr.evaluate(values) != actual:
+            if _value(expr, values) != actual:
                 raise TypeError(_mismatch(name, declared[name], arrays[name], values))
     return values
+
+
+def _value(expr: IndexExpr, values: Mapping[str, int]) -> int | None:
+    """The value of `expr`, or None where it has none: a symbol not known yet, a value past
+    64 bits, a division by zero."""
+    try:
+        return expr.evaluate(values)
+    except ExprError:
+        return None
 
 
 def _solve(expr: IndexExpr, symbol: str, actual: int, values: Mapping[str, int]) -> int | None:
     """The value of `symbol` that gives `expr` the value `actual` when `expr` is linear in
     it (a * symbol + b), else None."""
-    try:
-        at_zero = expr.evaluate({**values, symbol: 0})
-        slope = expr.evaluate({**values, symbol: 1}) - at_zero
-    except ExprError:
+    at_zero, at_one = _value(expr, {**values, symbol: 0}), _value(expr, {**values, symbol: 1})
+    if at_zero is None or at_one is None or at_one == at_zero or (actual - at_zero) % (at_one - at_zero):
         return None
-    if slope == 0 or (actual - at_zero) % slope:
-        return None
-    solved = (actual - at_zero) // slope
-    return solved if solved >= 0 and expr.evaluate({**values, symbol: solved}) == actual else None
+    solved = (actual - at_zero) // (at_one - at_zero)
+    return solved if solved >= 0 and _value(expr, {**values, symbol: solved}) == actual else None
 
 
 def _text(shape: Sequence[IndexExpr]) -> str:
     return "[" + ", ".join(e.format() for e in shape) + "]"
 
 
+def _shown(expr: IndexExpr, values: Mapping[str, int]) -> str:
+    """`expr`'s value, or the expression where a symbol is not known yet."""
+    value = _value(expr, values)
+    if value is not None:
+        return str(value)
+    return "more than 64 bits" if expr.symbols() <= set(values) else expr.format()
+
+
 def _mismatch(name: str, shape: Sequence[IndexExpr], actual: tuple[int, ...], values: Mapping[str, int]) -> str:
     used = sorted(set().union(*(e.symbols() for e in shape)))
     given = ", ".join(f"{s} = {values[s]}" for s in used if s in values)
+    known = ", ".join(_shown(e, values) for e in shape)
     return f"argument '{name}' has shape {list(actual)}, but its declared shape {_text(shape)} is " + (
-        f"{[e.evaluate(values) for e in shape]} with {given}" if given else "fixed"
+        f"[{known}] with {given}" if given else "fixed"
     )
 
 

@@ -32,10 +32,23 @@ MAX_STEPS = 200
 
 TOP_TILES = 10
 MAX_NAME = 160
-"""Characters of a step name shown; the rest is cut (a name is data of any length)."""
+"""Characters of a step's name or kind shown; the rest is cut."""
 
 MAX_IPUS = 64
 """Most IPUs a report may span: bounds the page of a hand-written num_tiles."""
+
+MAX_KINDS = 64
+"""Most kinds of step a report may have (the emulator has a dozen): bounds the table of kinds."""
+
+COUNT_LIMIT = 2**64
+"""Counts are the emulator's 64-bit unsigned counters; a larger one would overflow the
+page's arithmetic in floats."""
+
+MAX_CLOCK_HZ = 1e12
+"""Clocks from 1 Hz to this: the estimated time of any count stays a finite number."""
+
+MAX_REPORT_BYTES = 256 << 20
+"""Largest report read, as for .sdfg files (a report of 10,000 steps is 2 MB)."""
 
 CELL = 12
 """Pixels per tile in the heat maps (11 coloured, 1 gap)."""
@@ -107,9 +120,23 @@ class Report:
 # -- reading ---------------------------------------------------------------------------
 
 
-def _show(value: Any) -> str:
-    text = json.dumps(value)
-    return text if len(text) <= 40 else text[:37] + "..."
+def _show(value: Any, room: int = 40) -> str:
+    """`value` as JSON cut to `room` characters; only what is shown is visited, so a huge
+    or deeply nested value costs no more than a small one."""
+    if isinstance(value, dict | list):
+        parts: list[str] = []
+        used = 1
+        for item in value.items() if isinstance(value, dict) else value:
+            if used >= room:
+                break
+            parts.append(f"{_show(item[0], room - used)}: {_show(item[1], room - used)}" if isinstance(value, dict)
+                         else _show(item, room - used))
+            used += len(parts[-1]) + 2
+        ends = "{}" if isinstance(value, dict) else "[]"
+        text = ends[0] + ", ".join(parts) + ends[1]
+    else:
+        text = json.dumps(value[: room + 1] if isinstance(value, str) else value)
+    return text if len(text) <= room else text[: room - 3] + "..."
 
 
 def _get(obj: dict, key: str, where: str) -> Any:
@@ -120,8 +147,8 @@ def _get(obj: dict, key: str, where: str) -> Any:
 
 def _integer(value: Any, where: str) -> int:
     # bool is an int in Python, but `true` is no count of cycles
-    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-        raise ReportError(f"{where} must be a non-negative integer, got {_show(value)}")
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < COUNT_LIMIT:
+        raise ReportError(f"{where} must be a non-negative integer below 2**64, got {_show(value)}")
     return value
 
 
@@ -160,13 +187,17 @@ def parse_report(data: Any) -> Report:
         raise ReportError(f"num_tiles must be a multiple of {arch_name}'s {arch.tiles} tiles "
                           f"(at most {MAX_IPUS} IPUs), got {num_tiles}")
     clock_hz = _get(top, "clock_hz", "the report")
-    if isinstance(clock_hz, bool) or not isinstance(clock_hz, int | float) or not clock_hz > 0:
-        raise ReportError(f"clock_hz must be a positive number, got {_show(clock_hz)}")
+    if isinstance(clock_hz, bool) or not isinstance(clock_hz, int | float) or not 1 <= clock_hz <= MAX_CLOCK_HZ:
+        raise ReportError(f"clock_hz must be a number of hertz from 1 to {MAX_CLOCK_HZ:.0e}, got {_show(clock_hz)}")
     totals = _object(_get(top, "totals", "the report"), "totals")
     compute, exchange, sync = (
         _integer(_get(totals, f"{k}_cycles", "totals"), f"totals.{k}_cycles") for k in ("compute", "exchange", "sync")
     )
     unestimated = _integer(top.get("vertices_without_estimate", 0), "vertices_without_estimate")
+    steps = [_step(s, f"steps[{i}]") for i, s in enumerate(_list(_get(top, "steps", "the report"), "steps"))]
+    kinds = {s.kind for s in steps}
+    if len(kinds) > MAX_KINDS:
+        raise ReportError(f"steps have {len(kinds):,} kinds, more than the {MAX_KINDS} a report may have")
     return Report(
         arch=arch,
         num_tiles=num_tiles,
@@ -176,7 +207,7 @@ def parse_report(data: Any) -> Report:
         exchange=exchange,
         sync=sync,
         vertices_without_estimate=unestimated,
-        steps=[_step(s, f"steps[{i}]") for i, s in enumerate(_list(_get(top, "steps", "the report"), "steps"))],
+        steps=steps,
         tiles=_tiles(top, num_tiles),
     )
 
@@ -229,11 +260,16 @@ def _tiles(top: dict, num_tiles: int) -> list[Tile]:
 def load_report(path: str | os.PathLike) -> Report:
     """The report in the JSON file at `path`; a ReportError says what is wrong with it."""
     try:
-        text = Path(path).read_text(encoding="utf-8")
-    except UnicodeDecodeError:
-        raise ReportError(f"'{path}' is not UTF-8 text") from None
+        with open(path, "rb") as stream:
+            raw = stream.read(MAX_REPORT_BYTES + 1)  # one byte past the limit at most: /dev/zero has no end
     except OSError as err:
         raise ReportError(f"cannot read '{path}': {err.strerror or err}") from None
+    if len(raw) > MAX_REPORT_BYTES:
+        raise ReportError(f"'{path}' is larger than {MAX_REPORT_BYTES:,} bytes")
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError:
+        raise ReportError(f"'{path}' is not UTF-8 text") from None
     try:
         data = json.loads(text, parse_constant=_reject_constant)
     except json.JSONDecodeError as err:
@@ -247,6 +283,18 @@ def load_report(path: str | os.PathLike) -> Report:
 
 
 # -- drawing ---------------------------------------------------------------------------
+
+
+def _escape(text: str) -> str:
+    """`text` as HTML text or attribute value. A lone surrogate (JSON's "\\ud800", or a
+    byte of a file name or argument that is not UTF-8) has no UTF-8 encoding: the page
+    shows its escape instead."""
+    return escape(text.encode("utf-8", "backslashreplace").decode("utf-8"))
+
+
+def _cut(text: str) -> str:
+    """At most MAX_NAME characters of a name from the report (a name is data of any length)."""
+    return text if len(text) <= MAX_NAME else text[:MAX_NAME] + "…"
 
 
 def grid_columns(tiles_per_ipu: int) -> int:
@@ -298,8 +346,8 @@ def heat_map(
     left, top = 44, 4
     width, height = max(left + columns * CELL, left + 540), top + rows * CELL
     parts = [(
-        f'<figure><figcaption>{escape(title)}</figcaption>'
-        f'<svg class="heatmap" width="{width}" height="{height + 58}" role="img" aria-label="{escape(title)}">'
+        f'<figure><figcaption>{_escape(title)}</figcaption>'
+        f'<svg class="heatmap" width="{width}" height="{height + 58}" role="img" aria-label="{_escape(title)}">'
         f'<defs><pattern id="empty-{ident}" width="{CELL}" height="{CELL}" patternUnits="userSpaceOnUse" x="{left}" y="{top}">'
         f'<rect width="{CELL - 1}" height="{CELL - 1}" fill="{EMPTY_COLOUR}"/></pattern></defs>'
         f'<rect x="{left}" y="{top}" width="{columns * CELL}" height="{(rows - 1) * CELL}" fill="url(#empty-{ident})"/>'
@@ -324,7 +372,7 @@ def _legend(x: int, y: int, ticks: list[str], over: bool) -> str:
     parts = [f'<rect x="{x + i * swatch}" y="{y}" width="{swatch}" height="12" fill="{c}"/>' for i, c in enumerate(PALETTE)]
     for i, tick in enumerate(ticks):
         anchor = ("start", "middle", "end")[i]
-        parts.append(f'<text x="{x + i * BINS * swatch // 2}" y="{y + 26}" text-anchor="{anchor}" class="tick">{escape(tick)}</text>')
+        parts.append(f'<text x="{x + i * BINS * swatch // 2}" y="{y + 26}" text-anchor="{anchor}" class="tick">{_escape(tick)}</text>')
     extra = [(ZERO_COLOUR, "0"), (EMPTY_COLOUR, "not in report")] + ([(OVER_COLOUR, "over capacity")] if over else [])
     at = x + BINS * swatch + 16
     for fill, text in extra:
@@ -375,10 +423,10 @@ def steps_table(report: Report, limit: int) -> str:
                         f"{sum(s.cycles for s in left_out):,} cycles</td></tr>")
         if i < len(steps):
             s = steps[i]
-            name = s.name if len(s.name) <= MAX_NAME else s.name[:MAX_NAME] + "…"
+            name = _cut(s.name)
             rows.append(
-                f'<tr><td class="n">{i + 1}</td><td class="name" title="{escape(name)}">{escape(name)}</td>'
-                f"<td>{escape(s.kind)}</td><td class=\"n\">{s.executions:,}</td><td class=\"n\">{s.cycles:,}</td>"
+                f'<tr><td class="n">{i + 1}</td><td class="name" title="{_escape(name)}">{_escape(name)}</td>'
+                f"<td>{_escape(_cut(s.kind))}</td><td class=\"n\">{s.executions:,}</td><td class=\"n\">{s.cycles:,}</td>"
                 f'<td class="barcell">{_bar(s, scale)}</td>'
                 f'<td class="n">{s.compute:,}</td><td class="n">{s.exchange:,}</td><td class="n">{s.sync:,}</td>'
                 f'<td class="n">{s.exchange_bytes:,}</td></tr>')
@@ -398,7 +446,7 @@ def kinds_table(report: Report) -> str:
             sums[k] += v
     total = sum(v[2] for v in kinds.values())
     rows = "".join(
-        f"<tr><td>{escape(kind)}</td>" + "".join(f'<td class="n">{v:,}</td>' for v in sums)
+        f"<tr><td>{_escape(_cut(kind))}</td>" + "".join(f'<td class="n">{v:,}</td>' for v in sums)
         + f'<td class="n">{_percent(sums[2], total)}</td></tr>'
         for kind, sums in kinds.items()
     )
@@ -415,7 +463,7 @@ def busiest_table(report: Report, title: str, key: Callable[[Tile], int], count:
         f'<td class="n">{t.compute:,}</td><td class="n">{t.exchange_bytes:,}</td></tr>'
         for t in tiles
     )
-    return (f"<div><h3>{escape(title)}</h3><table><thead><tr><th>tile</th><th>bytes</th><th>of capacity</th>"
+    return (f"<div><h3>{_escape(title)}</h3><table><thead><tr><th>tile</th><th>bytes</th><th>of capacity</th>"
             f"<th>compute cycles</th><th>exchange B</th></tr></thead><tbody>{rows}</tbody></table></div>")
 
 
@@ -469,9 +517,9 @@ def render(report: Report, title: str, max_steps: int = MAX_STEPS) -> str:
         ("busiest tile's memory", f"{_bytes(peak_bytes)} ({_percent(peak_bytes, capacity)})"),
     ]
     return (
-        f'<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>{escape(title)}</title>'
+        f'<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>{_escape(title)}</title>'
         f"<style>{CSS}</style></head><body>"
-        f"<h1>{escape(title)}</h1>"
+        f"<h1>{_escape(title)}</h1>"
         f'<div class="sub">{arch.name}: {report.num_tiles:,} tiles, {_bytes(capacity)} per tile, '
         f"{report.clock_hz / 1e9:.3g} GHz. Cycles are the CPU emulator's estimates, not measurements.</div>"
         '<div class="cards">' + "".join(f"<div>{k}<b>{v}</b></div>" for k, v in cards) + "</div>"
@@ -492,11 +540,14 @@ def render(report: Report, title: str, max_steps: int = MAX_STEPS) -> str:
 
 def write_atomically(path: Path, text: str) -> None:
     """`text` into `path`, or `path` untouched: written beside it, then moved into place."""
-    if not path.resolve().parent.is_dir():
+    data = text.encode("utf-8")  # before any file exists
+    if path.is_dir():
+        raise ReportError(f"cannot write '{path}': it is a directory")
+    if not path.absolute().parent.is_dir():
         raise ReportError(f"cannot write '{path}': its directory does not exist")
-    partial = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    partial = path.with_name(f".{path.name}.{os.getpid()}.tmp")  # atomic_output's name; importing it costs xDSL's 0.8 s
     try:
-        partial.write_text(text, encoding="utf-8")
+        partial.write_bytes(data)
         partial.replace(path)
     except OSError as err:
         partial.unlink(missing_ok=True)
@@ -505,6 +556,7 @@ def write_atomically(path: Path, text: str) -> None:
 
 def _parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(prog="ipu-lower-report", description=__doc__.split("\n\n")[0])
+    parser.error = _usage_error  # type: ignore[method-assign]
     parser.add_argument("report", help="the emulator's report (ipu-run --report FILE, or Program.report saved as JSON)")
     parser.add_argument("-o", "--output", required=True, help="the HTML page to write")
     parser.add_argument("--title", help="the page's title (default: the report's file name)")
@@ -516,10 +568,15 @@ def _parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     return args
 
 
+def _usage_error(message: str) -> NoReturn:
+    """One line and exit code 1, not argparse's usage and exit code 2."""
+    raise ReportError(f"{message} (see ipu-lower-report --help)")
+
+
 def run(argv: Sequence[str] | None = None) -> Path:
     args = _parse_args(argv)
     source, output = Path(args.report), Path(args.output)
-    if output.resolve() == source.resolve():
+    if os.path.realpath(output) == os.path.realpath(source):  # realpath, unlike resolve, takes a symlink loop
         raise ReportError(f"the page would overwrite the report '{source}': give another -o")
     report = load_report(source)
     title = args.title if args.title is not None else f"Cycle report: {source.name}"

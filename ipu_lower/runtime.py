@@ -30,6 +30,7 @@ import numpy as np
 
 from ipu_lower import cache
 from ipu_lower.cost_model import ProgramEstimate, WhileLoop
+from ipu_lower.diagnostics import UnknownSymbolWarning, unknown_symbols, warn
 from ipu_lower.dialects.index_expr import IndexExpr
 from ipu_lower.element_types import element_type_of_numpy
 from ipu_lower.frontend.symbolic import SymbolicError, to_index_expr
@@ -580,16 +581,20 @@ def compile(  # noqa: A001 - mirrors dace.program.compile
     touch streaming memory (see sdfg-stream-chunks). `directory` receives the emitted
     files of the last build."""
     from ipu_lower.emit import to_sdfg
-    from ipu_lower.frontend.importer import reject_python_callbacks
+    from ipu_lower.frontend.importer import reject_malformed_maps, reject_python_callbacks
 
     sdfg = to_sdfg(program_or_sdfg)
-    reject_python_callbacks(sdfg)  # before its callback symbols read as sizes to ask for
+    reject_python_callbacks(sdfg)  # before its callback symbols, or map parameters without
+    reject_malformed_maps(sdfg)  # a range, read as sizes to ask for
     given = {name: symbol_value(name, value) for name, value in (symbols or {}).items()}
+    free = sorted(str(s) for s in sdfg.free_symbols)
+    if message := unknown_symbols(given, free):  # accepted, as DaCe accepts them, and left out
+        warn(message, UnknownSymbolWarning)
+    given = {name: value for name, value in given.items() if name in free}
 
     def build(values: dict[str, int]) -> CompiledProgram:
         return _build(sdfg, values, arch, directory, demote_f64, chunk)
 
-    free = sorted({str(s) for s in sdfg.free_symbols} | set(given))
     return Program(sdfg.name, list(sdfg.arg_names), declared_shapes(sdfg), free, given, build)
 
 

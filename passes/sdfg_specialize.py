@@ -9,6 +9,7 @@ one pattern per op kind rewrites.
 
 from __future__ import annotations
 
+import warnings
 from dataclasses import dataclass
 
 from xdsl.context import Context
@@ -23,7 +24,7 @@ from xdsl.pattern_rewriter import (
     op_type_rewrite_pattern,
 )
 
-from ipu_lower.diagnostics import IpuLowerError, error
+from ipu_lower.diagnostics import IpuLowerError, UnknownSymbolWarning, error, unknown_symbols
 from ipu_lower.dialects import sdfg as sd
 from ipu_lower.dialects.index_expr import ExprError, IndexExpr
 
@@ -188,7 +189,8 @@ class _SpecializeMatmul(_Substitute, RewritePattern):
 @dataclass(frozen=True)
 class SdfgSpecializePass(ModulePass):
     """Substitute `symbols` ("N=1024,M=64") into every SDFG of the module; values of
-    symbols an SDFG does not use are ignored, so one list can serve several programs."""
+    symbols an SDFG does not use are ignored, so one list can serve several programs, and
+    a name no SDFG of the module has is an UnknownSymbolWarning (a typo of a name?)."""
 
     name = "sdfg-specialize"
 
@@ -196,6 +198,9 @@ class SdfgSpecializePass(ModulePass):
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         values = parse_symbol_values(self.symbols)
+        known = {s for program in op.walk() if isinstance(program, sd.SdfgOp) for s in program.symbol_names()}
+        if message := unknown_symbols(values, known):
+            warnings.warn(message, UnknownSymbolWarning, stacklevel=2)
         substituted = plan_substitution(op, values)
         patterns = [
             pattern(substituted, values)

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from fuzz import cache_cases, corpus, outcomes, runtime_cases
+from fuzz import cache_cases, corpus, outcomes, report_cases, runtime_cases
 from fuzz.campaign import TARGETS, replay, run_and_count, run_campaign, table
 from fuzz.cases import Case
 from fuzz.runner import preload
@@ -71,6 +71,16 @@ def test_every_cache_tampering_is_noticed_and_nothing_planted_runs(tmp_path: Pat
     result = run_and_count(cases, tmp_path / "cases", jobs=2, timeout=10.0, out=None)
     failures = "\n".join(f"{case.note}: {c}: {reason[:200]}" for _, case, c, reason in result.failures)
     assert not result.failed, failures
+
+
+def test_every_hostile_report_is_refused_or_drawn(tmp_path: Path):
+    """ipu-lower-report on each hostile input once (lone surrogates, 10**400, 1e400, files
+    and titles that are not UTF-8, outputs that cannot be written, usage errors)."""
+    preload()
+    result = run_and_count(report_cases.hostile_cases(), tmp_path, jobs=2, timeout=10.0, out=None)
+    failures = "\n".join(f"{case.note}: {c}: {reason[:200]}" for _, case, c, reason in result.failures)
+    assert not result.failed, failures
+    assert result.counts["report-page", outcomes.OK] == 4  # the odd but valid inputs draw a page
 
 
 def test_saved_cases_leave_out_the_prepared_program():

@@ -113,3 +113,44 @@ def test_a_gzip_bomb_stops_at_the_limit_with_no_more_than_the_limit_in_memory(tm
     message, peak = _parse_measuring_memory(path)
     assert "decompressed size exceeds" in message
     assert peak < 1.5 * limit
+
+
+# ---- maps whose parameters and ranges differ in number ---------------------------------------
+
+
+def scale2d_map(doc: dict) -> dict:
+    """The attributes of scale2d's one map, `[i=0:M, j=0:N]`."""
+    return next(n for n in doc["nodes"][0]["nodes"] if n["type"] == "MapEntry")["attributes"]
+
+
+@pytest.mark.parametrize(
+    "params, ranges, message",
+    [
+        (["i", "j"], slice(0, 1), "has 2 parameters (i, j) but 1 range: a map needs one range per parameter"),
+        (["i", "j"], slice(0, 0), "has 2 parameters (i, j) but 0 ranges: a map needs one range per parameter"),
+        (["i"], slice(0, 2), "has 1 parameter (i) but 2 ranges: a map needs one range per parameter"),
+        ([], slice(0, 0), "has no parameters: a map needs at least one"),
+    ],
+    ids=["fewer-ranges", "no-range", "more-ranges", "nothing"],
+)
+def test_a_map_with_a_range_per_parameter_or_a_located_error(tmp_path, params, ranges, message):
+    """The importer pairs parameters and ranges one to one: a parameter without a range
+    read as a symbol, and a map without any was an internal error of ipu-tile-partition."""
+    import dace
+
+    import ipu_lower
+    from ipu_lower.diagnostics import CompileError
+
+    doc = json.loads((EXAMPLES / "scale2d.sdfg").read_text())
+    attributes = scale2d_map(doc)
+    attributes["params"], attributes["range"]["ranges"] = params, attributes["range"]["ranges"][ranges]
+    path = tmp_path / "bad.sdfg"
+    path.write_text(json.dumps(doc))
+    place = "SDFG 'scale2d', state 'MapState', node 'scale2d_scale2d_11' (MapEntry)"
+    expected = f"{place}: error: map 'scale2d_scale2d_11' {message}"
+    result = run_ipu_opt(path, "--symbols", "M=4,N=8", "-p", "sdfg-to-poplar", "-t", "poplar-cpp", "-o", str(tmp_path / "out"))
+    assert_one_line_error(result)
+    assert result.stderr == f"ipu-opt: {expected}\n" and not (tmp_path / "out").exists()
+    with pytest.raises(CompileError) as raised:  # the Python API, before it asks for sizes
+        ipu_lower.compile(dace.SDFG.from_file(str(path)))
+    assert str(raised.value) == expected

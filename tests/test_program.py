@@ -12,9 +12,9 @@ import numpy as np
 import pytest
 
 import ipu_lower
-from ipu_lower.diagnostics import CompileError
+from ipu_lower.diagnostics import CompileError, UnknownSymbolWarning, unknown_symbols
 from ipu_lower.dialects.index_expr import IndexExpr
-from ipu_lower.program import infer_symbols
+from ipu_lower.program import Program, infer_symbols
 
 N, M = IndexExpr.symbol("N"), IndexExpr.symbol("M")
 
@@ -48,6 +48,27 @@ def test_wrong_rank_and_unsolvable_shapes():
     assert infer_symbols({"A": [N * M]}, {"A": (12,)}, {}) == {}
     with pytest.raises(TypeError, match=r"declared shape \[4\] is fixed"):
         infer_symbols({"A": [IndexExpr.constant(4)]}, {"A": (5,)}, {})
+
+
+
+def test_a_disagreeing_shape_with_a_symbol_no_other_has_is_a_type_error():
+    """B's N disagrees with A's before any shape gave M, and N * N * N of A's N has no
+    64-bit value: both name the argument (an ExprError of the shape's evaluation before)."""
+    with pytest.raises(TypeError, match=r"argument 'B' has shape \[6, 3\], but its declared shape \[N, M\] is \[5, M\] with N = 5"):
+        infer_symbols({"A": [N], "B": [N, M]}, {"A": (5,), "B": (6, 3)}, {})
+    with pytest.raises(TypeError, match=r"argument 'B' has shape \[8\], but its declared shape \[N \* N \* N\] is \[more than 64 bits\]"):
+        infer_symbols({"A": [N], "B": [N * N * N]}, {"A": (2**22,), "B": (8,)}, {})
+    program = Program("p", ["A", "B"], {"A": [N], "B": [N, M]}, ["M", "N"], {}, build=lambda values: pytest.fail("built"))
+    with pytest.raises(TypeError, match=r"argument 'B' has shape \[6, 3\]"):
+        program(np.zeros(5, np.float32), np.zeros((6, 3), np.float32))
+
+
+
+def test_the_warning_names_the_unknown_symbols_and_the_known_ones():
+    assert unknown_symbols({"N": 4}, ["N", "M"]) is None
+    assert unknown_symbols(["n"], ["N"]) == "unknown symbol 'n' (the program's symbols: N)"
+    assert unknown_symbols(["n", "K", "M"], ["N", "M"]) == "unknown symbols 'K', 'n' (the program's symbols: M, N)"
+    assert unknown_symbols(["N"], []) == "unknown symbol 'N' (the program has no symbols)"
 
 
 pytestmark_e2e = pytest.mark.skipif(shutil.which("g++") is None, reason="needs g++")
@@ -148,3 +169,16 @@ def test_symbol_values_must_be_integers():
         ipu_lower.compile(scale, symbols={"N": "4,M=5"})
     with pytest.raises(TypeError, match=r"symbol 'N' must be a non-negative integer below 2\*\*63, got True"):
         ipu_lower.compile(scale, symbols={"N": True})
+
+
+def test_an_unknown_symbol_is_accepted_with_a_warning_at_the_call_of_compile():
+    """`n` for `N`: compile() warns where it is called and leaves `n` out; the caller's
+    warning filters decide, through the stages that hide the warnings of dependencies."""
+    with pytest.warns(UnknownSymbolWarning, match=r"^unknown symbol 'n' \(the program's symbols: N\)$") as caught:
+        program = ipu_lower.compile(scale, symbols={"n": 64})
+    assert [w.filename for w in caught] == [__file__]
+    assert (program.free_symbols, program.symbols, program.last) == (["N"], {}, None)  # nothing built: N is unknown
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", UnknownSymbolWarning)
+        with pytest.raises(UnknownSymbolWarning):
+            ipu_lower.compile(scale, symbols={"M": 2})

@@ -7,6 +7,7 @@ of a large report.
 """
 
 import json
+import os
 import re
 import shutil
 import struct
@@ -83,22 +84,27 @@ def _set(path: str, value):
 BAD = [
     (_set("arch", ...), "the report has no 'arch'"),
     (_set("arch", "ipu9"), "unknown IPU architecture \"ipu9\" (known: ipu1, ipu2, ipu21)"),
-    (_set("num_tiles", True), "num_tiles must be a non-negative integer, got true"),
+    (_set("num_tiles", True), "num_tiles must be a non-negative integer below 2**64, got true"),
     (_set("num_tiles", 1000), "num_tiles must be a multiple of ipu1's 1216 tiles (at most 64 IPUs), got 1000"),
-    (_set("clock_hz", "1GHz"), "clock_hz must be a positive number, got \"1GHz\""),
-    (_set("total_cycles", 8.5), "total_cycles must be a non-negative integer, got 8.5"),
-    (_set("totals.sync_cycles", False), "totals.sync_cycles must be a non-negative integer, got false"),
+    (_set("clock_hz", "1GHz"), "clock_hz must be a number of hertz from 1 to 1e+12, got \"1GHz\""),
+    (_set("clock_hz", 0.5), "clock_hz must be a number of hertz from 1 to 1e+12, got 0.5"),
+    (_set("clock_hz", 10**400), "clock_hz must be a number of hertz from 1 to 1e+12, got 1000000000000000000000000000000000000..."),
+    (_set("total_cycles", 10**400), "total_cycles must be a non-negative integer below 2**64, got 1000000000000000000000000000000000000..."),
+    (_set("tiles.1.1", 2**64), "tiles[1][1] must be a non-negative integer below 2**64, got 18446744073709551616"),
+    (_set("steps.0.cycles", [[[[{"deep": [[[[0]]]]}]]]] * 10**6), "steps[0].cycles must be a non-negative integer below 2**64, got [[[[{\"deep\": [[[[0]]]]}]]], [[[{\"deep..."),
+    (_set("total_cycles", 8.5), "total_cycles must be a non-negative integer below 2**64, got 8.5"),
+    (_set("totals.sync_cycles", False), "totals.sync_cycles must be a non-negative integer below 2**64, got false"),
     (_set("totals", [1, 2]), "totals must be an object, got [1, 2]"),
     (_set("steps", {"0": {}}), "steps must be a list, got {\"0\": {}}"),
     (_set("steps.1", "scale"), "steps[1] must be an object, got \"scale\""),
     (_set("steps.0.name", 7), "steps[0].name must be a string, got 7"),
-    (_set("steps.1.cycles", -350), "steps[1].cycles must be a non-negative integer, got -350"),
+    (_set("steps.1.cycles", -350), "steps[1].cycles must be a non-negative integer below 2**64, got -350"),
     (_set("steps.1.exchange_bytes", ...), "steps[1] has no 'exchange_bytes'"),
-    (_set("steps.1.vertices", "2"), "steps[1].vertices must be a non-negative integer, got \"2\""),
+    (_set("steps.1.vertices", "2"), "steps[1].vertices must be a non-negative integer below 2**64, got \"2\""),
     (_set("tile_columns", ["tile", "bytes", "cycles", "exchange_bytes"]), "tile_columns has no 'compute_cycles'"),
     (_set("tile_columns.3", None), "tile_columns[3] must be a string, got null"),
     (_set("tiles.1", [5, 262144, 100]), "tiles[1] has 3 values for 4 tile_columns"),
-    (_set("tiles.1.2", True), "tiles[1][2] must be a non-negative integer, got true"),
+    (_set("tiles.1.2", True), "tiles[1][2] must be a non-negative integer below 2**64, got true"),
     (_set("tiles.1.0", 1216), "tiles[1] is tile 1216, but the report has 1216 tiles"),
     (_set("tiles.1.0", 0), "tiles[1]: tile 0 is listed twice"),
     (_set("tiles", "[[0, 1, 2, 3]]"), "tiles must be a list, got \"[[0, 1, 2, 3]]\""),
@@ -145,7 +151,7 @@ def test_unreadable_input_and_unwritable_output(tmp_path, capsys):
     for output, message in [
         (tmp_path / "no" / "r.html", f"cannot write '{tmp_path / 'no' / 'r.html'}': its directory does not exist"),
         (source, f"the page would overwrite the report '{source}': give another -o"),
-        (tmp_path, f"cannot write '{tmp_path}': Is a directory"),  # the move into place fails
+        (tmp_path, f"cannot write '{tmp_path}': it is a directory"),
     ]:
         with pytest.raises(SystemExit, match="1"):
             ipu_lower_report_main([str(source), "-o", str(output)])
@@ -160,8 +166,69 @@ def test_a_bad_report_leaves_an_existing_page(tmp_path, capsys):
     report["steps"][0]["cycles"] = None
     code, page = run_cli(tmp_path, report)
     assert code == 1 and page.read_text() == "the old page"
-    assert "steps[0].cycles must be a non-negative integer, got null" in capsys.readouterr().err
+    assert "steps[0].cycles must be a non-negative integer below 2**64, got null" in capsys.readouterr().err
 
+
+
+def test_a_report_too_large_or_of_too_many_kinds_is_one_line(tmp_path, capsys, monkeypatch):
+    report = small_report()
+    report["steps"] = [dict(step, kind=f"kind {i}") for i, step in enumerate(report["steps"] * 33)]
+    code, _ = run_cli(tmp_path, report)
+    assert code == 1 and capsys.readouterr().err.endswith(": steps have 66 kinds, more than the 64 a report may have\n")
+    monkeypatch.setattr("ipu_lower.report_html.MAX_REPORT_BYTES", 100)
+    code, _ = run_cli(tmp_path, small_report())
+    assert code == 1 and capsys.readouterr().err.endswith("report.json' is larger than 100 bytes\n")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["report.json"]
+
+
+@pytest.mark.parametrize("argv, message", [
+    ([], "the following arguments are required: report, -o/--output"),
+    (["r.json"], "the following arguments are required: -o/--output"),
+    (["r.json", "-o", "r.html", "--max-steps", "x"], "argument --max-steps: invalid int value: 'x'"),
+    (["r.json", "-o", "r.html", "--max-steps", "0"], "--max-steps must be at least 1"),
+    (["r.json", "-o", "r.html", "--colour"], "unrecognized arguments: --colour"),
+])
+def test_a_usage_error_is_one_line_with_exit_code_1(capsys, argv, message):
+    with pytest.raises(SystemExit, match="1"):
+        ipu_lower_report_main(argv)
+    assert capsys.readouterr().err == f"ipu-lower-report: error: {message} (see ipu-lower-report --help)\n"
+
+
+@pytest.mark.parametrize("output", ["", ".", "..", "/"])
+def test_an_output_that_names_a_directory_is_one_line(tmp_path, capsys, monkeypatch, output):
+    monkeypatch.chdir(tmp_path)
+    Path("report.json").write_text(json.dumps(small_report()))
+    with pytest.raises(SystemExit, match="1"):
+        ipu_lower_report_main(["report.json", "-o", output])
+    assert capsys.readouterr().err == f"ipu-lower-report: error: cannot write '{Path(output)}': it is a directory\n"
+    assert os.listdir() == ["report.json"] and not list(Path("/").glob(".*.tmp"))
+
+
+def test_a_symlink_loop_is_no_traceback(tmp_path, capsys):
+    loop = tmp_path / "loop"
+    loop.symlink_to(loop)
+    with pytest.raises(SystemExit, match="1"):
+        ipu_lower_report_main([str(loop), "-o", str(tmp_path / "r.html")])
+    assert capsys.readouterr().err == f"ipu-lower-report: error: cannot read '{loop}': Too many levels of symbolic links\n"
+    (tmp_path / "report.json").write_text(json.dumps(small_report()))
+    ipu_lower_report_main([str(tmp_path / "report.json"), "-o", str(loop)])  # the link is replaced, as by mv
+    assert loop.read_text().startswith("<!DOCTYPE html>")
+
+
+def test_text_without_a_utf8_encoding_is_shown_escaped(tmp_path):
+    """A lone surrogate: JSON's "\\ud800" in a step's name or kind, or a byte of a file
+    name or title that is not UTF-8 (Python reads those as surrogates)."""
+    report = small_report()
+    report["steps"][0]["name"] = "a\ud800b"
+    report["steps"][1]["kind"] = "\udfff"
+    source, page = tmp_path / os.fsdecode(b"r\xff.json"), tmp_path / "page.html"
+    source.write_text(json.dumps(report))  # ASCII: json.dumps escapes the surrogates
+    ipu_lower_report_main([str(source), "-o", str(page)])
+    elements = Elements(page.read_text(encoding="utf-8"))
+    assert {"a\\ud800b", "\\udfff", "Cycle report: r\\udcff.json"} <= set(elements.text)
+    ipu_lower_report_main([str(source), "-o", str(page), "--title", os.fsdecode(b"\xfe")])
+    assert Elements(page.read_text(encoding="utf-8")).text.count("\\udcfe") == 2  # <title> and <h1>
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted([source.name, "page.html"])  # no partial page
 
 # -- what the page holds ---------------------------------------------------------------
 

@@ -87,6 +87,7 @@ class SdfgImportError(Exception):
 def import_sdfg(sdfg: SDFG) -> ModuleOp:
     """Translate `sdfg` (which is modified: connector types get inferred)."""
     reject_python_callbacks(sdfg)
+    reject_malformed_maps(sdfg)
     return ModuleOp([_SdfgImporter(sdfg).run()])
 
 
@@ -108,8 +109,33 @@ def _caller(sdfg: SDFG, callbacks: list[str]) -> str:
     for state in sdfg.all_states():
         for node in state.nodes():
             if isinstance(node, nodes.Tasklet) and any(f"{c}(" in node.code.as_string for c in callbacks):
-                return f"SDFG '{sdfg.name}', state '{state.label}', node '{node.label}' (Tasklet)"
+                return _place(sdfg, state, node)
     return f"SDFG '{sdfg.name}'"
+
+
+def _place(sdfg: SDFG, state: SDFGState, node: nodes.Node) -> str:
+    return f"SDFG '{sdfg.name}', state '{state.label}', node '{node.label}' ({type(node).__name__})"
+
+
+def reject_malformed_maps(sdfg: SDFG) -> None:
+    """Fail on a map with no parameters, or whose parameters and ranges differ in number
+    (as DaCe's validation does; only a hand-made .sdfg file has them): every step of the
+    import pairs them one to one, and a parameter without a range would read as a symbol."""
+    for inner in sdfg.all_sdfgs_recursive():
+        for state in inner.all_states():
+            for node in state.nodes():
+                if isinstance(node, nodes.MapEntry) and (message := _malformed(node.map)):
+                    raise SdfgImportError(_place(inner, state, node), f"map '{node.map.label}' {message}")
+
+
+def _malformed(m: nodes.Map) -> str | None:
+    params, ranges = m.params, len(m.range)
+    if not params:
+        return "has no parameters: a map needs at least one"
+    if len(params) != ranges:
+        return (f"has {len(params)} parameter{'s' * (len(params) != 1)} ({', '.join(params)}) but {ranges} "
+                f"range{'s' * (ranges != 1)}: a map needs one range per parameter")
+    return None
 
 
 class _SdfgImporter:
