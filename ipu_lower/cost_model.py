@@ -535,6 +535,11 @@ def _receive_boxes(
 
 
 def _mapping(tensor: SSAValue) -> poplar.MapTensorOp:
+    """The `poplar.map_tensor` of a variable: first the op after it, where
+    convert-ipu-to-poplar puts it, since a variable has a use per state that reads it."""
+    after = tensor.owner.next_op
+    if isinstance(after, poplar.MapTensorOp) and after.tensor is tensor:
+        return after
     return next(u.operation for u in tensor.uses if isinstance(u.operation, poplar.MapTensorOp))
 
 

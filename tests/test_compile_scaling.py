@@ -5,8 +5,8 @@ work grows by the same amount from 2n to 4n as twice from n to 2n, quadratic wor
 times as much. What each count once caught: the import asked DaCe for the SDFG's free
 symbols at every tasklet (a walk of all states each); every placement's verifier scanned
 all codelets for its own; the estimate in program.json walked every block of every tile
-map (`test_cost_model.test_exchange_work_does_not_grow_with_the_tiles`); the IR was
-verified after each of a dozen passes."""
+map (`test_cost_model.test_exchange_work_does_not_grow_with_the_tiles`) and all uses of
+a variable for its tile map; the IR was verified after each of a dozen passes."""
 
 import importlib.util
 import io
@@ -14,11 +14,14 @@ from pathlib import Path
 
 import pytest
 from call_counts import python_calls
-from ir_helpers import parse
+from ir_helpers import parse, the
 from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
 
+from ipu_lower.arch import get_arch
 from ipu_lower.cli import ipu_opt_main
+from ipu_lower.cost_model import program_estimate
+from ipu_lower.dialects import poplar
 from ipu_lower.frontend.frontends import SdfgFrontend
 from ipu_lower.pipelines import SdfgToPoplarPass
 from ipu_lower.targets.poplar_cpp import PoplarCppTarget
@@ -103,6 +106,14 @@ def test_verifying_placements_grows_linearly():
     modules = [parse(_placements(n), verify=False) for n in (50, 100, 200)]
     modules[0].verify()
     _assert_linear([python_calls(m.verify) for m in modules], growth=2.2)
+
+
+def test_estimating_placements_grows_linearly():
+    """The estimate finds a variable's tile map without scanning its uses (one per
+    compute set that reads it)."""
+    programs = [the(parse(_placements(n)), poplar.HostProgramOp) for n in (50, 100, 200)]
+    program_estimate(programs[0], get_arch("ipu2"))
+    _assert_linear([python_calls(program_estimate, p, get_arch("ipu2")) for p in programs], growth=2.2)
 
 
 # (not --disable-verify: xdsl-opt turns attribute verification off for the whole process)
