@@ -8,17 +8,17 @@ N = 1e6 float32 elements (state k reads the array state k-1 wrote), saves each a
   -o DIR`, against `python -c "dace.SDFG.from_file(FILE).generate_code()"`; both pay
   Python start-up and `import dace`, and ipu-opt also imports xDSL;
 - the code generator alone, in process, once the SDFG is loaded: ipu-opt's lowering
-  (every pass of sdfg-to-poplar, with the IR verified after each as ipu-opt does, and
-  the poplar-cpp printer) against DaCe's `generate_code()`.
+  (every pass of sdfg-to-poplar, with the IR verified before the first and after the
+  last as ipu-opt does, and the poplar-cpp printer) against DaCe's `generate_code()`.
 
 Both load the file with DaCe's `SDFG.from_json` (ipu-opt after its safety check). Each
 number is the best of `--repeats` runs. Linear growth from 50 to 200 states is 4x.
 Run: python benchmarks/compile_time.py [--states 10,50,200] [--repeats 3]
 
 `--large` measures instead how ipu-opt scales with the size of one SDFG: chains with
-thousands of unused transient containers and hundreds of states, the whole command and
-the lowering in process, and the growth from each size to the next (linear: the ratio
-of the sizes).
+thousands of unused transient containers and of 250, 500 and 1,000 states, the whole
+command and the lowering in process, and the growth from each size to the next (linear:
+the ratio of the sizes).
 """
 
 from __future__ import annotations
@@ -49,7 +49,6 @@ print(json.dumps({"load": loaded - start, "generate": time.perf_counter() - load
 IPU_OPT_IN_PROCESS = """
 import gc, io, json, sys, time
 from xdsl.context import Context
-from xdsl.passes import PassPipeline
 from ipu_lower.frontend.frontends import SdfgFrontend
 from ipu_lower.pipelines import SdfgToPoplarPass
 from ipu_lower.targets.poplar_cpp import PoplarCppTarget
@@ -60,8 +59,7 @@ with open(sys.argv[1], "rb") as f:
 gc.freeze()  # as ipu-opt does once its input is loaded
 loaded = time.perf_counter()
 ctx = Context()
-steps = SdfgToPoplarPass(symbols="N=1000000").steps()
-PassPipeline(steps, lambda _p, m, _n: m.verify()).apply(ctx, module)
+SdfgToPoplarPass(symbols="N=1000000").apply(ctx, module)  # verifies as ipu-opt does
 PoplarCppTarget().emit(ctx, module, io.StringIO())
 print(json.dumps({"load": loaded - start, "generate": time.perf_counter() - loaded}))
 """
@@ -150,7 +148,7 @@ def main() -> None:
     parser.add_argument("--large", action="store_true", help="scaling with unused containers and states")
     args = parser.parse_args()
     if args.large:
-        large([(500, 10), (2000, 10), (8000, 10), (0, 100), (0, 400)], args.repeats)
+        large([(500, 10), (2000, 10), (8000, 10), (0, 250), (0, 500), (0, 1000)], args.repeats)
         return
     counts = [int(s) for s in args.states.split(",")]
 

@@ -15,7 +15,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import combinations
-from typing import ClassVar
+from typing import ClassVar, TypeVar
+from weakref import WeakKeyDictionary
 
 from xdsl.dialects import memref, scf, vector
 from xdsl.dialects.builtin import (
@@ -39,6 +40,26 @@ from ipu_lower.element_types import is_signedness_cast, on_ipu
 from ipu_lower.names import is_c_identifier
 
 FIELD_DIRECTIONS = ("input", "output", "inout")
+
+_Codelet = TypeVar("_Codelet", bound=Operation)
+
+# Per block of codelets, the first op of each name, to check with every lookup.
+_BY_NAME: WeakKeyDictionary[Block, dict[str, Operation]] = WeakKeyDictionary()
+
+
+def codelet_in(block: Block, name: str, kind: type[_Codelet]) -> _Codelet | None:
+    """The first op of `kind` in `block` whose `sym_name` is `name`. Every placement's
+    verifier looks its codelet up: an index of the block, rebuilt when it misses or is
+    out of date, keeps that linear in the number of placements, not quadratic."""
+    found = _BY_NAME.get(block, {}).get(name)
+    if not (isinstance(found, kind) and found.parent is block and found.sym_name.data == name):  # type: ignore[attr-defined]
+        index: dict[str, Operation] = {}
+        for op in block.ops:
+            if isinstance(op, kind):
+                index.setdefault(op.sym_name.data, op)  # type: ignore[attr-defined]
+        _BY_NAME[block] = index
+        found = index.get(name)
+    return found if isinstance(found, kind) else None
 
 _ALLOWED_DIALECTS = ("arith", "math")
 _ALLOWED_OPS = (

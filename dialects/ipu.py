@@ -23,7 +23,14 @@ from collections.abc import Sequence
 from math import prod
 from typing import ClassVar
 
-from ipu_lower.dialects.codelet_body import BlockExtentMixin, CodeletOpMixin, FieldMixin, WorkerOpMixin, count
+from ipu_lower.dialects.codelet_body import (
+    BlockExtentMixin,
+    CodeletOpMixin,
+    FieldMixin,
+    WorkerOpMixin,
+    codelet_in,
+    count,
+)
 from ipu_lower.dialects.constant_value import parse_typed_value, print_typed_value, verify_value
 from ipu_lower.dialects.dynamic_slice import DynamicSliceMixin, int_list
 from ipu_lower.dialects.matmul import MatmulMixin
@@ -1243,12 +1250,11 @@ class ComputeSetOp(LabelledBodyMixin, IRDLOperation):
 
 
 def codelet_named(op: Operation, name: str) -> CodeletOp | None:
-    """The `ipu.codelet` called `name` in the graph of `op` (a direct scan: cheaper than
-    the generic symbol lookup, which matters for programs of hundreds of placements)."""
+    """The `ipu.codelet` called `name` in the graph of `op`."""
     graph = graph_of(op)
     if graph is None:
         return None
-    return next((c for c in graph.body.block.ops if isinstance(c, CodeletOp) and c.sym_name.data == name), None)
+    return codelet_in(graph.body.block, name, CodeletOp)
 
 
 @irdl_op_definition

@@ -17,7 +17,14 @@ from collections.abc import Sequence
 from math import prod
 from typing import ClassVar
 
-from ipu_lower.dialects.codelet_body import BlockExtentMixin, CodeletOpMixin, FieldMixin, WorkerOpMixin, count
+from ipu_lower.dialects.codelet_body import (
+    BlockExtentMixin,
+    CodeletOpMixin,
+    FieldMixin,
+    WorkerOpMixin,
+    codelet_in,
+    count,
+)
 from ipu_lower.dialects.constant_value import parse_typed_value, print_typed_value, verify_value
 from ipu_lower.dialects.dynamic_slice import DynamicSliceMixin, int_list
 from ipu_lower.dialects.matmul import MatmulMixin
@@ -675,13 +682,12 @@ class AddComputeSetOp(BuildOp):
 
 
 def codelet_named(op: Operation, name: str) -> CodeletOp | None:
-    """The `poplar.codelet` called `name` beside the host program of `op` (a direct scan:
-    cheaper than the generic symbol lookup, for programs of hundreds of compute sets)."""
+    """The `poplar.codelet` called `name` beside the host program of `op`."""
     program = op.parent_op()
     block = program.parent_block() if program is not None else None
     if block is None:
         return None
-    return next((c for c in block.ops if isinstance(c, CodeletOp) and c.sym_name.data == name), None)
+    return codelet_in(block, name, CodeletOp)
 
 
 @irdl_op_definition

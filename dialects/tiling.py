@@ -489,6 +489,21 @@ class SliceRuleMixin:
             case _:
                 return block.begin - self.lo.data, block.end + self.hi.data
 
+    def step(self, count: int) -> int:
+        """How far `slice_of` moves from a block to the next of the same run, whose
+        blocks hold `count` elements each (0 for whole)."""
+        match self.kind.data:
+            case "whole":
+                return 0
+            case "partial":
+                return 1
+            case "partials":
+                return self.size
+            case "rows":
+                return count * self.size
+            case _:
+                return count
+
     @property
     def fits_grid(self) -> bool:
         """Whether the rule means something over a grid map: whole, or the block's box,

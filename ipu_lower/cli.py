@@ -109,6 +109,10 @@ class IpuOptMain(xDSLOptMain):
             help=f"IPU architecture for ipu-tile-partition (default {DEFAULT_ARCH})",
         )
         arg_parser.add_argument("--entry", default="", help="the @dace.program of a .py input")
+        arg_parser.add_argument(
+            "--verify-each", action="store_true",
+            help="verify the IR after every pass, not only the input and the result",
+        )
 
     def setup_pipeline(self):
         if self.args.pass_pipeline is not None:
@@ -129,7 +133,25 @@ class IpuOptMain(xDSLOptMain):
         for p in self.pipeline.passes:
             p = self.with_cli_defaults(p)
             steps += [self.with_cli_defaults(s) for s in p.steps()] if isinstance(p, PipelinePass) else [p]
-        self.pipeline = PassPipeline(tuple(steps), _located(self.pipeline.callback))
+        self.pipeline = PassPipeline(tuple(steps), _located(self.between_passes(self.pipeline.callback)))
+
+    def between_passes(self, callback):
+        """xdsl-opt's callback (it verifies the IR, times passes and prints the IR between
+        them), verifying only the IR the pipeline starts from and the IR it ends with,
+        unless --verify-each: verifying the whole IR after each of a dozen passes was a
+        third of the lowering. IR a pass leaves invalid is still reported, at the end;
+        --verify-each reports it after the pass that made it."""
+
+        def between(previous, module: ModuleOp, following) -> None:
+            disabled = self.args.disable_verify
+            ends = previous is None or following is None
+            self.args.disable_verify = disabled or not (ends or self.args.verify_each)
+            try:
+                callback(previous, module, following)
+            finally:
+                self.args.disable_verify = disabled
+
+        return between
 
     def with_cli_defaults(self, p):
         """Fill `symbols` and `arch` options the pipeline left at their defaults."""

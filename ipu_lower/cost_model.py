@@ -57,6 +57,7 @@ from xdsl.ir import Attribute, Block, Operation, SSAValue
 from ipu_lower.arch import MATMUL_EFFICIENCY, Arch
 from ipu_lower.dialects import ipu, poplar
 from ipu_lower.dialects.popops_reduce import accumulator_type
+from ipu_lower.dialects.tiling import Block
 from ipu_lower.element_types import element_type, is_signedness_cast
 from ipu_lower.poplibs_estimates import (
     BASIC_OP_SUPERVISOR_OVERHEAD,
@@ -424,7 +425,7 @@ def exchange(compute_set: SSAValue) -> Exchange:
     `poplar.map_tensor`) crosses the exchange once, twice for an inout field (in, and
     back), the rule the emulator measures by (CostModel.hpp). Counted block by block:
     proportional to the tile count, for estimates, never for building IR."""
-    received: Counter[int] = Counter()
+    received = _TileBytes()
     for use in compute_set.uses:
         placement = use.operation
         if not isinstance(placement, poplar.AddVerticesOp):
@@ -440,23 +441,82 @@ def exchange(compute_set: SSAValue) -> Exchange:
                 _receive_boxes(received, placement.tile_map, tensor, rule, per_element * crossings)
                 continue
             if isinstance(tensor.owner, poplar.AddTensorOp):
-                held = _blocks_by_tile(tensor)
-                for block in placement.tile_map.blocks():
-                    own_begin, own_end = held.get(block.tile, (0, 0))
-                    for begin, end in rule.element_ranges(block, size):
-                        own = max(0, min(end, own_end) - max(begin, own_begin))
-                        received[block.tile] += (end - begin - own) * per_element * crossings
+                layout = _mapping(tensor).tile_map
+                _receive_blocks(received, placement.tile_map, layout, rule, size, per_element * crossings)
                 continue
             tiles = element_tiles(tensor)  # a view: its elements lie anywhere in the variable
             for block in placement.tile_map.blocks():
                 for begin, end in rule.element_ranges(block, size):
                     foreign = int(np.count_nonzero(tiles[begin:end] != block.tile))
-                    received[block.tile] += foreign * per_element * crossings
-    return Exchange(max(received.values(), default=0), sum(received.values()))
+                    received.add(block.tile, block.tile + 1, foreign * per_element * crossings)
+    return Exchange(received.busiest(), received.total)
+
+
+class _TileBytes:
+    """Bytes received per tile, added over ranges of tiles: the work is that of the
+    ranges, not of the tiles."""
+
+    def __init__(self) -> None:
+        self.changes: Counter[int] = Counter()
+        self.total = 0
+
+    def add(self, first: int, end: int, bytes_: int) -> None:
+        """Each of the tiles [first, end) receives `bytes_` more."""
+        self.changes[first] += bytes_
+        self.changes[end] -= bytes_
+        self.total += bytes_ * (end - first)
+
+    def busiest(self) -> int:
+        level = most = 0
+        for tile in sorted(self.changes):
+            level += self.changes[tile]
+            most = max(most, level)
+        return most
+
+
+def _receive_blocks(
+    received: _TileBytes,
+    work: poplar.TileMapAttr,
+    layout: poplar.TileMapAttr,
+    rule: poplar.SliceAttr,
+    size: int,
+    element_bytes: int,
+) -> None:
+    """What the vertices of `work` receive of a variable of `size` elements laid out by
+    `layout`: the elements of their slices that their tile does not hold. Computed once
+    per stretch of tiles where both maps keep one run, when the slice moves from tile to
+    tile as the held block does (as between equal runs), else tile by tile."""
+    held_runs = list(zip(layout.runs(), layout.run_starts()))
+    index = 0
+    for r, (run, start) in enumerate(zip(work.runs(), work.run_starts())):
+        cuts = {run.first, run.end}
+        cuts.update(t for h, _ in held_runs for t in (h.first, h.end) if run.first < t < run.end)
+        cuts_in_order = sorted(cuts)
+        for first, last in zip(cuts_in_order, cuts_in_order[1:]):
+            held = next(((h, s) for h, s in held_runs if h.first <= first < h.end), None)
+
+            def received_at(tile: int) -> int:
+                k = tile - run.first
+                block = Block(tile, index + k, r, start + k * run.count, start + (k + 1) * run.count)
+                own_begin = own_end = 0
+                if held is not None:
+                    own_begin = held[1] + (tile - held[0].first) * held[0].count
+                    own_end = own_begin + held[0].count
+                return element_bytes * sum(
+                    end - begin - max(0, min(end, own_end) - max(begin, own_begin))
+                    for begin, end in rule.element_ranges(block, size)
+                )
+
+            if held is None or rule.step(run.count) == held[0].count:
+                received.add(first, last, received_at(first))
+            else:
+                for tile in range(first, last):
+                    received.add(tile, tile + 1, received_at(tile))
+        index += run.tiles
 
 
 def _receive_boxes(
-    received: Counter[int], grid: poplar.GridMapAttr, tensor: SSAValue, rule: poplar.SliceAttr, element_bytes: int
+    received: _TileBytes, grid: poplar.GridMapAttr, tensor: SSAValue, rule: poplar.SliceAttr, element_bytes: int
 ) -> None:
     """What the vertices of a grid map receive of `tensor`: the elements of each one's
     box (with its halo) that its tile does not hold."""
@@ -471,15 +531,16 @@ def _receive_boxes(
             held = prod(max(0, min(e, oe) - max(b, ob)) for (b, e), (ob, oe) in zip(box, own))
         else:
             held = 0
-        received[block.tile] += (prod(e - b for b, e in box) - held) * element_bytes
+        received.add(block.tile, block.tile + 1, (prod(e - b for b, e in box) - held) * element_bytes)
 
 
 def _mapping(tensor: SSAValue) -> poplar.MapTensorOp:
+    """The `poplar.map_tensor` of a variable: first the op after it, where
+    convert-ipu-to-poplar puts it, since a variable has a use per state that reads it."""
+    after = tensor.owner.next_op
+    if isinstance(after, poplar.MapTensorOp) and after.tensor is tensor:
+        return after
     return next(u.operation for u in tensor.uses if isinstance(u.operation, poplar.MapTensorOp))
-
-
-def _blocks_by_tile(tensor: SSAValue) -> dict[int, tuple[int, int]]:
-    return {b.tile: (b.begin, b.end) for b in _mapping(tensor).tile_map.blocks()}
 
 
 def element_tiles(tensor: SSAValue) -> np.ndarray:
@@ -495,8 +556,8 @@ def element_tiles(tensor: SSAValue) -> np.ndarray:
                 boxes[tuple(slice(b, e) for b, e in block.box)] = block.tile
             return boxes.reshape(-1)
         tiles = np.empty(poplar.tensor_type(tensor).num_elements(), dtype=np.int32)
-        for tile, (begin, end) in _blocks_by_tile(tensor).items():
-            tiles[begin:end] = tile
+        for run, start in zip(layout.runs(), layout.run_starts()):
+            tiles[start : start + run.elements] = np.repeat(np.arange(run.first, run.end, dtype=np.int32), run.count)
         return tiles
     assert isinstance(owner, poplar.FlattenOp | poplar.SliceOp | poplar.SliceBoxOp | poplar.ReshapeOp
                       | poplar.DimShuffleOp | poplar.BroadcastOp)

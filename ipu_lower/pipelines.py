@@ -1,8 +1,9 @@
 """Named pipelines: a pass that stands for a sequence of passes.
 
 ipu-opt expands a pipeline into its steps before running (`PipelinePass.steps`), so
-`--print-between-passes`, `--disable-verify` and `--time-passes` see every step; run
-programmatically, a pipeline applies its steps and verifies the IR after each.
+`--print-between-passes`, `--disable-verify`, `--verify-each` and `--time-passes` see every
+step; run programmatically, a pipeline applies its steps and verifies the IR it starts
+from and the IR it ends with, as ipu-opt does without --verify-each.
 """
 
 from __future__ import annotations
@@ -37,8 +38,9 @@ class PipelinePass(ModulePass):
         PassPipeline(self.steps(), _verify_between).apply(ctx, op)
 
 
-def _verify_between(_previous: ModulePass | None, module: ModuleOp, following: ModulePass | None) -> None:
-    verify_located(module)
+def _verify_between(previous: ModulePass | None, module: ModuleOp, following: ModulePass | None) -> None:
+    if previous is None or following is None:
+        verify_located(module)
     entering_pass(following and following.name)
 
 

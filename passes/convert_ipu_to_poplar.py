@@ -34,7 +34,6 @@ from xdsl.pattern_rewriter import (
 from xdsl.rewriter import InsertPoint
 
 from ipu_lower.arch import get_arch
-from ipu_lower.cost_model import VertexCost
 from ipu_lower.diagnostics import error
 from ipu_lower.dialects import ipu, poplar
 
@@ -79,6 +78,8 @@ class Placement:
 
 
 def plan_placements(graph: ipu.GraphOp) -> dict[ipu.VerticesOp, Placement]:
+    from ipu_lower.cost_model import VertexCost  # imported when used: the cost model needs numpy, most of the time of ipu-opt --help
+
     workers = get_arch(graph.arch.data).workers_per_tile
     codelets = {c.sym_name.data: c for c in graph.body.block.ops if isinstance(c, ipu.CodeletOp)}
     plans = {}

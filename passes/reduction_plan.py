@@ -35,7 +35,6 @@ from functools import cache
 from math import gcd
 
 from ipu_lower.arch import ATOMIC_STORE_BYTES, Arch
-from ipu_lower.cost_model import superstep_cycles
 from ipu_lower.dialects import ipu
 from ipu_lower.passes.tile_partition_points import balanced_tile_map
 
@@ -163,6 +162,8 @@ class _Planner:
         if level.is_final and not local_output:  # written back, and read first when it accumulates
             out = level.out_rule.slice_size(busiest, self.p.reduction.results)
             moved += (2 if level.accumulate else 1) * out * self.p.out_bytes
+        from ipu_lower.cost_model import superstep_cycles  # imported when used: the cost model needs numpy, most of the time of ipu-opt --help
+
         return replace(level, cycles=superstep_cycles(compute, moved, self.p.arch))
 
     def plan(self) -> list[FoldLevel]:

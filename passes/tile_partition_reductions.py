@@ -21,13 +21,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from math import prod
+from typing import TYPE_CHECKING
 
 from xdsl.dialects import arith
 from xdsl.dialects.builtin import FloatAttr, IntegerAttr, MemRefType
 from xdsl.ir import Block, Operation, Region, SSAValue
 
 from ipu_lower.arch import Arch
-from ipu_lower.cost_model import VertexCost
 from ipu_lower.diagnostics import error
 from ipu_lower.dialects import ipu
 from ipu_lower.dialects import sdfg as sd
@@ -38,6 +38,9 @@ from ipu_lower.passes.reduction_plan import FoldLevel, FoldProblem, ReductionMap
 from ipu_lower.passes.tile_partition_points import inline_tasklet, memref_of, point_offsets, static_ranges
 from ipu_lower.passes.tile_partition_views import PointFrame, ViewKey, plan_view
 from ipu_lower.passes.vertex_extraction_reductions import fold_codelet_body, plan_fold_signature
+
+if TYPE_CHECKING:
+    from ipu_lower.cost_model import VertexCost
 
 
 def is_reduction_map(op: Operation) -> bool:
@@ -213,6 +216,8 @@ class FoldCosts:
         return cost.cycles(sizes, self.arch.workers_per_tile)
 
     def _codelet_cost(self, level: FoldLevel) -> tuple[VertexCost, list[ipu.SliceAttr]]:
+        from ipu_lower.cost_model import VertexCost  # imported when used: the cost model needs numpy, most of the time of ipu-opt --help
+
         def detached(name: str, memref: MemRefType) -> SSAValue:
             return ipu.VariableOp(name, memref, SCALAR_TILE).result
 

@@ -15,7 +15,6 @@ from xdsl.dialects.builtin import DictionaryAttr, ModuleOp
 from xdsl.utils.target import Target
 
 from ipu_lower.arch import get_arch
-from ipu_lower.cost_model import program_estimate
 from ipu_lower.diagnostics import IpuLowerError, error
 from ipu_lower.dialects import poplar
 from ipu_lower.passes.demote_f64 import DECLARED_TYPES
@@ -104,6 +103,8 @@ def manifest(program: poplar.HostProgramOp, declared: dict[str, str] | None = No
     """What a caller needs to know about the C ABI of host.cpp (read by ipu_lower.runtime),
     and the cost model's estimate of a run (`ipu_lower.cost_model.program_estimate`).
     `declared`: the 64-bit type of each argument the build demoted, which callers accept."""
+    from ipu_lower.cost_model import program_estimate  # imported when used: the cost model needs numpy, most of the time of ipu-opt --help
+
     prefix = program_prefix(program)
     estimate = program_estimate(program, get_arch(program.arch.data))
     return {

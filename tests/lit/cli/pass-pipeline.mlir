@@ -83,11 +83,13 @@
 // DEMOTE-TIME-NEXT: Pass sdfg-specialize took
 // NO-DEMOTE: ipu-opt: {{.*}}axpy64.mlir:3:3: error: container 'a' is float64, which the IPU does not support; demote it with the ipu-demote-f64 pass (demote_f64=True in ipu_lower.compile) or use float32
 
-// --disable-verify reaches the steps too. Map step S becomes 0 in sdfg-specialize: the
-// verifier after that step rejects it; without verification, the fusion steps leave the
-// map alone and ipu-tile-partition is the one that reports it. Valid input gives the same output.
+// ipu-opt verifies the input and the result; --verify-each also verifies the IR after
+// every step, and --disable-verify never. Map step S becomes 0 in sdfg-specialize: the
+// verifier after that step rejects it; without it, the fusion steps leave the map alone
+// and ipu-tile-partition is the one that reports it. Valid input gives the same output.
 // RUN: sed 's/step (1)/step (S)/; s/symbols \["N"\]/symbols ["N", "S"]/' %inputs/axpy.mlir > %t/step.mlir
-// RUN: not ipu-opt %t/step.mlir --symbols N=6,S=0 -p sdfg-to-poplar 2>&1 | filecheck %s --check-prefix=VERIFIED
+// RUN: not ipu-opt %t/step.mlir --symbols N=6,S=0 -p sdfg-to-poplar --verify-each 2>&1 | filecheck %s --check-prefix=VERIFIED
+// RUN: not ipu-opt %t/step.mlir --symbols N=6,S=0 -p sdfg-to-poplar 2>&1 | filecheck %s --check-prefix=UNVERIFIED
 // RUN: not ipu-opt %t/step.mlir --symbols N=6,S=0 -p sdfg-to-poplar --disable-verify 2>&1 | filecheck %s --check-prefix=UNVERIFIED
 // RUN: ipu-opt %inputs/axpy.mlir --symbols N=6 -p sdfg-to-poplar > %t/verified.mlir
 // RUN: ipu-opt %inputs/axpy.mlir --symbols N=6 -p sdfg-to-poplar --disable-verify > %t/unverified.mlir
