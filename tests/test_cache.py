@@ -27,14 +27,54 @@ __attribute__((constructor)) static void planted() { close(open("{canary}", O_CR
 """
 
 
-def _saxpy(n: int):
-    """saxpy at size n, called once and checked; its CompiledProgram."""
-    program = ipu_lower.compile(saxpy, symbols={"N": n})
-    x = np.arange(n, dtype=np.float32)
-    y = np.ones(n, np.float32)
+N = 131
+
+
+def _saxpy():
+    """saxpy at size N, called once and checked; its CompiledProgram."""
+    program = ipu_lower.compile(saxpy, symbols={"N": N})
+    x = np.arange(N, dtype=np.float32)
+    y = np.ones(N, np.float32)
     program(np.float32(2), x, y)
     np.testing.assert_array_equal(y, 2 * x + 1)
     return program.last
+
+
+@pytest.fixture(scope="module")
+def built() -> tuple[Path, list[Path]]:
+    """saxpy built once in the tests' shared cache: the cache's root and the entries of
+    saxpy's library, program and lowering, and of the emulator."""
+    compiled = _saxpy()
+    root = cache.current().root
+    lowered = root / "lowered" / runtime._lowering_key(to_sdfg(saxpy), {"N": N}, None, False, 0)
+    return root, [runtime.emulator_build(), compiled.library.parent, compiled.directory, lowered]
+
+
+def _linked(shared: Path, entries: list[Path], root: Path) -> None:
+    """`entries` of the cache at `shared` hard-linked into a cache at `root`."""
+    for entry in entries:
+        target = root / entry.relative_to(shared)
+        target.mkdir(parents=True, mode=0o700)
+        for file in entry.iterdir():
+            if file.is_file() and file.name != "lock":
+                os.link(file, target / file.name)
+
+
+@pytest.fixture
+def private(built, tmp_path, monkeypatch) -> Path:
+    """A cache of the test's own holding saxpy, hard-linked from the shared one: a test
+    tampers with it by replacing files (never writing into one), which touches no other
+    test's."""
+    root = tmp_path / "cache"
+    _linked(*built, root)
+    monkeypatch.setenv("IPU_LOWER_CACHE", str(root))
+    monkeypatch.setattr(cache, "_OPENED", {})
+    return root
+
+
+def _replace(path: Path, data: bytes) -> None:
+    path.unlink()
+    path.write_bytes(data)
 
 
 @pytest.fixture
@@ -49,10 +89,10 @@ def planted(tmp_path: Path) -> tuple[Path, Path]:
 
 
 @pytest.mark.parametrize("how", ["swapped", "planted before the first build", "symlinked"])
-def test_a_library_the_record_does_not_vouch_for_is_rebuilt_not_loaded(planted, how):
+def test_a_library_the_record_does_not_vouch_for_is_rebuilt_not_loaded(private, planted, how):
     evil, canary = planted
-    n = {"swapped": 131, "planted before the first build": 137, "symlinked": 139}[how]
-    library = _saxpy(n).library
+    library = _saxpy().library
+    assert library.is_relative_to(private.resolve())
     library.unlink()
     if how == "symlinked":
         library.symlink_to(evil)
@@ -61,53 +101,47 @@ def test_a_library_the_record_does_not_vouch_for_is_rebuilt_not_loaded(planted, 
         if how.startswith("planted"):
             (library.parent / cache.RECORD).unlink()
     with pytest.warns(CacheWarning, match=f"{library}"):
-        _saxpy(n)
+        _saxpy()
     assert not canary.exists()
     assert not library.is_symlink()
 
 
-def test_an_edited_cached_source_is_lowered_again_not_compiled(planted):
+def test_an_edited_cached_source_is_lowered_again_not_compiled(private, planted):
     _, canary = planted
-    compiled = _saxpy(149)
+    compiled = _saxpy()
     host = compiled.directory / "host.cpp"
-    host.write_text(host.read_text() + CANARY_SOURCE.replace("{canary}", str(canary)))
-    shutil.rmtree(compiled.library.parent)  # so that the edited file would have to be compiled
+    _replace(host, host.read_bytes() + CANARY_SOURCE.replace("{canary}", str(canary)).encode())
     with pytest.warns(CacheWarning, match="host.cpp does not match"):
-        _saxpy(149)
+        _saxpy()
     assert not canary.exists()
 
 
-def test_a_redirected_index_is_not_followed():
-    compiled, other = _saxpy(151), _saxpy(157)
-    key = runtime._lowering_key(to_sdfg(saxpy), {"N": 151}, None, False, 0)
-    index = cache.current().entry("lowered", key)
-    (index / "program").write_text(other.directory.name)  # the record still names the first
+def test_a_redirected_index_is_not_followed(private):
+    compiled = _saxpy()
+    index = next((private / "lowered").iterdir())
+    _replace(index / "program", b"f" * 24)  # the record still names saxpy's
     with pytest.warns(CacheWarning, match="program does not match"):
-        assert _saxpy(151).directory == compiled.directory
+        assert _saxpy().directory == compiled.directory
     # A path instead of a program's name is never read as one, even where the record agrees.
     store = cache.current()
-    store.record(index, {"program": store.write(index / "program", str(other.directory).encode())})
-    assert _saxpy(151).directory == compiled.directory
+    store.record(index, {"program": store.write(index / "program", str(compiled.directory).encode())})
+    assert _saxpy().directory == compiled.directory
 
 
-def test_an_edited_prelude_is_rebuilt_not_compiled(tmp_path, monkeypatch):
+def test_an_edited_prelude_is_rebuilt_not_compiled(private, built, monkeypatch):
     """The emulator's preludes are g++'s input for every program: one edited with its
     precompiled form removed would be compiled into every library."""
-    built = runtime.emulator_build()
-    copy = tmp_path / "cache"
-    shutil.copytree(built.parent.parent, copy, ignore=shutil.ignore_patterns("libraries", "programs", "lowered"))
-    copy.chmod(0o700)
-    entry = copy / "emulator" / built.name
-    (entry / "host.hpp").write_text('#include "/etc/passwd"\n')
+    shared = built[1][0]
+    entry = private / shared.relative_to(built[0])
+    _replace(entry / "host.hpp", b'#include "/etc/passwd"\n')
     (entry / "host.hpp.gch").unlink()
-    monkeypatch.setenv("IPU_LOWER_CACHE", str(copy))
     rebuilt = []
     monkeypatch.setattr(runtime, "_build_emulator", lambda store, out: rebuilt.append(out))
     with pytest.warns(CacheWarning, match="host.hpp does not match"):
         runtime.emulator_build()
     assert rebuilt == [entry]
-    (entry / "host.hpp").write_text((built / "host.hpp").read_text())
-    shutil.copy(built / "host.hpp.gch", entry / "host.hpp.gch")
+    _replace(entry / "host.hpp", (shared / "host.hpp").read_bytes())
+    os.link(shared / "host.hpp.gch", entry / "host.hpp.gch")
     runtime.emulator_build()  # as recorded again: used
     assert rebuilt == [entry]
 
@@ -158,17 +192,17 @@ def test_a_folder_of_another_user_is_refused(tmp_path, monkeypatch):
     _refused(monkeypatch, root, "libraries is owned by user 65534")
 
 
-def test_two_processes_compiling_the_same_program_at_once_both_work(tmp_path):
-    script = textwrap.dedent("""
+def test_two_processes_compiling_the_same_program_at_once_both_work(built, tmp_path):
+    script = textwrap.dedent(f"""
         import numpy as np, ipu_lower
         from ipu_lower.examples.saxpy import saxpy
-        n = 163
-        x, y = np.arange(n, dtype=np.float32), np.ones(n, np.float32)
-        ipu_lower.compile(saxpy, symbols={"N": n})(np.float32(3), x, y)
+        x, y = np.arange({N}, dtype=np.float32), np.ones({N}, np.float32)
+        ipu_lower.compile(saxpy, symbols={{"N": {N}}})(np.float32(3), x, y)
         assert (y == 3 * x + 1).all()
     """)
-    runtime.emulator_build()  # not the point here
-    environment = {**os.environ, "IPU_LOWER_CACHE": str(cache.cache_root())}
+    root = tmp_path / "cache"
+    _linked(built[0], built[1][:1], root)  # the emulator only: both lower and build saxpy
+    environment = {**os.environ, "IPU_LOWER_CACHE": str(root)}
     workers = [subprocess.Popen([sys.executable, "-c", script], env=environment, stderr=subprocess.PIPE, text=True)
                for _ in range(2)]
     for worker in workers:
@@ -185,18 +219,17 @@ def test_a_demoted_float64_beyond_float32_is_an_overflow_not_inf():
     assert np.isinf(converted[0]) and np.isnan(converted[1]) and converted.dtype == np.float32
 
 
-def test_ipu_run_says_it_in_one_line(tmp_path):
+def test_ipu_run_says_it_in_one_line(private, tmp_path):
     out = tmp_path / "out"
     tools = Path(sys.executable).parent  # the venv's, active or not
-    subprocess.run([str(tools / "ipu-opt"), str(Path(ipu_lower.__file__).parent / "examples" / "saxpy.sdfg"), "--symbols", "N=167",
-                    "-p", "sdfg-to-poplar", "-t", "poplar-cpp", "-o", str(out)], check=True)
+    subprocess.run([str(tools / "ipu-opt"), str(Path(ipu_lower.__file__).parent / "examples" / "saxpy.sdfg"),
+                    "--symbols", f"N={N}", "-p", "sdfg-to-poplar", "-t", "poplar-cpp", "-o", str(out)], check=True)
     library = runtime.CompiledProgram(out).library
-    library.unlink()
-    shutil.copy("/bin/true", library)
-    np.save(tmp_path / "x.npy", np.arange(167, dtype=np.float32))
-    np.save(tmp_path / "y.npy", np.ones(167, np.float32))
+    _replace(library, Path("/bin/true").read_bytes())
+    np.save(tmp_path / "x.npy", np.arange(N, dtype=np.float32))
+    np.save(tmp_path / "y.npy", np.ones(N, np.float32))
     run = subprocess.run([str(tools / "ipu-run"), str(out), "--arg", "a=2", "--arg", f"x={tmp_path / 'x.npy'}",
                           "--arg", f"y={tmp_path / 'y.npy'}"], capture_output=True, text=True)
     assert run.returncode == 0, run.stderr
     assert run.stderr.splitlines() == [f"ipu-run: warning: {library} does not match the cache's record; building it again"]
-    np.testing.assert_array_equal(np.load(tmp_path / "y.npy"), 2 * np.arange(167, dtype=np.float32) + 1)
+    np.testing.assert_array_equal(np.load(tmp_path / "y.npy"), 2 * np.arange(N, dtype=np.float32) + 1)
