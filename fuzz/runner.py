@@ -223,9 +223,11 @@ def _finished(done: _Running, status: int) -> Finished:
         stderr=stderr,
         files_changed=_changed(done.before, after),
         canary=(done.directory / CANARY_NAME).exists(),
+        # A payload names the canary by its path: its text in C++ (code, a comment or a
+        # string) holds `/CANARY`; a name made of it (`..._case_7_CANARY_w`) is no code.
         injected=tuple(
             name for name in _changed(done.before, after)
-            if name.endswith(".cpp") and CANARY_NAME.encode() in (done.directory / name).read_bytes()
+            if name.endswith(".cpp") and f"/{CANARY_NAME}".encode() in (done.directory / name).read_bytes()
         ),
         seconds=time.monotonic() - done.started,
         extra_memory_mib=max(0, done.peak_kib - _resident_kib()) // 1024,

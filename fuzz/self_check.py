@@ -21,11 +21,14 @@ FAKES: tuple[tuple[str, str], ...] = tuple({
 }.items()) + (
     (outcomes.MULTILINE, "import sys, warnings\nwarnings.warn('noise')\nprint('x: error: bad', file=sys.stderr)\nsys.exit(1)"),
     (outcomes.DIAGNOSTIC, "import sys\nprint('warning: unknown symbol', file=sys.stderr)\nprint('x: error: bad', file=sys.stderr)\nsys.exit(1)"),
-    (outcomes.CANARY, "import os\nos.mkdir('out')\nopen('out/host.cpp', 'w').write('system(\"touch CANARY\");')"),
+    (outcomes.CANARY, "import os\nos.mkdir('out')\nopen('out/host.cpp', 'w').write(f'system(\"touch {os.getcwd()}/CANARY\");')"),
+    (outcomes.OK, "import os\nos.mkdir('out')\nopen('out/host.cpp', 'w').write('void saxpy_open_case_7_CANARY_w();')"),
 )
 """(class, the fake's code). Second fakes: a leaked warning (printed even when the caller,
-pytest say, records warnings), a C++ injection (a second way to the canary class) and a
-warning line of the tool's own before its error line (still one diagnostic)."""
+pytest say, records warnings), a C++ injection (a second way to the canary class: a
+payload's text, which names the canary by its path), a C++ name made of a payload's
+words (no code: ok) and a warning line of the tool's own before its error line (still one
+diagnostic)."""
 
 
 def fake_cases() -> list[Case]:
