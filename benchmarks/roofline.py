@@ -1,24 +1,39 @@
-"""Estimated cycles of elementwise programs against the IPU's physical bound and poplibs.
+"""Estimated compute cycles of four kernels against the IPU's physical bound and poplibs.
 
-For saxpy (y = a x + y) and a 3-input chain (w = x y + z), in float32 and float16, at
-1, 4 and 16 million elements: the cost model's estimate of the compute phase (per
-compute set the busiest vertex, summed over the compute sets), the physical bound of
-the busiest tile, poplibs' estimate for the same work on that tile, and both ratios;
-then the busiest tile's memory against the same program lowered without
-sdfg-fuse-maps and sdfg-write-in-place (the lowering before they existed).
-Stencils and reductions are not listed: ipu-lower does not lower them from SDFGs yet.
+For saxpy (y = a x + y), a 3-input chain (w = x y + z), one sweep of a 2-D 5-point
+Jacobi stencil and a whole-array sum (s += x[i]), in float32 and float16, at the given
+sizes (millions of elements; the stencil is the square array of about that many): on
+the busiest tile, for the compute phase (per placement its slowest vertex, summed over
+placements),
 
-Run: python benchmarks/roofline.py [--arch ipu2] [--sizes 1,4,16]
+- emitted: the cost model's estimate of the C++ codelets as popc can be expected to
+  compile them (`cost_model.Schedule.EMITTED`, what the host prints with
+  setPerfEstimate);
+- asm: what hand-scheduled assembly for the same codelet bodies could reach
+  (`Schedule.ASM`: paired loads, f32v2axpy/f16v4mix, rpt loops), a bound;
+- poplibs: poplibs' own estimate for the same work on that tile, through the popops
+  vertices a poplibs program would run (`ipu_lower/poplibs_estimates.py`, each constant
+  cited there);
+- bound: the tile's memory traffic at 24 bytes a cycle, or its FLOPs at the GC200's
+  published peak when that is larger.
+
+`rows()` returns the table's rows, for scripts that add columns. Then the busiest tile's
+memory for saxpy and the chain against the same program lowered without sdfg-fuse-maps
+and sdfg-write-in-place.
+
+Run: python benchmarks/roofline.py [--arch ipu2] [--sizes 1,16]
 """
 
 # No `from __future__ import annotations`: DaCe reads the programs' annotations.
 import argparse
 from collections.abc import Callable
 from dataclasses import dataclass
+from math import isqrt
 
 import dace
-from ipu_lower.dialects import poplar
+from ipu_lower.dialects import ipu, poplar
 from ipu_lower.dialects import sdfg as sd
+from ipu_lower.passes.convert_ipu_to_poplar import plan_placements, run_extents, slice_sizes
 from ipu_lower.passes.sdfg_fuse_maps import SdfgFuseMapsPass
 from ipu_lower.passes.sdfg_specialize import SdfgSpecializePass
 from ipu_lower.passes.sdfg_write_in_place import SdfgWriteInPlacePass
@@ -28,6 +43,7 @@ from xdsl.dialects.builtin import ModuleOp
 
 from ipu_lower import poplibs_estimates as poplibs
 from ipu_lower.arch import Arch, get_arch
+from ipu_lower.cost_model import Schedule
 from ipu_lower.emit import to_sdfg
 from ipu_lower.frontend.importer import import_sdfg
 from ipu_lower.pipelines import SdfgToPoplarPass
@@ -59,29 +75,59 @@ def chain_program(dtype):
     return chain
 
 
+def jacobi_program(dtype):
+    @dace.program
+    def jacobi(c: dtype, A: dtype[N, N], B: dtype[N, N]):
+        B[1:-1, 1:-1] = c * (A[1:-1, 1:-1] + A[1:-1, :-2] + A[1:-1, 2:] + A[2:, 1:-1] + A[:-2, 1:-1])
+
+    return jacobi
+
+
+def sum_program(dtype):
+    @dace.program
+    def whole_sum(x: dtype[N], s: dtype[1]):
+        for i in dace.map[0:N]:
+            s[0] += x[i]
+
+    return whole_sum
+
+
+def in_place_chain(*ops: str) -> Callable[[str, int], int]:
+    """poplibs' cycles of a first BinaryOp1D then BinaryOp1DInPlace vertices, `ops` in order."""
+    return lambda t, n: poplibs.binary_op_1d(ops[0], t, n) + sum(poplibs.binary_op_1d_in_place(o, t, n) for o in ops[1:])
+
+
 @dataclass(frozen=True)
 class Workload:
-    """A program, what the busiest tile moves and computes per element, and what
-    poplibs would run for it on one tile of `n` elements."""
+    """A program, what the busiest tile moves and computes per point, and what poplibs
+    would run for it on one tile of `n` points."""
 
     name: str
     program: Callable
+    points: str
+    """the field whose slice holds a vertex's points"""
     accesses: int
-    """elements loaded or stored per element (saxpy: x, y in, y out)"""
+    """elements loaded or stored per point at best (saxpy: x, y in, y out)"""
     flops: int
     poplibs: str
     poplibs_cycles: Callable[[str, int], int]
+    two_dimensional: bool = False
 
 
 WORKLOADS = (
     Workload(
-        "saxpy", saxpy_program, 3, 2, "scaledAddTo (ScaledAddSupervisor, unconstrained)",
+        "saxpy", saxpy_program, "x", 3, 2, "scaledAddTo (ScaledAddSupervisor, unconstrained)",
         lambda t, n: poplibs.scaled_add_supervisor(t, n, mem_constrained=poplibs.scaled_add_to_is_constrained(t)),
     ),
-    Workload(
-        "chain3", chain_program, 4, 2, "mul + addInPlace (BinaryOp1D, BinaryOp1DInPlace)",
-        lambda t, n: poplibs.binary_op_1d("multiply", t, n) + poplibs.binary_op_1d_in_place("add", t, n),
-    ),
+    Workload("chain3", chain_program, "w", 4, 2, "mul + addInPlace (BinaryOp1D, BinaryOp1DInPlace)",
+             in_place_chain("multiply", "add")),
+    # A point reads its own element of A (its neighbours are other points' own) and writes B.
+    Workload("jacobi", jacobi_program, "B", 2, 5,
+             "add + 3 addInPlace + mulInPlace of shifted views (BinaryOp1D, BinaryOp1DInPlace; the scalar "
+             "multiply estimated as an in-place multiply, as CostModel.hpp does)",
+             in_place_chain("add", "add", "add", "add", "multiply"), two_dimensional=True),
+    Workload("sum", sum_program, "x", 1, 1, "reduce's on-tile stage (ReduceAdd SCALAR_OUTPUT_SINGLE_INPUT)",
+             lambda t, n: poplibs.reduce_add_on_tile(n, t)),
 )
 DTYPES = {"float32": (dace.float32, poplibs.FLOAT, 4), "float16": (dace.float16, poplibs.HALF, 2)}
 
@@ -91,12 +137,69 @@ def sdfg_module(workload: Workload, dtype) -> ModuleOp:
 
 
 def compute_cycles(module: ModuleOp) -> int:
-    """The compute phase: each compute set lasts as long as its slowest vertex."""
+    """The compute phase as emitted: each placement lasts as long as its slowest vertex."""
     return sum(max(op.cycles.get_values()) for op in module.walk() if isinstance(op, poplar.AddVerticesOp))
 
 
-def busiest_tile_bytes(module: ModuleOp, arch: str, fuse: bool, n: int) -> tuple[int, int]:
-    """(bytes, elements of the largest layout block) on the busiest tile."""
+@dataclass(frozen=True)
+class Row:
+    program: str
+    type_name: str
+    elements: int
+    points: int
+    """on the busiest tile"""
+    emitted: int
+    asm: int
+    poplibs: int
+    bound: float
+    limit: str
+
+
+def tile_level(workload: Workload, dtype, n: int, arch: Arch) -> ModuleOp:
+    """The program lowered to the tile level (every step of sdfg-to-poplar but the last)."""
+    module = sdfg_module(workload, dtype)
+    ctx = Context()
+    for step in SdfgToPoplarPass(symbols=f"N={n}", arch=arch.name).steps()[:-1]:
+        step.apply(ctx, module)
+    return module
+
+
+def row(workload: Workload, type_name: str, n: int, arch: Arch) -> Row:
+    dtype, poplibs_type, size = DTYPES[type_name]
+    module = tile_level(workload, dtype, n, arch)
+    graph = next(op for op in module.walk() if isinstance(op, ipu.GraphOp))
+    emitted, asm = plan_placements(graph, Schedule.EMITTED), plan_placements(graph, Schedule.ASM)
+    points = max(
+        slice_sizes(placement, r, extents)[plan.field_names.index(workload.points)]
+        for placement, plan in emitted.items() if workload.points in plan.field_names
+        for r, extents in enumerate(run_extents(placement.tile_map))
+    )
+    peak_per_tile = PEAK_TFLOPS[type_name] * 1e12 / (arch.tiles * arch.clock_hz)
+    memory_bound = workload.accesses * size * points / MEMORY_BYTES_PER_CYCLE
+    flop_bound = workload.flops * points / peak_per_tile
+    elements = n * n if workload.two_dimensional else n
+    return Row(
+        workload.name, type_name, elements, points,
+        sum(max(p.cycles) for p in emitted.values()), sum(max(p.cycles) for p in asm.values()),
+        workload.poplibs_cycles(poplibs_type, points), max(memory_bound, flop_bound),
+        "memory" if memory_bound >= flop_bound else "flops",
+    )
+
+
+def rows(arch: Arch, millions: list[int]) -> list[Row]:
+    """A row per workload, type and size (`millions` of elements, 2**20 each; the
+    stencil's side is the square root of that)."""
+    result = []
+    for workload in WORKLOADS:
+        for type_name in DTYPES:
+            for m in millions:
+                n = isqrt(m * 2**20) if workload.two_dimensional else m * 2**20
+                result.append(row(workload, type_name, n, arch))
+    return result
+
+
+def busiest_tile_bytes(module: ModuleOp, arch: str, fuse: bool, n: int) -> int:
+    """Bytes on the busiest tile."""
     ctx = Context()
     SdfgSpecializePass(symbols=f"N={n}").apply(ctx, module)
     if fuse:
@@ -106,7 +209,7 @@ def busiest_tile_bytes(module: ModuleOp, arch: str, fuse: bool, n: int) -> tuple
     layouts = plan_layouts(sdfg_op, get_arch(arch))
     containers = {op.container_name.data: op for op in sdfg_op.containers()}
     most, _ = busiest_tile(layouts, container_bytes(containers))
-    return most, max(m.max_per_tile() for m in layouts.values())
+    return most
 
 
 def print_header(header: str) -> None:
@@ -124,43 +227,32 @@ def arch_and_sizes(doc: str, sizes: str, sizes_help: str | None = None) -> tuple
 
 
 def main() -> None:
-    arch, millions = arch_and_sizes(__doc__, "1,4,16", "millions of elements (2**20)")
-    sizes = [m * 2**20 for m in millions]
-    peak_per_tile = {t: tf * 1e12 / (arch.tiles * arch.clock_hz) for t, tf in PEAK_TFLOPS.items()}
-
-    print(f"Compute cycles on {arch.name} ({arch.tiles} tiles): the model, the bound of the busiest tile")
-    print(f"(its bytes / {MEMORY_BYTES_PER_CYCLE}, or its FLOPs / peak when larger) and poplibs' estimate for it.")
-    header = (
-        f"{'program':8} {'type':8} {'elements':>9} {'per tile':>8} {'model':>7} {'bound':>6} {'limit':>6} "
-        f"{'poplibs':>7} {'model/bound':>11} {'model/poplibs':>13}"
+    arch, millions = arch_and_sizes(__doc__, "1,16", "millions of elements (2**20)")
+    print(f"Compute cycles on {arch.name} ({arch.tiles} tiles), busiest tile: our codelets as emitted (C++) and as")
+    print(f"hand-scheduled asm could run them, poplibs' estimate for the same work, and the bound (its bytes /")
+    print(f"{MEMORY_BYTES_PER_CYCLE}, or its FLOPs / peak when larger).")
+    print_header(
+        f"{'program':8} {'type':8} {'elements':>9} {'points':>6} {'emitted':>8} {'asm':>6} {'poplibs':>7} {'bound':>6} "
+        f"{'limit':>6} {'emitted/bound':>13} {'asm/bound':>9} {'poplibs/bound':>13}"
     )
-    print_header(header)
-    memory_rows = []
-    for workload in WORKLOADS:
-        for type_name, (dtype, poplibs_type, size) in DTYPES.items():
-            for n in sizes:
-                module = sdfg_module(workload, dtype)
-                SdfgToPoplarPass(symbols=f"N={n}", arch=arch.name).apply(Context(), module)
-                cycles = compute_cycles(module)
-                after, per_tile = busiest_tile_bytes(sdfg_module(workload, dtype), arch.name, True, n)
-                before, _ = busiest_tile_bytes(sdfg_module(workload, dtype), arch.name, False, n)
-                memory_bound = workload.accesses * size * per_tile / MEMORY_BYTES_PER_CYCLE
-                flop_bound = workload.flops * per_tile / peak_per_tile[type_name]
-                bound = max(memory_bound, flop_bound)
-                limit = "memory" if memory_bound >= flop_bound else "flops"
-                reference = workload.poplibs_cycles(poplibs_type, per_tile)
-                print(
-                    f"{workload.name:8} {type_name:8} {n:>9} {per_tile:>8} {cycles:>7} {bound:>6.0f} {limit:>6} "
-                    f"{reference:>7} {cycles / bound:>11.2f} {cycles / reference:>13.2f}"
-                )
-                memory_rows.append((workload.name, type_name, n, before, after))
+    for r in rows(arch, millions):
+        print(
+            f"{r.program:8} {r.type_name:8} {r.elements:>9} {r.points:>6} {r.emitted:>8} {r.asm:>6} {r.poplibs:>7} "
+            f"{r.bound:>6.0f} {r.limit:>6} {r.emitted / r.bound:>13.2f} {r.asm / r.bound:>9.2f} {r.poplibs / r.bound:>13.2f}"
+        )
     print()
+    print("emitted: the estimate plans use and the host prints; asm: a bound for hand-written vertices, not our code.")
     print("poplibs' work: " + "; ".join(f"{w.name}: {w.poplibs}" for w in WORKLOADS))
     print()
     print("Busiest tile's data, bytes: lowered without and with sdfg-fuse-maps + sdfg-write-in-place")
     print_header(f"{'program':8} {'type':8} {'elements':>9} {'before':>8} {'after':>8} {'after/before':>12}")
-    for name, type_name, n, before, after in memory_rows:
-        print(f"{name:8} {type_name:8} {n:>9} {before:>8} {after:>8} {after / before:>12.2f}")
+    for workload in WORKLOADS[:2]:
+        for type_name, (dtype, _, _) in DTYPES.items():
+            for m in millions:
+                n = m * 2**20
+                before = busiest_tile_bytes(sdfg_module(workload, dtype), arch.name, False, n)
+                after = busiest_tile_bytes(sdfg_module(workload, dtype), arch.name, True, n)
+                print(f"{workload.name:8} {type_name:8} {n:>9} {before:>8} {after:>8} {after / before:>12.2f}")
 
 
 if __name__ == "__main__":

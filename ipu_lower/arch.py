@@ -22,7 +22,8 @@ Sources (docs/cost-model.md lists them with the other constants):
   partials (what ipu-lower asks poplin for), 8 conv units, 32 MACs, 64 FLOPs: the
   16-unit vertex is built only for half partials (ConvPartial1x1Out.cpp:26-39); the
   250 TFLOPS headline is float16 with float16 partials (128 FLOPs).
-- Efficiency of poplin's matrix product: 0.65 of that peak, the plateau of dense products
+- Efficiency of poplin's matrix product (an assumption, an input of every matmul estimate,
+  never a result): 0.65 of that peak, the plateau of dense products
   (m = k from 1024 to 8192) in graphcore-research/sparsity-benchmarks (analysis/
   Analysis.ipynb, figure `dense_ipu_gpu`: ~57 of 87.1 TFLOPS float32 on Bow, read off the
   plot to about 5%); were that run on a GC200, it would be ~0.9, so 0.65 is the cautious
@@ -79,8 +80,16 @@ ARCHS: dict[str, Arch] = {
 DEFAULT_ARCH = "ipu2"
 
 MATMUL_EFFICIENCY = (65, 100)
-"""The fraction of the AMP peak poplin's dense products reach (see the sources above), as
-a ratio of integers so that Python and the emulator's C++ round alike."""
+"""Assumption: the fraction of the AMP peak poplin's dense products reach, read off a
+published plot (see the sources above); every table that prints a matmul estimate says
+so (`MATMUL_EFFICIENCY_NOTE`). A ratio of integers so that Python and the emulator's
+C++ round alike."""
+
+MATMUL_EFFICIENCY_NOTE = (
+    f"assumption: poplin reaches {MATMUL_EFFICIENCY[0]}% of the AMP peak on the busiest tile "
+    "(read off graphcore-research/sparsity-benchmarks' dense_ipu_gpu plot, float32 on Bow)"
+)
+"""How tables label the matmul efficiency they rest on."""
 
 ATOMIC_STORE_BYTES = 4
 """The IPU stores 32-bit words atomically, narrower stores are read-modify-writes of

@@ -2,8 +2,12 @@
 
 A vertex's estimate is built from the IR of its codelet and the sizes of its fields, so
 loop trip counts follow from the IR (`scf.for %u = %worker to %units step %workers`
-gives each worker its share). The rules, and where each number comes from (poplibs
-paths are in graphcore/poplibs at 7eac0f26, ISA notes in graphcore/ipu_assembly_support):
+gives each worker its share). Each body has two numbers (`Schedule`): `EMITTED`, what
+popc can be expected to make of the C++ the printer emits, the estimate plans use and
+the host prints with `setPerfEstimate`; and `ASM`, what a hand-scheduled assembly
+vertex for the same body could reach, a bound and never an estimate of our code. The
+rules, and where each number comes from (poplibs paths are in graphcore/poplibs at
+7eac0f26, ISA notes in graphcore/ipu_assembly_support):
 
 - A vertex costs `VERTEX_OVERHEAD` plus `workers` times its busiest worker's cycles:
   workers are barrel-scheduled, each issuing every `workers`-th tile cycle, which is how
@@ -11,26 +15,39 @@ paths are in graphcore/poplibs at 7eac0f26, ISA notes in graphcore/ipu_assembly_
   numWorkerContexts`, lib/popops/PerformanceEstimation.cpp:625-626).
 - A worker costs `WORKER_OVERHEAD`, then one cycle per instruction of its straight-line
   code (the IR outside loops), then its loops.
-- A loop costs `LOOP_OVERHEAD` each time it runs, plus its iterations. An iteration is a
-  repeat body (`rpt`: no per-iteration overhead, isa_doc_generated/hover/rpt.md) of
-  bundles, each pairing one main-pipeline instruction (load, store, integer, branch)
-  with one auxiliary-pipeline instruction (floating point): it takes max(main, aux)
-  cycles (ipu-performance.md). Index arithmetic is free there: addresses post-increment
-  in the loads and stores themselves (`ld64step`, the `pace` forms), and a loop with a
-  constant trip count is unrolled.
-- Memory: a load or store moves up to 64 bits per instruction. When the vector fields of
-  a codelet lie in different memory elements (its `poplar::constraint`, which the
-  printer always emits), two vector loads of different fields issue as one
-  `ld2x64pace`, and two loads with a store as one `ld2xst64pace` (ISA notes
-  ld2x64pace.md, ld2xst64pace.md). A store narrower than 32 bits is a read-modify-write
-  of its word (`SUB_WORD_STORE`).
-- Floating point: the cycles poplibs charges per op and element type, from its own
-  tables (`poplibs_estimates.BINARY_OP_TABLE`, `UNARY_OP_TABLE`, each row citing
-  popopsCycleEstimators.hpp): `addf` on `vector<2xf32>` is one f32v2add, a division
-  of two floats 10 cycles. A `vector.fma` whose multiplier is a broadcast scalar is one
-  instruction (f32v2axpy / f16v4mix take the scalar from $TAS, ISA notes
-  f32v2axpy.md, f16v4mix.md); any other fma is a multiply and an add.
-- Integer and boolean ops take one main-pipeline instruction per element.
+- A loop costs `LOOP_OVERHEAD` each time it runs, plus its iterations. A loop with a
+  constant trip count is unrolled (its count is known to the compiler; assumption).
+  Index arithmetic inside loops is free in both schedules: addresses post-increment in
+  the loads and stores themselves (`ld64step`, the `pace` forms).
+- EMITTED, as poplibs estimates its own C++ (non-asm) elementwise codelets
+  (binaryOpInnerLoopCycles, lib/popops/popopsCycleEstimators.cpp:63-84: the op's cycles
+  plus 5 per vector "for load/store and loop decision", against 2 for its asm):
+  * every load and store is its own instruction: nothing we print guarantees the
+    address packing, strides and memory elements `ld2x64pace`/`ld2xst64pace` need, and
+    in poplibs those are only used from asm (ipu-performance.md);
+  * floating point does not overlap memory: the op's cycles are added to the memory
+    instructions, as that rule adds them;
+  * an fma is a multiply and an add: `f32v2axpy`/`f16v4mix` read the scalar from $TAS
+    and return the previous accumulator state, so they need a software pipeline that
+    poplibs writes only in asm (ScaledAddSupervisor_fp.S:162-204);
+  * each iteration of a loop whose trip count is not a constant pays `LOOP_DECISION`
+    (the increment, compare and branch of `for (u = worker; u < units; u += workers)`;
+    no loop we print has an `rptsize_t` count, the hardware-loop shape).
+- ASM, a hand-scheduled `rpt` loop (no per-iteration overhead, isa_doc_generated/hover/
+  rpt.md) of bundles, each pairing one main-pipeline instruction (load, store, integer,
+  branch) with one auxiliary-pipeline instruction (floating point): an iteration takes
+  max(main, aux) cycles (ipu-performance.md). Two vector loads of different fields
+  issue as one `ld2x64pace`, two loads with a store as one `ld2xst64pace` (ISA notes
+  ld2x64pace.md, ld2xst64pace.md). A `vector.fma` whose multiplier is a broadcast
+  scalar is one `f16v4mix` per half4 but two `f32v2axpy` per float2 (one feeds the
+  accumulators, one drains them: ScaledAddSupervisor_fp.S:192-201 against 481-490);
+  any other fma is a multiply and an add.
+- Both: a store narrower than 32 bits is a read-modify-write of its word
+  (`SUB_WORD_STORE`). Floating point costs what poplibs charges per op and element
+  type, from its own tables (`poplibs_estimates.BINARY_OP_TABLE`, `UNARY_OP_TABLE`, each
+  row citing popopsCycleEstimators.hpp): `addf` on `vector<2xf32>` is one f32v2add, a
+  division of two floats 10 cycles. Integer and boolean ops take one main-pipeline
+  instruction per element.
 """
 
 from __future__ import annotations
@@ -38,6 +55,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from enum import StrEnum
 import math
 from math import ceil, prod
 
@@ -61,6 +79,7 @@ from ipu_lower.dialects.tiling import Block
 from ipu_lower.element_types import element_type, is_signedness_cast
 from ipu_lower.poplibs_estimates import (
     BASIC_OP_SUPERVISOR_OVERHEAD,
+    BINARY_LOOP_OVERHEAD_C_CODELET,
     BINARY_OP_TABLE,
     FLOAT,
     HALF,
@@ -97,6 +116,21 @@ SUB_WORD_STORE = 3
 """Instructions of a store narrower than 32 bits, a read-modify-write of its word: ld32,
 sort4x16hi, st32, as poplibs writes its last half (lib/popops/codelets/asm/
 ScaledAddSupervisor_fp.S:592-599)."""
+
+LOOP_DECISION = BINARY_LOOP_OVERHEAD_C_CODELET - 3
+"""What each iteration of a C++ loop pays to decide whether to go on (increment, compare,
+branch), in the emitted schedule: poplibs' 5 cycles per vector of a C++ binary-op
+codelet "for load/store and loop decision" (lib/popops/popopsCycleEstimators.cpp:72-76)
+less that vector's three memory instructions (two loads, a store): 2."""
+
+
+class Schedule(StrEnum):
+    """Which code a vertex estimate describes (see the module docstring)."""
+
+    EMITTED = "emitted"
+    """The C++ the printer emits, as popc can be expected to compile it."""
+    ASM = "asm"
+    """A hand-scheduled assembly vertex for the same body: a bound."""
 
 _POPLIBS_DTYPE = {Float32Type: FLOAT, Float16Type: HALF}
 _POPLIBS_OPS: dict[type[Operation], tuple[dict[tuple[str, str], LoopCost], str]] = {
@@ -152,16 +186,15 @@ class Bundles:
         for f, n in other.vector_loads.items():
             self.vector_loads[f] += times * n
 
-    def cycles(self, paired: bool) -> int:
+    def cycles(self, schedule: Schedule) -> int:
         loads = sum(self.vector_loads.values())
         stores = self.vector_stores
-        if paired:
-            # Loads of different fields pair; a pair takes a store along.
-            pairs = min(loads // 2, loads - max(self.vector_loads.values(), default=0))
-            triples = min(pairs, stores)
-            memory = pairs + (loads - 2 * pairs) + (stores - triples)
-        else:
-            memory = loads + stores
+        if schedule is Schedule.EMITTED:  # one instruction each, floating point beside them
+            return self.main + loads + stores + self.aux
+        # Loads of different fields pair; a pair takes a store along; bundles co-issue.
+        pairs = min(loads // 2, loads - max(self.vector_loads.values(), default=0))
+        triples = min(pairs, stores)
+        memory = pairs + (loads - 2 * pairs) + (stores - triples)
         return max(self.main + memory, self.aux)
 
 
@@ -186,14 +219,13 @@ _INDEX_ARITHMETIC: dict[type[Operation], Callable[..., int | None]] = {
 
 
 class VertexCost:
-    """The cost of one codelet body, for any field sizes. `paired`: whether two vector
-    loads (and a store) of different fields share an instruction, as they do when the
-    fields are constrained to different memory elements (the printed codelets are).
-    What a loop body issues does not depend on the worker: it is summed once per body."""
+    """The cost of one codelet body, for any field sizes, in one `Schedule` (by default
+    as emitted). What a loop body issues does not depend on the worker: it is summed
+    once per body."""
 
-    def __init__(self, body: Block, paired: bool = True):
+    def __init__(self, body: Block, schedule: Schedule = Schedule.EMITTED):
         self.body = body
-        self.paired = paired
+        self.schedule = Schedule(schedule)
         self._loop_bodies: dict[Block, tuple[int, list[Operation]]] = {}
         self._straight: dict[Block, tuple[int, list[Operation]]] = {}
         self.constants = {
@@ -224,7 +256,7 @@ class VertexCost:
                 if isinstance(op, (*_FACTS, arith.CmpiOp)) or (op.results and isinstance(op.results[0].type, IndexType)):
                     dynamic.append(op)
                 if not isinstance(op, _FACTS):
-                    issued = instructions(op)
+                    issued = instructions(op, self.schedule)
                     cycles += issued.main + issued.aux + sum(issued.vector_loads.values()) + issued.vector_stores
             self._straight[block] = (cycles, dynamic)
         return self._straight[block]
@@ -234,7 +266,8 @@ class VertexCost:
         variable bounds and its branches, and those ops."""
         if block not in self._loop_bodies:
             bundles, dynamic = self._bundles(block)
-            self._loop_bodies[block] = (bundles.cycles(self.paired), dynamic)
+            decision = LOOP_DECISION if self.schedule is Schedule.EMITTED else 0
+            self._loop_bodies[block] = (bundles.cycles(self.schedule) + decision, dynamic)
         return self._loop_bodies[block]
 
     def _bundles(self, block: Block) -> tuple[Bundles, list[Operation]]:
@@ -251,7 +284,7 @@ class VertexCost:
             elif isinstance(op, scf.ForOp | scf.IfOp):
                 dynamic.append(op)
             else:
-                bundles.add(instructions(op))
+                bundles.add(instructions(op, self.schedule))
         return bundles, dynamic
 
 
@@ -293,7 +326,7 @@ def _constant_trip_count(loop: scf.ForOp) -> int | None:
     return max(0, ceil((upper - lower) / step)) if step > 0 else None
 
 
-def instructions(op: Operation) -> Bundles:
+def instructions(op: Operation, schedule: Schedule = Schedule.EMITTED) -> Bundles:
     """The instructions of one op that is not a loop or branch."""
     if is_signedness_cast(op):
         return Bundles()  # the same bits, read as another type
@@ -312,7 +345,9 @@ def instructions(op: Operation) -> Bundles:
     if isinstance(op, vector.FMAOp):
         scaled = any(isinstance(o.owner, vector.BroadcastOp) for o in (op.lhs, op.rhs))
         multiply = float_op_cycles(arith.MulfOp, element, lanes)
-        return Bundles(aux=multiply if scaled else 2 * multiply)
+        # f16v4mix: one per half4; f32v2axpy: one to feed, one to drain, per float2.
+        mix = schedule is Schedule.ASM and scaled and isinstance(element, Float16Type)
+        return Bundles(aux=multiply if mix else 2 * multiply)
     if _is_float(element) and (type(op) in _POPLIBS_OPS or op.dialect_name() == "math"):
         return Bundles(aux=float_op_cycles(type(op), element, lanes))
     if _is_float(element) or any(_is_float(_lanes(o.type)[0]) for o in op.operands):
@@ -395,10 +430,12 @@ class _Worker:
         return max(0, ceil((upper - lower) / step))  # type: ignore[operator]
 
 
-def vertex_cycles(body: Block, field_sizes: Sequence[int], workers: int, paired: bool = True) -> int:
+def vertex_cycles(
+    body: Block, field_sizes: Sequence[int], workers: int, schedule: Schedule = Schedule.EMITTED
+) -> int:
     """Cycles of one vertex whose fields (the block arguments of `body`) hold
-    `field_sizes` elements, run by `workers` worker threads."""
-    return VertexCost(body, paired).cycles(field_sizes, workers)
+    `field_sizes` elements, run by `workers` worker threads, in `schedule`."""
+    return VertexCost(body, schedule).cycles(field_sizes, workers)
 
 
 # -- exchange ----------------------------------------------------------------------------
@@ -583,20 +620,66 @@ def superstep_cycles(compute: int, exchange_bytes: int, arch: Arch) -> int:
     return compute + Exchange(exchange_bytes, exchange_bytes).cycles(arch.exchange_bytes_per_cycle) + arch.sync_cycles
 
 
+PARTIAL_BYTES = 4
+"""Bytes of a partial sum of a product: float32, what ipu-lower asks poplin for in float16
+too (see `Arch.flops_per_cycle_f16`)."""
+
+
+@dataclass(frozen=True)
+class MatmulPartition:
+    """An explicit split of `groups` products [rows, inner] x [inner, columns] over the
+    tiles: how many parts each dimension is cut into, and what the busiest tile receives
+    and computes."""
+
+    groups: int
+    rows: int
+    inner: int
+    columns: int
+    received_bytes: int
+    flops: int
+
+
+def matmul_partition(groups: int, rows: int, inner: int, columns: int, element_bytes: int, tiles: int) -> MatmulPartition:
+    """The split of the product over `tiles` whose busiest tile receives the fewest bytes
+    (then computes the fewest FLOPs), as poplin's planner trades exchange against compute
+    (lib/poplin/ConvPlan.cpp, which weighs each candidate's exchange and compute
+    estimates): every tile of a (g, m, k, n) split receives its blocks of A and B (no
+    operand is assumed to lie where it is used, nor broadcast more cheaply: assumption)
+    and, when k is split, the k tiles sharing a block of the result reduce-scatter their
+    partials (`PARTIAL_BYTES` each): each receives k - 1 of its 1/k of the block.
+    The emulator's CostModel.hpp (`matMulPartition`) computes the same."""
+    best: MatmulPartition | None = None
+    for pg in range(1, min(groups, tiles) + 1):
+        cg = -(-groups // pg)
+        for pm in range(1, min(rows, tiles // pg) + 1):
+            cm = -(-rows // pm)
+            for pk in range(1, min(inner, tiles // (pg * pm)) + 1):
+                ck = -(-inner // pk)
+                pn = min(columns, tiles // (pg * pm * pk))  # more column parts never add bytes
+                cn = -(-columns // pn)
+                received = cg * (cm * ck + ck * cn) * element_bytes
+                received += cg * (pk - 1) * -(-(cm * cn) // pk) * PARTIAL_BYTES
+                flops = 2 * cg * cm * ck * cn
+                if best is None or (received, flops) < (best.received_bytes, best.flops):
+                    best = MatmulPartition(pg, pm, pk, pn, received, flops)
+    assert best is not None  # tiles >= 1 and every dimension >= 1
+    return best
+
+
 def matmul_cycles(rows: int, inner: int, columns: int, element_bytes: int, arch: Arch, groups: int = 1) -> int:
     """Cycles of one poplin product of `groups` times [rows, inner] x [inner, columns]
     (float16 when `element_bytes` is 2, else float32; poplin's grouped product for more
-    than one group), as the emulator counts them (CostModel.hpp): its FLOPs at the
-    arch's peak per tile (`Arch.flops_per_cycle_*`) over all tiles at poplin's measured
-    efficiency (`arch.MATMUL_EFFICIENCY`, with its source); the bytes of
-    both operands and the result crossing the exchange once, spread evenly over the
-    tiles (assumption); and a sync."""
+    than one group), as the emulator counts them (CostModel.hpp), on the busiest tile of
+    `matmul_partition`: its FLOPs at the arch's peak per tile (`Arch.flops_per_cycle_*`)
+    times poplin's efficiency (`arch.MATMUL_EFFICIENCY`: an assumption read off a
+    published plot, see its source), the bytes it receives over the exchange, and a sync.
+    Adding the received partials is not counted (assumption: it hides under the AMP
+    work)."""
     peak = arch.flops_per_cycle_f16 if element_bytes == 2 else arch.flops_per_cycle_f32
-    flops = 2 * groups * rows * inner * columns
-    moved = groups * (rows * inner + inner * columns + rows * columns) * element_bytes
+    part = matmul_partition(groups, rows, inner, columns, element_bytes, arch.tiles)
     share, whole = MATMUL_EFFICIENCY
-    compute = -(-flops * whole // (arch.tiles * peak * share))
-    exchange_cycles = -(-moved // (arch.tiles * arch.exchange_bytes_per_cycle))
+    compute = -(-part.flops * whole // (peak * share))
+    exchange_cycles = -(-part.received_bytes // arch.exchange_bytes_per_cycle)
     return compute + exchange_cycles + arch.sync_cycles
 
 

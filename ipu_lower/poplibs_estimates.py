@@ -248,11 +248,13 @@ def _binary_inner_loop_cycles(
     num_elems: int,
     in_place: bool,
     force_interleaved: bool,
+    c_codelet: bool = False,
 ) -> int:
-    """binaryOpInnerLoopCycles (lib/popops/popopsCycleEstimators.cpp:63-84) for one worker."""
+    """binaryOpInnerLoopCycles (lib/popops/popopsCycleEstimators.cpp:63-84) for one worker;
+    `c_codelet` takes the branch of ops without an asm codelet."""
     if cost.natural_vector:
         elems_per_loop = VECTOR_WIDTH[dtype]  # cpp:68
-        if op in EXTERNAL_CODELET_BINARY_OPS:  # dtype is float/half here, cpp:38-42
+        if op in EXTERNAL_CODELET_BINARY_OPS and not c_codelet:  # dtype is float/half here, cpp:38-42
             # The interleaved shortcut needs BOTH the env flag and in-place (cpp:75).
             overhead = (
                 BINARY_LOOP_OVERHEAD_EXTERNAL_INTERLEAVED_IN_PLACE
@@ -268,7 +270,7 @@ def _binary_inner_loop_cycles(
     return _ceil_div(num_elems, elems_per_loop) * cycles_per_loop  # cpp:80-81
 
 
-def binary_op_1d(op: str, dtype: str, n: int, workers: int = DEFAULT_WORKERS) -> int:
+def binary_op_1d(op: str, dtype: str, n: int, workers: int = DEFAULT_WORKERS, *, c_codelet: bool = False) -> int:
     """poplibs' estimate for a ``BinaryOp1D`` vertex over ``n`` elements
     (MAKE_PERF_ESTIMATOR_NAME(BinaryOp1D), lib/popops/popopsCycleEstimators.cpp:1615-1632).
 
@@ -282,13 +284,17 @@ def binary_op_1d(op: str, dtype: str, n: int, workers: int = DEFAULT_WORKERS) ->
 
     getForceInterleavedEstimates() does not matter here: it only changes the inner loop
     when in place (cpp:75), and this vertex is not in place.
+
+    ``c_codelet``: what poplibs' rule charges when the op has no asm codelet, C = table
+    cycles + 5 "for load/store and loop decision" (cpp:72-76): its estimate of a C++
+    vertex doing the same work.
     """
     func = "binary_op_1d"
     cost = _lookup(func, BINARY_OP_TABLE, op, dtype)
     _check_sizes(func, n, workers)
     per_worker = _ceil_div(n, workers)  # cpp:1628
     worker_cycles = BINARY_OP_1D_WORKER_CYCLES[dtype] + _binary_inner_loop_cycles(
-        op, dtype, cost, per_worker, in_place=False, force_interleaved=False
+        op, dtype, cost, per_worker, in_place=False, force_interleaved=False, c_codelet=c_codelet
     )  # cpp:1619, 1629
     return workers * worker_cycles + BASIC_OP_SUPERVISOR_OVERHEAD  # cpp:1618, 1630
 

@@ -77,7 +77,9 @@ class Placement:
     cycles: list[int]
 
 
-def plan_placements(graph: ipu.GraphOp) -> dict[ipu.VerticesOp, Placement]:
+def plan_placements(graph: ipu.GraphOp, schedule: str = "emitted") -> dict[ipu.VerticesOp, Placement]:
+    """Each placement's field names and estimates, as emitted (what the host prints with
+    setPerfEstimate) or in another `cost_model.Schedule`."""
     from ipu_lower.cost_model import VertexCost  # imported when used: the cost model needs numpy, most of the time of ipu-opt --help
 
     workers = get_arch(graph.arch.data).workers_per_tile
@@ -86,7 +88,7 @@ def plan_placements(graph: ipu.GraphOp) -> dict[ipu.VerticesOp, Placement]:
     for placement in graph.walk():
         if isinstance(placement, ipu.VerticesOp):
             codelet = codelets[placement.codelet.root_reference.data]
-            cost = VertexCost(codelet.body.block)
+            cost = VertexCost(codelet.body.block, schedule)  # type: ignore[arg-type]
             cycles = [
                 cost.cycles(slice_sizes(placement, r, extents), workers, extents)
                 for r, extents in enumerate(run_extents(placement.tile_map))

@@ -45,11 +45,13 @@ def test_matmul_benchmark_prints_poplin_and_the_map_expansion_against_the_peak()
         [sys.executable, str(BENCHMARKS / "matmul.py"), "--sizes", "64"], capture_output=True, text=True, check=True
     ).stdout
     rows = [line.split() for line in out.splitlines() if line.split()[:1] == ["64"]]
-    by_lowering = {(r[1], " ".join(r[2:-5])): r for r in rows}
+    by_lowering = {(r[1], " ".join(r[2:-7])): r for r in rows}
     assert sorted(by_lowering) == [(t, lowering) for t in ("float16", "float32") for lowering in ("DaCe map", "poplin")]
     for element in ("float32", "float16"):
         poplin, expansion = by_lowering[element, "poplin"], by_lowering[element, "DaCe map"]
         fraction = [float(r[-3].rstrip("%")) for r in (poplin, expansion)]
         assert 0 < fraction[1] < fraction[0] <= 100  # poplin is nearer the peak than our scalar codelets
         assert poplin[-2] == expansion[-2] == "1"  # 64^3 points fit without chunks
-        assert int(poplin[-5]) >= float(poplin[-1]) > 0  # no estimate beats the peak
+        assert int(poplin[-6]) >= float(poplin[-1]) > 0  # no estimate beats the peak
+        assert poplin[-7] == "0.65(assumed)" and expansion[-7] == "-"  # the efficiency is labelled an input
+        assert 0 < int(poplin[-5]) < int(poplin[-6])  # the split's exchange is part of the cycles

@@ -5,7 +5,9 @@ for the vertices popops would run for the same work (ipu_lower/poplibs_estimates
 
 Notation: a vertex costs VERTEX_OVERHEAD (11) + workers (6) * (WORKER_OVERHEAD (18) +
 the busiest worker's cycles); `vertex(w)` below is that for worker cycles w. A loop costs
-LOOP_OVERHEAD (6) + trips * its iteration, an iteration max(main, aux).
+LOOP_OVERHEAD (6) + trips * its iteration. An iteration as emitted (EMITTED, the
+default) is main + memory + aux instructions + LOOP_DECISION (2); as hand-scheduled asm
+(ASM) max(main, aux) with paired memory accesses.
 """
 
 from __future__ import annotations
@@ -28,17 +30,20 @@ from xdsl.ir import Block
 from ipu_lower import poplibs_estimates
 from ipu_lower.arch import get_arch
 from ipu_lower.cost_model import (
+    LOOP_DECISION,
     LOOP_OVERHEAD,
     SUB_WORD_STORE,
     VERTEX_OVERHEAD,
     WORKER_OVERHEAD,
     Bundles,
     Exchange,
+    Schedule,
     VertexCost,
     WhileLoop,
     exchange,
     float_op_cycles,
     matmul_cycles,
+    matmul_partition,
     program_estimate,
     reduce_cycles,
     vertex_cycles,
@@ -46,14 +51,7 @@ from ipu_lower.cost_model import (
 
 WORKERS = get_arch("ipu2").workers_per_tile
 F32, F16 = Float32Type(), Float16Type()
-
-
-
-
-
-
-
-
+EMITTED, ASM = Schedule.EMITTED, Schedule.ASM
 
 
 def codelet_block(fields: str, body: str) -> Block:
@@ -71,6 +69,9 @@ def test_the_overheads_are_poplibs_constants():
     # for the loop (lib/popops/PerformanceEstimation.cpp:22, 597-620).
     assert (VERTEX_OVERHEAD, WORKER_OVERHEAD, LOOP_OVERHEAD) == (11, 18, 6)
     assert vertex(0) == 11 + 6 * 18 == 119
+    # poplibs' 5 cycles per vector of a C++ binary op for load/store and loop decision,
+    # less its two loads and a store (popopsCycleEstimators.cpp:72-76)
+    assert LOOP_DECISION == poplibs_estimates.BINARY_LOOP_OVERHEAD_C_CODELET - 3 == 2
 
 
 # -- loops over elements, one worker's share ---------------------------------------------
@@ -86,7 +87,10 @@ STRIDED_LOOP = PROLOGUE + """
       %d = arith.addf %e, %e : f32
       memref.store %d, %x[%i] : memref<?xf32>
     }"""
-STRIDED_ITERATION = 2  # load and store on the main pipeline, addf beside them: max(2, 1)
+STRIDED_ITERATION = {
+    EMITTED: 1 + 1 + 1 + LOOP_DECISION,  # load, store, addf one after the other, the loop decision
+    ASM: 2,  # load and store on the main pipeline, addf beside them: max(2, 1)
+}
 
 
 @pytest.mark.parametrize("n", [0, 1, 2, 6, 7, 13, 68, 100])
@@ -96,21 +100,26 @@ def test_trip_counts_per_worker_follow_the_ir(n):
     # nothing, not even LOOP_OVERHEAD.
     block = codelet_block('%x: memref<?xf32> inout "x"', STRIDED_LOOP)
     busiest = ceil(n / WORKERS)
-    expected = vertex(LOOP_OVERHEAD + busiest * STRIDED_ITERATION if busiest else 0)
-    assert vertex_cycles(block, [n], WORKERS) == expected
-    assert VertexCost(block).cycles([n], WORKERS) == expected
+    for schedule in (EMITTED, ASM):
+        expected = vertex(LOOP_OVERHEAD + busiest * STRIDED_ITERATION[schedule] if busiest else 0)
+        assert vertex_cycles(block, [n], WORKERS, schedule) == expected
+        assert VertexCost(block, schedule).cycles([n], WORKERS) == expected
+    assert vertex_cycles(block, [n], WORKERS) == VertexCost(block, EMITTED).cycles([n], WORKERS)  # the default
 
 
 def test_one_worker_runs_every_point():
-    # 13 iterations of 2 on the one worker: 11 + 1 * (18 + 6 + 26) = 61
+    # 13 iterations on the one worker: of 5 as emitted, 11 + 1 * (18 + 6 + 65) = 100;
+    # of 2 in asm, 11 + 1 * (18 + 6 + 26) = 61
     block = codelet_block('%x: memref<?xf32> inout "x"', STRIDED_LOOP)
-    assert vertex_cycles(block, [13], 1) == vertex(LOOP_OVERHEAD + 13 * 2, workers=1) == 61
+    assert vertex_cycles(block, [13], 1) == vertex(LOOP_OVERHEAD + 13 * 5, workers=1) == 100
+    assert vertex_cycles(block, [13], 1, ASM) == vertex(LOOP_OVERHEAD + 13 * 2, workers=1) == 61
 
 
-def test_an_iteration_is_the_busier_pipeline():
+def test_an_iteration_is_the_busier_pipeline_in_asm_and_their_sum_as_emitted():
     # 3 scalar loads + 2 stores on the main pipeline, 3 float ops (addf, mulf, subf on
     # f32: 1 cycle each) on the auxiliary one, bundled: max(5, 3) = 5 per iteration.
-    # n = 60: 10 iterations per worker; 11 + 6 * (18 + 6 + 10 * 5) = 455
+    # n = 60: 10 iterations per worker; 11 + 6 * (18 + 6 + 10 * 5) = 455. As emitted,
+    # 5 + 3 + the loop decision 2 = 10: 11 + 6 * (18 + 6 + 10 * 10) = 755
     block = codelet_block(
         '%x: memref<?xf32> input "x", %y: memref<?xf32> input "y", %z: memref<?xf32> input "z", '
         '%s: memref<?xf32> output "s", %t: memref<?xf32> output "t"',
@@ -126,12 +135,14 @@ def test_an_iteration_is_the_busier_pipeline():
       memref.store %r, %t[%i] : memref<?xf32>
     }""",
     )
-    assert vertex_cycles(block, [60] * 5, WORKERS) == vertex(LOOP_OVERHEAD + 10 * 5) == 455
+    assert vertex_cycles(block, [60] * 5, WORKERS, ASM) == vertex(LOOP_OVERHEAD + 10 * 5) == 455
+    assert vertex_cycles(block, [60] * 5, WORKERS) == vertex(LOOP_OVERHEAD + 10 * 10) == 755
 
 
 def test_float_work_beyond_the_memory_accesses_sets_the_iteration():
     # A load, a store and 3 f32 divisions (poplibs: 10 cycles per 2 floats, so 5 for
-    # one): max(2, 15) = 15 per iteration; n = 60: 11 + 6 * (18 + 6 + 10 * 15) = 1055
+    # one): max(2, 15) = 15 per iteration; n = 60: 11 + 6 * (18 + 6 + 10 * 15) = 1055;
+    # as emitted 2 + 15 + 2 = 19: 11 + 6 * (18 + 6 + 10 * 19) = 1295
     block = codelet_block(
         '%x: memref<?xf32> inout "x"',
         PROLOGUE + """
@@ -143,7 +154,8 @@ def test_float_work_beyond_the_memory_accesses_sets_the_iteration():
       memref.store %d, %x[%i] : memref<?xf32>
     }""",
     )
-    assert vertex_cycles(block, [60], WORKERS) == vertex(LOOP_OVERHEAD + 10 * 15) == 1055
+    assert vertex_cycles(block, [60], WORKERS, ASM) == vertex(LOOP_OVERHEAD + 10 * 15) == 1055
+    assert vertex_cycles(block, [60], WORKERS) == vertex(LOOP_OVERHEAD + 10 * 19) == 1295
 
 
 def test_straight_line_code_costs_one_cycle_per_instruction():
@@ -151,6 +163,7 @@ def test_straight_line_code_costs_one_cycle_per_instruction():
     # loop count once, 1 + 1; in the loop they would count every iteration. n = 60:
     # hoisted: 2 + 6 + 10 * max(load + store, mulf) = 2 + 6 + 10 * 2 = 28
     # in the loop: 6 + 10 * max(2 loads + store, 2 mulf) = 6 + 10 * 3 = 36
+    # As emitted an iteration is the sum and the loop decision: 3 + 2 and 5 + 2.
     fields = '%a: memref<f32> input "a", %x: memref<?xf32> inout "x"'
     hoisted = codelet_block(fields, PROLOGUE + """
     %s = memref.load %a[] : memref<f32>
@@ -168,13 +181,16 @@ def test_straight_line_code_costs_one_cycle_per_instruction():
       %d = arith.mulf %e, %k : f32
       memref.store %d, %x[%i] : memref<?xf32>
     }""")
-    assert vertex_cycles(hoisted, [1, 60], WORKERS) == vertex(2 + LOOP_OVERHEAD + 10 * 2)
-    assert vertex_cycles(in_loop, [1, 60], WORKERS) == vertex(LOOP_OVERHEAD + 10 * 3)
+    assert vertex_cycles(hoisted, [1, 60], WORKERS, ASM) == vertex(2 + LOOP_OVERHEAD + 10 * 2)
+    assert vertex_cycles(in_loop, [1, 60], WORKERS, ASM) == vertex(LOOP_OVERHEAD + 10 * 3)
+    assert vertex_cycles(hoisted, [1, 60], WORKERS) == vertex(2 + LOOP_OVERHEAD + 10 * 5)
+    assert vertex_cycles(in_loop, [1, 60], WORKERS) == vertex(LOOP_OVERHEAD + 10 * 7)
 
 
 def test_unknown_bounds_count_one_iteration():
     # The upper bound is data (loaded from m): the estimate takes one iteration.
-    # load m + index_cast = 2, then 6 + 1 * (load + store) = 8: 11 + 6 * (18 + 10) = 179
+    # load m + index_cast = 2, then 6 + 1 * (load + store) = 8: 11 + 6 * (18 + 10) = 179;
+    # as emitted the iteration pays its loop decision too: 11 + 6 * (18 + 12) = 191
     block = codelet_block(
         '%m: memref<i32> input "m", %x: memref<?xf32> inout "x"',
         """    %c0 = arith.constant 0 : index
@@ -186,12 +202,14 @@ def test_unknown_bounds_count_one_iteration():
       memref.store %e, %x[%i] : memref<?xf32>
     }""",
     )
-    assert vertex_cycles(block, [1, 1000], WORKERS) == vertex(2 + LOOP_OVERHEAD + 1 * 2) == 179
+    assert vertex_cycles(block, [1, 1000], WORKERS, ASM) == vertex(2 + LOOP_OVERHEAD + 1 * 2) == 179
+    assert vertex_cycles(block, [1, 1000], WORKERS) == vertex(2 + LOOP_OVERHEAD + 1 * 4) == 191
 
 
 def test_index_arithmetic_on_known_values_gives_known_bounds():
     # n - 2 (a halo) and a step of 2 are followed: ceil((10 - 2) / 2) = 4 iterations on
-    # every worker; the subi is one straight-line instruction; the loop body is 2.
+    # every worker; the subi is one straight-line instruction; the loop body is 2 (4 as
+    # emitted, with its loop decision).
     block = codelet_block(
         '%x: memref<?xf32> inout "x"',
         """    %c0 = arith.constant 0 : index
@@ -203,11 +221,13 @@ def test_index_arithmetic_on_known_values_gives_known_bounds():
       memref.store %e, %x[%i] : memref<?xf32>
     }""",
     )
-    assert vertex_cycles(block, [10], WORKERS) == vertex(1 + LOOP_OVERHEAD + 4 * 2)
+    assert vertex_cycles(block, [10], WORKERS, ASM) == vertex(1 + LOOP_OVERHEAD + 4 * 2)
+    assert vertex_cycles(block, [10], WORKERS) == vertex(1 + LOOP_OVERHEAD + 4 * 4)
 
 
 def test_carried_values_loop_like_any_other():
-    # Worker 0..5 each sum all 9 elements: 6 + 9 * max(load, addf) + the store = 16
+    # Worker 0..5 each sum all 9 elements: 6 + 9 * max(load, addf) + the store = 16;
+    # as emitted 6 + 9 * (load + addf + 2) + the store = 43
     block = codelet_block(
         '%v: memref<?xf32> input "v", %out: memref<f32> output "out"',
         """    %c0 = arith.constant 0 : index
@@ -221,7 +241,8 @@ def test_carried_values_loop_like_any_other():
     }
     memref.store %sum, %out[] : memref<f32>""",
     )
-    assert vertex_cycles(block, [9, 1], WORKERS) == vertex(LOOP_OVERHEAD + 9 * 1 + 1)
+    assert vertex_cycles(block, [9, 1], WORKERS, ASM) == vertex(LOOP_OVERHEAD + 9 * 1 + 1)
+    assert vertex_cycles(block, [9, 1], WORKERS) == vertex(LOOP_OVERHEAD + 9 * 4 + 1)
 
 
 # -- stores narrower than a word ----------------------------------------------------------
@@ -230,7 +251,7 @@ def test_carried_values_loop_like_any_other():
 @pytest.mark.parametrize(("element", "store"), [("f32", 1), ("i32", 1), ("f16", SUB_WORD_STORE), ("i16", SUB_WORD_STORE), ("i8", SUB_WORD_STORE)])
 def test_a_store_narrower_than_a_word_is_a_read_modify_write(element, store):
     # Per element: load (1) + store (1, or SUB_WORD_STORE = 3 below 32 bits). n = 60:
-    # 10 iterations of 1 + store per worker.
+    # 10 iterations of 1 + store per worker (and the loop decision as emitted).
     assert SUB_WORD_STORE == 3
     block = codelet_block(
         f'%x: memref<?x{element}> input "x", %y: memref<?x{element}> output "y"',
@@ -243,7 +264,8 @@ def test_a_store_narrower_than_a_word_is_a_read_modify_write(element, store):
       memref.store %e, %y[%i] : memref<?x{element}>
     }}""",
     )
-    assert vertex_cycles(block, [60, 60], WORKERS) == vertex(LOOP_OVERHEAD + 10 * (1 + store))
+    assert vertex_cycles(block, [60, 60], WORKERS, ASM) == vertex(LOOP_OVERHEAD + 10 * (1 + store))
+    assert vertex_cycles(block, [60, 60], WORKERS) == vertex(LOOP_OVERHEAD + 10 * (1 + store + LOOP_DECISION))
 
 
 def test_a_half_store_outside_loops_is_a_read_modify_write_too():
@@ -258,8 +280,9 @@ def test_a_half_store_outside_loops_is_a_read_modify_write_too():
 
 
 def test_straight_line_vector_accesses_cost_an_instruction_each():
-    # Outside loops nothing is bundled or paired: the scalar load, the broadcast, the
-    # float2 load, the addf (1 aux cycle, counted on its own) and the store: 5.
+    # Outside loops nothing is bundled or paired, in either schedule: the scalar load,
+    # the broadcast, the float2 load, the addf (1 aux cycle, counted on its own) and the
+    # store: 5.
     block = codelet_block(
         '%a: memref<f32> input "a", %x: memref<?xf32> inout "x"',
         """    %c0 = arith.constant 0 : index
@@ -269,7 +292,8 @@ def test_straight_line_vector_accesses_cost_an_instruction_each():
     %r = arith.addf %v, %b : vector<2xf32>
     vector.store %r, %x[%c0] : memref<?xf32>, vector<2xf32>""",
     )
-    assert vertex_cycles(block, [1, 2], WORKERS) == vertex(1 + 1 + 1 + 1 + 1)
+    for schedule in (EMITTED, ASM):
+        assert vertex_cycles(block, [1, 2], WORKERS, schedule) == vertex(1 + 1 + 1 + 1 + 1)
 
 # -- vector loops --------------------------------------------------------------------------
 
@@ -307,22 +331,25 @@ BINARY_VECTOR_BODY = """      %a = vector.load %x[%first] : memref<?xf32>, vecto
 THREE_FIELDS = '%x: memref<?xf32> input "x", %y: memref<?xf32> input "y", %z: memref<?xf32> output "z"'
 
 
-def test_two_vector_loads_and_a_store_pair_when_the_fields_are_apart():
-    # x and y loaded, z stored: one ld2xst64pace when paired (the printed codelets keep
-    # the fields in different memory elements), three instructions when not; the addf on
-    # float2 is one f32v2add beside them: paired max(1, 1) = 1, unpaired max(3, 1) = 3.
+def test_two_vector_loads_and_a_store_pair_in_asm_only():
+    # x and y loaded, z stored: one ld2xst64pace in asm, the addf on float2 one f32v2add
+    # beside it: max(1, 1) = 1. As emitted, three memory instructions, the f32v2add and
+    # the loop decision: 3 + 1 + 2 = 6, what poplibs charges a C++ (non-asm) binary op
+    # per vector: the op's cycle + 5 (popopsCycleEstimators.cpp:63-84).
     block = vector_loop(THREE_FIELDS, BINARY_VECTOR_BODY)
     sizes = [N_VECTOR_TEST] * 3
-    assert VertexCost(block, paired=True).cycles(sizes, WORKERS) == vector_vertex(1)
-    assert VertexCost(block, paired=False).cycles(sizes, WORKERS) == vector_vertex(3)
-    assert vertex_cycles(block, sizes, WORKERS) == vector_vertex(1)  # paired by default
-    assert vertex_cycles(block, sizes, WORKERS, paired=False) == vector_vertex(3)
+    assert VertexCost(block, ASM).cycles(sizes, WORKERS) == vector_vertex(1)
+    assert VertexCost(block, EMITTED).cycles(sizes, WORKERS) == vector_vertex(6)
+    cpp_per_vector = poplibs_estimates.BINARY_OP_TABLE["add", "float"].cycles_per_loop + (
+        poplibs_estimates.BINARY_LOOP_OVERHEAD_C_CODELET)
+    assert cpp_per_vector == 6
+    assert vertex_cycles(block, sizes, WORKERS) == vector_vertex(cpp_per_vector)  # as emitted by default
 
 
 def test_loads_of_the_same_field_do_not_pair():
-    # x[first] and x[first + 2] are in one memory element: 2 loads + the store = 3, paired
-    # or not. With a load of y as well, y pairs with one x load and takes the store
-    # along: ld2xst64pace + ld64 = 2.
+    # x[first] and x[first + 2] are in one memory element: 2 loads + the store = 3 in
+    # asm. With a load of y as well, y pairs with one x load and takes the store along:
+    # ld2xst64pace + ld64 = 2. As emitted nothing pairs: 3 + 1 + 2 and 4 + 2 + 2.
     same = vector_loop(THREE_FIELDS, """      %k = arith.addi %first, %lanes : index
       %a = vector.load %x[%first] : memref<?xf32>, vector<2xf32>
       %b = vector.load %x[%k] : memref<?xf32>, vector<2xf32>
@@ -336,27 +363,29 @@ def test_loads_of_the_same_field_do_not_pair():
       %t = arith.addf %s, %c : vector<2xf32>
       vector.store %t, %z[%first] : memref<?xf32>, vector<2xf32>""")
     sizes = [N_VECTOR_TEST] * 3
-    assert VertexCost(same, paired=True).cycles(sizes, WORKERS) == vector_vertex(3)
-    assert VertexCost(same, paired=False).cycles(sizes, WORKERS) == vector_vertex(3)
-    assert VertexCost(three, paired=True).cycles(sizes, WORKERS) == vector_vertex(2)
-    assert VertexCost(three, paired=False).cycles(sizes, WORKERS) == vector_vertex(4)
+    assert VertexCost(same, ASM).cycles(sizes, WORKERS) == vector_vertex(3)
+    assert VertexCost(same, EMITTED).cycles(sizes, WORKERS) == vector_vertex(6)
+    assert VertexCost(three, ASM).cycles(sizes, WORKERS) == vector_vertex(2)
+    assert VertexCost(three, EMITTED).cycles(sizes, WORKERS) == vector_vertex(8)
 
 
 def test_bundles_pair_loads_of_different_fields():
     # The pairing rule alone: loads of different fields pair, a pair takes a store.
-    def memory(loads: dict[str, int], stores: int, paired: bool) -> int:
-        return Bundles(vector_loads=Counter(loads), vector_stores=stores).cycles(paired)
+    def memory(loads: dict[str, int], stores: int, schedule: Schedule) -> int:
+        return Bundles(vector_loads=Counter(loads), vector_stores=stores).cycles(schedule)
 
-    assert memory({"x": 1, "y": 1}, 1, True) == 1  # ld2xst64pace
-    assert memory({"x": 1, "y": 1}, 0, True) == 1  # ld2x64pace
-    assert memory({"x": 1, "y": 1}, 2, True) == 2  # ld2xst64pace + st64
-    assert memory({"x": 2}, 1, True) == 3  # one memory element: nothing pairs
-    assert memory({"x": 2, "y": 2}, 1, True) == 2  # two pairs, one with the store
-    assert memory({"x": 1}, 1, True) == 2  # a load and a store alone do not pair
-    assert memory({"x": 1, "y": 1}, 1, False) == 3
-    # main-pipeline instructions add to the memory ones; the aux pipeline runs beside
-    assert Bundles(main=2, aux=4, vector_loads=Counter({"x": 1, "y": 1})).cycles(True) == 4
-    assert Bundles(main=2, aux=1, vector_loads=Counter({"x": 1, "y": 1})).cycles(True) == 3
+    assert memory({"x": 1, "y": 1}, 1, ASM) == 1  # ld2xst64pace
+    assert memory({"x": 1, "y": 1}, 0, ASM) == 1  # ld2x64pace
+    assert memory({"x": 1, "y": 1}, 2, ASM) == 2  # ld2xst64pace + st64
+    assert memory({"x": 2}, 1, ASM) == 3  # one memory element: nothing pairs
+    assert memory({"x": 2, "y": 2}, 1, ASM) == 2  # two pairs, one with the store
+    assert memory({"x": 1}, 1, ASM) == 2  # a load and a store alone do not pair
+    assert memory({"x": 1, "y": 1}, 1, EMITTED) == 3
+    # in asm main-pipeline instructions add to the memory ones, the aux pipeline runs
+    # beside; as emitted all add up
+    assert Bundles(main=2, aux=4, vector_loads=Counter({"x": 1, "y": 1})).cycles(ASM) == 4
+    assert Bundles(main=2, aux=1, vector_loads=Counter({"x": 1, "y": 1})).cycles(ASM) == 3
+    assert Bundles(main=2, aux=4, vector_loads=Counter({"x": 1, "y": 1})).cycles(EMITTED) == 8
 
 
 def fma_codelet(element: str, multiplier: str) -> Block:
@@ -383,22 +412,23 @@ def fma_codelet(element: str, multiplier: str) -> Block:
     )
 
 
-@pytest.mark.parametrize("element", ["f32", "f16"])
-def test_fma_with_a_broadcast_multiplier_is_one_instruction(element):
-    # y = b * x + y with b broadcast from the scalar a: one f32v2axpy / f16v4mix, 1 aux
-    # cycle; the loads of x and y and the store of y pair into one ld2xst64pace:
-    # max(1, 1) = 1. With a loaded vector as the multiplier (x * x + y) the fma is a
-    # multiply and an add, 2 aux cycles: max(1, 2) = 2. 120 elements are 60 float2 (10
-    # per worker) or 30 half4 (5 per worker) vectors.
+@pytest.mark.parametrize(("element", "mix"), [("f32", 2), ("f16", 1)])
+def test_fma_with_a_broadcast_multiplier_in_asm_is_f16v4mix_or_two_f32v2axpy(element, mix):
+    # y = b * x + y with b broadcast from the scalar a. In asm: one f16v4mix per half4,
+    # two f32v2axpy per float2 (one feeds the accumulators, one drains them:
+    # ScaledAddSupervisor_fp.S:481-490, 192-201), beside one ld2xst64pace: max(1, mix).
+    # With a loaded vector as the multiplier (x * x + y) it is a multiply and an add, 2
+    # aux cycles: max(1, 2) = 2. As emitted, always a multiply and an add beside three
+    # memory instructions and the loop decision: 3 + 2 + 2 = 7. 120 elements are 60
+    # float2 (10 per worker) or 30 half4 (5 per worker) vectors.
     trips = 120 // LANES[element] // WORKERS
     sizes = [1, 120, 120]
     broadcast = fma_codelet(element, "%b")
     general = fma_codelet(element, "%v")
-    assert VertexCost(broadcast).cycles(sizes, WORKERS) == vertex(3 + LOOP_OVERHEAD + trips * 1)
-    assert VertexCost(general).cycles(sizes, WORKERS) == vertex(3 + LOOP_OVERHEAD + trips * 2)
-    # unpaired, the 3 memory instructions dominate either way: max(3, 1) = max(3, 2) = 3
-    assert VertexCost(broadcast, paired=False).cycles(sizes, WORKERS) == vertex(3 + LOOP_OVERHEAD + trips * 3)
-    assert VertexCost(general, paired=False).cycles(sizes, WORKERS) == vertex(3 + LOOP_OVERHEAD + trips * 3)
+    assert VertexCost(broadcast, ASM).cycles(sizes, WORKERS) == vertex(3 + LOOP_OVERHEAD + trips * mix)
+    assert VertexCost(general, ASM).cycles(sizes, WORKERS) == vertex(3 + LOOP_OVERHEAD + trips * 2)
+    assert VertexCost(broadcast).cycles(sizes, WORKERS) == vertex(3 + LOOP_OVERHEAD + trips * 7)
+    assert VertexCost(general).cycles(sizes, WORKERS) == vertex(3 + LOOP_OVERHEAD + trips * 7)
 
 
 @pytest.mark.parametrize(
@@ -431,21 +461,21 @@ def test_float_op_cycles_come_from_poplibs_tables(kind, element, lanes, cycles):
 
 def test_sqrt_on_float2_is_ten_aux_cycles():
     # One load and one store (2 main: a load and a store alone do not pair), sqrt on
-    # vector<2xf32> 10 aux: max(2, 10) = 10 per iteration, paired or not.
+    # vector<2xf32> 10 aux: max(2, 10) = 10 per iteration in asm, 2 + 10 + 2 as emitted.
     block = vector_loop(
         '%x: memref<?xf32> input "x", %z: memref<?xf32> output "z"',
         """      %a = vector.load %x[%first] : memref<?xf32>, vector<2xf32>
       %r = math.sqrt %a : vector<2xf32>
       vector.store %r, %z[%first] : memref<?xf32>, vector<2xf32>""",
     )
-    for paired in (True, False):
-        assert VertexCost(block, paired).cycles([N_VECTOR_TEST] * 2, WORKERS) == vector_vertex(10)
+    assert VertexCost(block, ASM).cycles([N_VECTOR_TEST] * 2, WORKERS) == vector_vertex(10)
+    assert VertexCost(block, EMITTED).cycles([N_VECTOR_TEST] * 2, WORKERS) == vector_vertex(14)
 
 
 def test_integer_ops_are_main_pipeline_instructions_and_comparisons_aux():
     # i32: load, addi, muli, store on the main pipeline: 4 per iteration.
     # f32 compare and select: the cmpf reads floats (1 aux), select yields a float (1 aux),
-    # beside load and store (2 main): max(2, 2) = 2.
+    # beside load and store (2 main): max(2, 2) = 2. As emitted both are 4 + 2.
     ints = codelet_block(
         '%x: memref<?xi32> inout "x"',
         """    %c0 = arith.constant 0 : index
@@ -470,8 +500,10 @@ def test_integer_ops_are_main_pipeline_instructions_and_comparisons_aux():
       memref.store %r, %x[%i] : memref<?xf32>
     }""",
     )
-    assert vertex_cycles(ints, [60], WORKERS) == vertex(LOOP_OVERHEAD + 10 * 4)
-    assert vertex_cycles(floats, [60], WORKERS) == vertex(LOOP_OVERHEAD + 10 * 2)
+    assert vertex_cycles(ints, [60], WORKERS, ASM) == vertex(LOOP_OVERHEAD + 10 * 4)
+    assert vertex_cycles(floats, [60], WORKERS, ASM) == vertex(LOOP_OVERHEAD + 10 * 2)
+    assert vertex_cycles(ints, [60], WORKERS) == vertex(LOOP_OVERHEAD + 10 * 6)
+    assert vertex_cycles(floats, [60], WORKERS) == vertex(LOOP_OVERHEAD + 10 * 6)
 
 
 # -- inner loops and branches --------------------------------------------------------------
@@ -504,17 +536,22 @@ def test_constant_trip_inner_loops_are_unrolled():
     # and a byte store (1 + 3). With constant bounds it is unrolled into the outer
     # iteration: 4 * 4 = 16, no LOOP_OVERHEAD; with a bound the model has to compute
     # (min(n, 4), the same 4 trips) it is a loop of its own: 6 + 4 * 4 = 22.
-    # Straight-line: divui and minui, 2.
+    # Straight-line: divui and minui, 2. As emitted each iteration of a loop with a
+    # variable count pays the loop decision (2): the outer 16 + 2, the looped inner
+    # 6 + 4 * (4 + 2) inside the outer's 2.
     unrolled = word_loop("%c4")
     looped = word_loop("%four")
-    assert vertex_cycles(unrolled, [240, 240], WORKERS) == vertex(2 + LOOP_OVERHEAD + 10 * 16)
-    assert vertex_cycles(looped, [240, 240], WORKERS) == vertex(2 + LOOP_OVERHEAD + 10 * (LOOP_OVERHEAD + 16))
+    assert vertex_cycles(unrolled, [240, 240], WORKERS, ASM) == vertex(2 + LOOP_OVERHEAD + 10 * 16)
+    assert vertex_cycles(looped, [240, 240], WORKERS, ASM) == vertex(2 + LOOP_OVERHEAD + 10 * (LOOP_OVERHEAD + 16))
+    assert vertex_cycles(unrolled, [240, 240], WORKERS) == vertex(2 + LOOP_OVERHEAD + 10 * 18)
+    assert vertex_cycles(looped, [240, 240], WORKERS) == vertex(2 + LOOP_OVERHEAD + 10 * (2 + LOOP_OVERHEAD + 4 * 6))
 
 
 def test_index_arithmetic_in_an_unrolled_inner_loop_is_free():
     # The i8 unit loop ipu-vertex-extraction builds: i = first + k per element. Unrolled,
     # the addi folds into the address as it does in any loop: 4 * (load + byte store) =
-    # 16 per unit, not 4 * 5 = 20; the divui before the loop is 1.
+    # 16 per unit, not 4 * 5 = 20 (18 as emitted, with the loop decision); the divui
+    # before the loop is 1.
     block = codelet_block(
         '%x: memref<?xi8> input "x", %y: memref<?xi8> output "y"',
         """    %c0 = arith.constant 0 : index
@@ -533,7 +570,8 @@ def test_index_arithmetic_in_an_unrolled_inner_loop_is_free():
       }
     }""",
     )
-    assert vertex_cycles(block, [240, 240], WORKERS) == vertex(1 + LOOP_OVERHEAD + 10 * 16)
+    assert vertex_cycles(block, [240, 240], WORKERS, ASM) == vertex(1 + LOOP_OVERHEAD + 10 * 16)
+    assert vertex_cycles(block, [240, 240], WORKERS) == vertex(1 + LOOP_OVERHEAD + 10 * 18)
 
 
 BRANCH_FIELDS = '%x: memref<f32> inout "x", %flag: memref<i1> input "flag"'
@@ -641,20 +679,23 @@ def unary_codelet(element: str, op: str, n: int) -> Block:
 def test_extracted_saxpy_by_hand():
     # f32, n = 1000 per vertex: 500 float2 units, worker 0 takes ceil(500 / 6) = 84.
     # Straight-line: load a, divui, broadcast = 3; no code for a tail (1000 is whole
-    # vectors). Iteration: x and y loads with the y store, one ld2xst64pace, beside one
-    # fma: 1; unpaired 3. Paired: 11 + 6 * (18 + 3 + 6 + 84) = 677; unpaired:
-    # 11 + 6 * (18 + 3 + 6 + 252) = 1685.
+    # vectors). Iteration in asm: x and y loads with the y store, one ld2xst64pace,
+    # beside the fma's two f32v2axpy: 2; as emitted 3 memory instructions, a multiply, an
+    # add and the loop decision: 7. Asm: 11 + 6 * (18 + 3 + 6 + 168) = 1181; as emitted:
+    # 11 + 6 * (18 + 3 + 6 + 588) = 3701.
     block = saxpy_codelet("f32", 1000)
     assert not any(isinstance(op, scf.IfOp) for op in block.ops)
-    assert VertexCost(block, paired=True).cycles([1, 1000, 1000], WORKERS) == vertex(3 + 6 + 84) == 677
-    assert VertexCost(block, paired=False).cycles([1, 1000, 1000], WORKERS) == vertex(3 + 6 + 252) == 1685
+    assert VertexCost(block, ASM).cycles([1, 1000, 1000], WORKERS) == vertex(3 + 6 + 84 * 2) == 1181
+    assert VertexCost(block, EMITTED).cycles([1, 1000, 1000], WORKERS) == vertex(3 + 6 + 84 * 7) == 3701
     # n = 1001: after the loop, muli, remui, cmpi and the branch (4); the element after
-    # the last vector goes to worker 500 % 6 = 2, which has 83 units: 3 + 6 + 83 + 4 +
-    # its tail loop (6 + one iteration: loads of x and y and the store of y beside mulf
-    # and addf, max(3, 2) = 3) = 105, more than worker 0's 3 + 6 + 84 + 4 = 97:
-    # 11 + 6 * (18 + 105) = 749.
+    # the last vector goes to worker 500 % 6 = 2, which has 83 units: 3 + 6 + 83 * 2 + 4
+    # + its tail loop (6 + one iteration: loads of x and y and the store of y beside mulf
+    # and addf, max(3, 2) = 3) = 188 in asm, more than worker 0's 3 + 6 + 168 + 4 = 181:
+    # 11 + 6 * (18 + 188) = 1247. As emitted, 3 + 6 + 83 * 7 + 4 + 6 + (3 + 2 + 2) = 607
+    # against worker 0's 601: 11 + 6 * (18 + 607) = 3761.
     block = saxpy_codelet("f32", 1001)
-    assert VertexCost(block).cycles([1, 1001, 1001], WORKERS) == vertex(3 + 6 + 83 + 4 + 6 + 3) == 749
+    assert VertexCost(block, ASM).cycles([1, 1001, 1001], WORKERS) == vertex(3 + 6 + 83 * 2 + 4 + 6 + 3) == 1247
+    assert VertexCost(block).cycles([1, 1001, 1001], WORKERS) == vertex(3 + 6 + 83 * 7 + 4 + 6 + 7) == 3761
 
 
 def test_the_same_body_costs_the_same_at_the_poplar_level():
@@ -683,10 +724,10 @@ def test_the_same_body_costs_the_same_at_the_poplar_level():
     module = parse(text)
     IpuVertexExtractionPass().apply(make_ctx(), module)
     sizes = {"g_m": lambda n: [1, n, n], "g_bytes": lambda n: [n]}
-    cases = [(name, n, paired) for name in sizes for n in (1, 7, 24, 1001) for paired in (True, False)]
+    cases = [(name, n, schedule) for name in sizes for n in (1, 7, 24, 1001) for schedule in Schedule]
     ipu_bodies = {c.sym_name.data: c.body.block for c in module.walk() if isinstance(c, ipu.CodeletOp)}
-    expected = {(name, n, paired): VertexCost(ipu_bodies[name], paired).cycles(sizes[name](n), WORKERS)
-                for name, n, paired in cases}
+    expected = {(name, n, schedule): VertexCost(ipu_bodies[name], schedule).cycles(sizes[name](n), WORKERS)
+                for name, n, schedule in cases}
     ConvertIpuToPoplarPass().apply(make_ctx(), module)
     poplar_bodies = {c.sym_name.data: c.body.block for c in module.walk() if isinstance(c, poplar.CodeletOp)}
     assert set(poplar_bodies) == set(sizes)
@@ -694,16 +735,16 @@ def test_the_same_body_costs_the_same_at_the_poplar_level():
     assert not any(isinstance(op, ipu.WorkerIdOp | ipu.NumWorkersOp) for op in ops)
     assert any(isinstance(op, poplar.WorkerIdOp) for op in ops)
     assert any(isinstance(op, vector.FMAOp) for op in ops)  # the vector form survives
-    for name, n, paired in cases:
-        cycles = VertexCost(poplar_bodies[name], paired).cycles(sizes[name](n), WORKERS)
-        assert cycles == expected[name, n, paired], (name, n, paired)
+    for name, n, schedule in cases:
+        cycles = VertexCost(poplar_bodies[name], schedule).cycles(sizes[name](n), WORKERS)
+        assert cycles == expected[name, n, schedule], (name, n, schedule)
 
 
 def test_vertex_cycles_is_vertex_cost():
     block = saxpy_codelet("f16", 103)
     for n in (0, 3, 100, 103):
-        for paired in (True, False):
-            assert vertex_cycles(block, [1, n, n], WORKERS, paired) == VertexCost(block, paired).cycles([1, n, n], WORKERS)
+        for schedule in Schedule:
+            assert vertex_cycles(block, [1, n, n], WORKERS, schedule) == VertexCost(block, schedule).cycles([1, n, n], WORKERS)
 
 
 # -- against poplibs' estimates ------------------------------------------------------------
@@ -712,17 +753,15 @@ def test_vertex_cycles_is_vertex_cost():
 # (ipu_lower/poplibs_estimates.py, each transcribed from lib/popops): elementwise add and
 # multiply (BinaryOp1D), sqrt and exp (UnaryOp1D), and y = a * x + y (ScaledAddSupervisor),
 # in float and half, for vertices of 1000, 4000 and 11398 elements (11398: the largest
-# block of a 16M-element vector over 1472 tiles). Our estimate, read from the codelet the
-# pass builds, must stay within 10% of poplibs'.
+# block of a 16M-element vector over 1472 tiles).
 #
-# `paired` differs between the cases because the vertices do: poplibs' BinaryOp1D and its
-# default ScaledAdd (scaledAddTo picks mem_constrained = false) carry no memory-element
-# constraint, so their loops issue one load or store per instruction; ScaledAdd with
-# mem_constrained = true has the constraint and pairs loads with the store
-# (ld2xst64pace). Our printed codelets always carry the constraint, so the estimate the
-# compiler uses is paired=True; paired=False models the same codelet without it, which is
-# what BinaryOp1D and the unconstrained ScaledAdd are. Unary ops load one field and
-# store one, so pairing does not change them.
+# As emitted, our codelets are C++: for a binary op poplibs has a rule for exactly that
+# (its estimate of a BinaryOp1D whose op has no asm codelet, `binary_op_1d(...,
+# c_codelet=True)`), and ours must stay within 10% of it; and no estimate as emitted may
+# beat poplibs' asm vertex for the same work. In asm, ours is a bound: never above
+# poplibs' estimate of its asm vertices, and within 10% of it where poplibs' asm has the
+# same inner loop (unary ops, whose table cycles are the whole loop; the constrained half
+# ScaledAdd, one ld2xst64pace beside one f16v4mix per half4).
 
 CROSS_CHECK_SIZES = (1000, 4000, 11398)
 POPLIBS_TYPES = {"float": "f32", "half": "f16"}
@@ -743,8 +782,9 @@ def is_vectorised(block: Block) -> bool:
 def test_binary_ops_against_poplibs_binary_op_1d(op, mlir_op, dtype, n):
     block = binary_codelet(POPLIBS_TYPES[dtype], mlir_op, n)
     assert is_vectorised(block)
-    ours = VertexCost(block, paired=False).cycles([n, n, n], WORKERS)
-    within_tolerance(ours, poplibs_estimates.binary_op_1d(op, dtype, n, WORKERS))
+    within_tolerance(VertexCost(block).cycles([n, n, n], WORKERS), poplibs_estimates.binary_op_1d(op, dtype, n, WORKERS, c_codelet=True))
+    asm = poplibs_estimates.binary_op_1d(op, dtype, n, WORKERS)
+    assert VertexCost(block, ASM).cycles([n, n, n], WORKERS) <= asm < VertexCost(block).cycles([n, n, n], WORKERS)
 
 
 @pytest.mark.parametrize("n", CROSS_CHECK_SIZES)
@@ -753,32 +793,40 @@ def test_binary_ops_against_poplibs_binary_op_1d(op, mlir_op, dtype, n):
 def test_unary_ops_against_poplibs_unary_op_1d(op, mlir_op, dtype, n):
     block = unary_codelet(POPLIBS_TYPES[dtype], mlir_op, n)
     assert is_vectorised(block)
-    ours = VertexCost(block).cycles([n, n], WORKERS)
-    assert ours == VertexCost(block, paired=False).cycles([n, n], WORKERS)  # nothing to pair
-    within_tolerance(ours, poplibs_estimates.unary_op_1d(op, dtype, n, WORKERS))
+    theirs = poplibs_estimates.unary_op_1d(op, dtype, n, WORKERS)
+    within_tolerance(VertexCost(block, ASM).cycles([n, n], WORKERS), theirs)
+    assert VertexCost(block).cycles([n, n], WORKERS) > theirs
 
 
 @pytest.mark.parametrize("n", CROSS_CHECK_SIZES)
 @pytest.mark.parametrize("dtype", sorted(POPLIBS_TYPES))
-@pytest.mark.parametrize("paired", [True, False], ids=["constrained", "unconstrained"])
-def test_scaled_add_against_poplibs_scaled_add_supervisor(paired, dtype, n):
+def test_scaled_add_against_poplibs_scaled_add_supervisor(dtype, n):
     block = saxpy_codelet(POPLIBS_TYPES[dtype], n)
     assert any(isinstance(op, vector.FMAOp) for op in block.walk())
-    ours = VertexCost(block, paired=paired).cycles([1, n, n], WORKERS)
-    within_tolerance(ours, poplibs_estimates.scaled_add_supervisor(dtype, n, mem_constrained=paired, workers=WORKERS))
+    emitted, asm = (VertexCost(block, s).cycles([1, n, n], WORKERS) for s in (EMITTED, ASM))
+    unconstrained = poplibs_estimates.scaled_add_supervisor(dtype, n, mem_constrained=False, workers=WORKERS)
+    constrained = poplibs_estimates.scaled_add_supervisor(dtype, n, mem_constrained=True, workers=WORKERS)
+    assert emitted > 2 * unconstrained  # what scaledAddTo would run beats our C++ by more than 2x
+    assert asm < unconstrained
+    if dtype == "half":
+        within_tolerance(asm, constrained)
 
 
-def test_pairing_is_what_separates_constrained_scaled_add():
-    # The constraint matters: for large n poplibs' constrained ScaledAdd is about 3x
-    # faster than the unconstrained one (1 cycle per vector against 3), and so is our
-    # paired estimate against the unpaired one.
+@pytest.mark.parametrize(("element", "bytes_"), [("f32", 4), ("f16", 2)])
+def test_saxpy_as_emitted_and_in_asm_against_the_memory_bound(element, bytes_):
+    # The memory bound of a tile: 24 bytes a cycle (ld2xst64pace); saxpy moves 3 elements
+    # per element. As emitted (7 cycles per vector of 24 bytes) it is 7x the bound, more
+    # than poplibs' estimate for scaledAddTo (3 per vector, 3x); in asm 2x in float
+    # (two f32v2axpy per float2, as poplibs' own ScaledAdd asm) and 1x in half.
     n = 11398
-    block = saxpy_codelet("f32", n)
-    ours = VertexCost(block, paired=False).cycles([1, n, n], WORKERS) / VertexCost(block, paired=True).cycles([1, n, n], WORKERS)
-    theirs = poplibs_estimates.scaled_add_supervisor("float", n, False) / poplibs_estimates.scaled_add_supervisor("float", n, True)
-    assert ours == pytest.approx(theirs, rel=0.05)
-    assert ours > 2.5
-
+    block = saxpy_codelet(element, n)
+    bound = 3 * bytes_ * n / 24
+    emitted, asm = (VertexCost(block, s).cycles([1, n, n], WORKERS) / bound for s in (EMITTED, ASM))
+    assert 7 < emitted < 7.5
+    per_vector = 2 if element == "f32" else 1
+    assert per_vector < asm < per_vector * 1.15  # and the vertex's fixed cost
+    poplibs_type = "float" if element == "f32" else "half"
+    assert emitted > poplibs_estimates.scaled_add_supervisor(poplibs_type, n, False) / bound > 3
 
 
 # -- reductions ----------------------------------------------------------------------------
@@ -802,15 +850,18 @@ def test_vector_fold_by_hand():
     # n = 1000 floats: 500 float2, worker 0 takes ceil(500 / 6) = 84. Straight-line:
     # divui (rows), the identity's broadcast, the slot's muli, the float2 store and the
     # first absent slot's addi = 5; the loop over absent workers' slots has no trips.
-    # Iteration: one vector load beside one f32v2add: 1. 11 + 6 * (18 + 5 + 6 + 84).
+    # Iteration in asm: one vector load beside one f32v2add: 1. 11 + 6 * (18 + 5 + 6 + 84).
+    # As emitted: the load, the add and the loop decision: 4.
     block = fold_codelet(1000, "<1 x ? x 2>", 12)
     assert is_vectorised(block)
-    assert VertexCost(block).cycles([1000, 12], WORKERS) == 11 + 6 * (18 + 5 + 6 + 84)
+    assert VertexCost(block, ASM).cycles([1000, 12], WORKERS) == 11 + 6 * (18 + 5 + 6 + 84)
+    assert VertexCost(block).cycles([1000, 12], WORKERS) == 11 + 6 * (18 + 5 + 6 + 84 * 4)
 
 
 @pytest.mark.parametrize("n", CROSS_CHECK_SIZES)
 def test_whole_array_sum_against_poplibs_reduce(n):
-    ours = VertexCost(fold_codelet(n, "<1 x ? x 2>", 12)).cycles([n, 12], WORKERS)
+    # poplibs' reduce vertices are asm: ours in asm is near them
+    ours = VertexCost(fold_codelet(n, "<1 x ? x 2>", 12), ASM).cycles([n, 12], WORKERS)
     theirs = poplibs_estimates.reduce_add_on_tile(n, "float", WORKERS)
     if n >= 4000:
         within_tolerance(ours, theirs)
@@ -855,11 +906,11 @@ def test_popops_reduce_stages_by_hand():
 
 
 def test_scalar_fold_costs_twice_the_vector_fold():
-    # A float at a time, each worker loads one float and adds it per cycle: twice the
-    # vector fold's cycles for large n, and twice poplibs'.
+    # In asm, a float at a time, each worker loads one float and adds it per cycle:
+    # twice the vector fold's cycles for large n, and twice poplibs'.
     n = 11398
-    scalar = VertexCost(fold_codelet(n, "<1 x ? x 1>", 6)).cycles([n, 6], WORKERS)
-    vector_fold = VertexCost(fold_codelet(n, "<1 x ? x 2>", 12)).cycles([n, 12], WORKERS)
+    scalar = VertexCost(fold_codelet(n, "<1 x ? x 1>", 6), ASM).cycles([n, 6], WORKERS)
+    vector_fold = VertexCost(fold_codelet(n, "<1 x ? x 2>", 12), ASM).cycles([n, 12], WORKERS)
     assert scalar / vector_fold == pytest.approx(2, rel=0.05)
     assert scalar / poplibs_estimates.reduce_add_on_tile(n, "float", WORKERS) == pytest.approx(2, rel=0.05)
 
@@ -950,15 +1001,42 @@ def test_program_estimate_multiplies_repeats_and_keeps_while_loops_apart():
 
 
 
-def test_a_large_product_runs_at_poplins_measured_fraction_of_the_amp_peak():
-    # 4096^3 on ipu2: 2 N^3 FLOPs over 1472 tiles x 32 float32 (64 float16 with float32
-    # partials) FLOPs a cycle, at 0.65 of it; the operands' exchange and a sync are small
+def test_a_large_products_exchange_is_that_of_an_explicit_partition():
+    # 4096^3 float32 on ipu2's 1472 tiles: any 3-D split moves at least about
+    # 3 (MNK/P)^(2/3) elements into a tile (ipu-performance.md), 1.6 MB (a k-split tile
+    # receives (k - 1) / k of its result block, not all of it); the best split found
+    # receives 0.95-1.1x of that, ~383k cycles at 4 bytes a cycle, 11x the old "every
+    # operand crosses once, spread evenly" rule's 34k
     arch = get_arch("ipu2")
     n = 4096
+    part = matmul_partition(1, n, n, n, 4, arch.tiles)
+    assert part.groups * part.rows * part.inner * part.columns <= arch.tiles
+    lower = 3 * (n**3 / arch.tiles) ** (2 / 3) * 4
+    assert 0.95 < part.received_bytes / lower < 1.1
+    assert 370_000 < part.received_bytes / arch.exchange_bytes_per_cycle < 400_000
+    old_rule = 3 * n * n * 4 / (arch.tiles * arch.exchange_bytes_per_cycle)
+    assert part.received_bytes / arch.exchange_bytes_per_cycle > 10 * old_rule
+    # compute at the assumed 0.65 of the AMP peak on the busiest tile: a split that does
+    # not divide 4096 evenly keeps the product below 0.65 of the peak
     for element_bytes, peak in ((4, 32), (2, 64)):
         ideal = 2 * n**3 / (arch.tiles * peak)
         fraction = ideal / matmul_cycles(n, n, n, element_bytes, arch)
-        assert 0.64 < fraction < 0.65
+        assert 0.3 < fraction < 0.65
+
+
+@pytest.mark.parametrize(("groups", "m", "k", "n", "tiles"), [(1, 5, 7, 3, 12), (3, 2, 4, 5, 7), (1, 64, 64, 64, 16), (2, 1, 9, 1, 6)])
+def test_matmul_partition_is_the_least_received_split(groups, m, k, n, tiles):
+    # Every split (g, m, k, n) within the tiles, by the same bytes: each tile receives its
+    # A and B blocks and, when k is split, k - 1 float partials of its 1/k of the result
+    def received(pg, pm, pk, pn):
+        cg, cm, ck, cn = ceil(groups / pg), ceil(m / pm), ceil(k / pk), ceil(n / pn)
+        return cg * (cm * ck + ck * cn) * 4 + cg * (pk - 1) * ceil(cm * cn / pk) * 4
+
+    splits = [(pg, pm, pk, pn) for pg in range(1, groups + 1) for pm in range(1, m + 1) for pk in range(1, k + 1)
+              for pn in range(1, n + 1) if pg * pm * pk * pn <= tiles]
+    part = matmul_partition(groups, m, k, n, 4, tiles)
+    assert part.received_bytes == min(received(*s) for s in splits)
+    assert received(part.groups, part.rows, part.inner, part.columns) == part.received_bytes
 
 
 def exchange_program(work: str, layout: str, rule: str, inout: bool = False, elements: int = 96) -> str:

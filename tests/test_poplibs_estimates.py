@@ -116,6 +116,15 @@ def test_binary_op_1d_in_place_force_interleaved():
     assert binary_op_1d_in_place("divide", "float", 1000) == 5399
 
 
+def test_binary_op_1d_as_a_c_codelet():
+    # An op without an asm codelet pays 5 per vector for load/store and loop decision
+    # (cpp:72-76): add float 1000: ceil(1000 / 6) = 167 elements, 84 float2, C = 1 + 5;
+    # 11 + 6 * (29 + 84 * 6) = 3209, against 1697 for the asm codelet. Ops that are
+    # not natural-vector ops (divide) have no per-vector overhead either way.
+    assert binary_op_1d("add", "float", 1000, c_codelet=True) == 11 + 6 * (29 + 84 * 6) == 3209
+    assert binary_op_1d("divide", "float", 1000, c_codelet=True) == binary_op_1d("divide", "float", 1000)
+
+
 def test_binary_op_1d_ignores_interleaved_flag_because_not_in_place():
     # cpp:75 needs `getForceInterleavedEstimates() && inPlace`; BinaryOp1D passes false.
     # 1000-element float add is 1697 either way (see above); the in-place variant differs.

@@ -4,11 +4,11 @@
 // program unchanged but for the worker ops. Each variable becomes add_variable plus
 // one map_tensor over its tile map; each placement one add_vertices over the same
 // runs, its fields named, with one cycle estimate per run read from the codelet body
-// (ipu_lower/cost_model.py): g_m runs 13 points per vertex on tiles 0-1, ceil(13 / 6) =
-// 3 iterations for the busiest worker, each 5 cycles (3 loads and 2 stores on the main
-// pipeline, 3 float ops beside them): 11 + 6 * (18 + 2 + 6 + 3 * 5) = 257 cycles; 2
-// points on tile 2 (197). The reduction codelet loops over its whole block on worker 0
-// (251 and 185), and over the 3 partials in the combining vertex (191). Copies become flatten/slice views and a
+// (ipu_lower/cost_model.py, as emitted): g_m runs 13 points per vertex on tiles 0-1,
+// ceil(13 / 6) = 3 iterations for the busiest worker, each 10 cycles (3 loads, 2 stores,
+// 3 float ops and the loop decision, 2): 11 + 6 * (18 + 2 + 6 + 3 * 10) = 347 cycles; 2
+// points on tile 2 (227). The reduction codelet loops over its whole block on worker 0
+// (485 and 221), and over the 3 partials in the combining vertex (245). Copies become flatten/slice views and a
 // copy program; host transfers become read/write handles in the build region and
 // engine calls in the run region (writes, run, reads); the programs run in order.
 
@@ -130,13 +130,13 @@ ipu.graph "g" arch "ipu2" args ["a", "x", "y", "m", "s"] {
 // CHECK-NEXT:   poplar.create_host_write "write_x" to %x : !poplar.tensor<30xf32>
 // CHECK-NEXT:   poplar.create_host_write "write_y" to %y : !poplar.tensor<28xf32>
 // CHECK-NEXT:   [[V0:%[0-9]+]] = poplar.add_compute_set "g_m"
-// CHECK-NEXT:   poplar.add_vertices [[V0]] @g_m over <0 to 2 x 13, 2 to 3 x 2> ["a" = %a whole, "x" = %x halo<0, 2>, "y" = %y block, "tmp0" = %t block] cycles [257, 197] : !poplar.tensor<f32>, !poplar.tensor<30xf32>, !poplar.tensor<28xf32>, !poplar.tensor<28xf32>
+// CHECK-NEXT:   poplar.add_vertices [[V0]] @g_m over <0 to 2 x 13, 2 to 3 x 2> ["a" = %a whole, "x" = %x halo<0, 2>, "y" = %y block, "tmp0" = %t block] cycles [347, 227] : !poplar.tensor<f32>, !poplar.tensor<30xf32>, !poplar.tensor<28xf32>, !poplar.tensor<28xf32>
 // CHECK-NEXT:   [[V1:%[0-9]+]] = poplar.execute [[V0]]
 // CHECK-NEXT:   [[V2:%[0-9]+]] = poplar.add_compute_set "reduce"
-// CHECK-NEXT:   poplar.add_vertices [[V2]] @total over <0 to 2 x 13, 2 to 3 x 2> ["v" = %y block, "out" = %p partial] cycles [251, 185] : !poplar.tensor<28xf32>, !poplar.tensor<3xf32>
+// CHECK-NEXT:   poplar.add_vertices [[V2]] @total over <0 to 2 x 13, 2 to 3 x 2> ["v" = %y block, "out" = %p partial] cycles [485, 221] : !poplar.tensor<28xf32>, !poplar.tensor<3xf32>
 // CHECK-NEXT:   [[V3:%[0-9]+]] = poplar.execute [[V2]]
 // CHECK-NEXT:   [[V4:%[0-9]+]] = poplar.add_compute_set "combine"
-// CHECK-NEXT:   poplar.add_vertices [[V4]] @total over <7 to 8 x 1> ["v" = %p whole, "out" = %total whole] cycles [191] : !poplar.tensor<3xf32>, !poplar.tensor<1xf32>
+// CHECK-NEXT:   poplar.add_vertices [[V4]] @total over <7 to 8 x 1> ["v" = %p whole, "out" = %total whole] cycles [245] : !poplar.tensor<3xf32>, !poplar.tensor<1xf32>
 // CHECK-NEXT:   [[V5:%[0-9]+]] = poplar.execute [[V4]]
 // CHECK-NEXT:   [[V6:%[0-9]+]] = poplar.copy %t to %y : !poplar.tensor<28xf32>, !poplar.tensor<28xf32>
 // CHECK-NEXT:   [[V7:%[0-9]+]] = poplar.slice %t[2 : 5] : !poplar.tensor<28xf32> -> !poplar.tensor<3xf32>

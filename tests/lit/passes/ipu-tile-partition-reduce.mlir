@@ -5,8 +5,10 @@
 
 // A whole-array sum of 100000 floats on ipu2: the first level folds x where it lies
 // (x's own 1472 blocks, split folded: each worker its own partial result, 6 per
-// vertex), then a tree: 8832 partials in blocks of 17-18 on 512 tiles, 512 in blocks of
-// 32 on 16 tiles, and the last 16 on tile 0, accumulated into s (its old value counts).
+// vertex), then a tree: 8832 partials in blocks of 8-9 on 1024 tiles, 1024 in blocks of
+// 8 on 128 tiles, 128 in blocks of 8 on 16 tiles, and the last 16 on tile 0, accumulated
+// into s (its old value counts). Each level's vertices are estimated as emitted (a loop
+// decision per partial), so the tree is deep and its blocks small.
 
 sdfg.sdfg @sum args ["x", "s"] symbols [] {
   %x = sdfg.container "x" : !sdfg.array<100000 x f32>
@@ -23,16 +25,18 @@ sdfg.sdfg @sum args ["x", "s"] symbols [] {
 // CHECK-NEXT:    %x = ipu.variable "x" mapping <0 to 1424 x 68, 1424 to 1472 x 66> : memref<100000xf32>
 // CHECK-NEXT:    %s = ipu.variable "s" mapping <0 to 1 x 1> : memref<f32>
 // CHECK-NEXT:    [[P0:%.*]] = ipu.variable "m_partials_0" mapping <0 to 1472 x 6> : memref<8832xf32>
-// CHECK-NEXT:    [[P1:%.*]] = ipu.variable "m_partials_1" mapping <0 to 512 x 1> : memref<512xf32>
-// CHECK-NEXT:    [[P2:%.*]] = ipu.variable "m_partials_2" mapping <0 to 16 x 1> : memref<16xf32>
+// CHECK-NEXT:    [[P1:%.*]] = ipu.variable "m_partials_1" mapping <0 to 1024 x 1> : memref<1024xf32>
+// CHECK-NEXT:    [[P2:%.*]] = ipu.variable "m_partials_2" mapping <0 to 128 x 1> : memref<128xf32>
+// CHECK-NEXT:    [[P3:%.*]] = ipu.variable "m_partials_3" mapping <0 to 16 x 1> : memref<16xf32>
 // CHECK:         ipu.tiled_reduce "m" add over <0 to 1424 x 68, 1424 to 1472 x 66> fold <1 x ? x 1> split folded ins(%x block : memref<100000xf32>) outs([[P0]] partials<6> : memref<8832xf32>) {
 // CHECK-NEXT:    ^bb0(%x_1: memref<100000xf32>):
 // CHECK-NEXT:      %0 = ipu.access %x_1[0] : memref<100000xf32>
 // CHECK-NEXT:      ipu.yield %0 : f32
 // CHECK-NEXT:    }
-// CHECK-NEXT:    ipu.tiled_reduce "m_1" add over <0 to 128 x 18, 128 to 512 x 17> fold <1 x ? x 1> split outputs ins([[P0]] block : memref<8832xf32>) outs([[P1]] partials<1> : memref<512xf32>) {
-// CHECK:         ipu.tiled_reduce "m_2" add over <0 to 16 x 32> fold <1 x ? x 1> split outputs ins([[P1]] block : memref<512xf32>) outs([[P2]] partials<1> : memref<16xf32>) {
-// CHECK:         ipu.tiled_reduce "m_3" add over <0 to 1 x 1> fold <1 x 16 x ?> split outputs accumulate ins([[P2]] columns<1> : memref<16xf32>) outs(%s whole : memref<f32>) {
+// CHECK-NEXT:    ipu.tiled_reduce "m_1" add over <0 to 640 x 9, 640 to 1024 x 8> fold <1 x ? x 1> split outputs ins([[P0]] block : memref<8832xf32>) outs([[P1]] partials<1> : memref<1024xf32>) {
+// CHECK:         ipu.tiled_reduce "m_2" add over <0 to 128 x 8> fold <1 x ? x 1> split outputs ins([[P1]] block : memref<1024xf32>) outs([[P2]] partials<1> : memref<128xf32>) {
+// CHECK:         ipu.tiled_reduce "m_3" add over <0 to 16 x 8> fold <1 x ? x 1> split outputs ins([[P2]] block : memref<128xf32>) outs([[P3]] partials<1> : memref<16xf32>) {
+// CHECK:         ipu.tiled_reduce "m_4" add over <0 to 1 x 1> fold <1 x 16 x ?> split outputs accumulate ins([[P3]] columns<1> : memref<16xf32>) outs(%s whole : memref<f32>) {
 // CHECK-NEXT:    ^bb0([[Q:%.*]]: memref<16xf32>):
 // CHECK-NEXT:      %0 = ipu.access [[Q]][0] : memref<16xf32>
 // CHECK-NEXT:      ipu.yield %0 : f32

@@ -36,18 +36,22 @@
 //    between the box the offsets select and the slice, plus sync_cycles
 //    (assumption: the offsets reach the tiles holding the box in a sync).
 //  poplin::matMulWithOutput of [M, K] x [K, N], per execution (one superstep;
-//    the same formula as ipu_lower/cost_model.py matmul_cycles):
-//    compute_cycles  = ceil(2 M K N / (tiles x flops_per_cycle x 0.65)),
+//    the same formula as ipu_lower/cost_model.py matmul_cycles), on the busiest
+//    tile of an explicit split of the product over the tiles (matMulPartition,
+//    the same search as cost_model.py matmul_partition): of the (g, m, k, n)
+//    splits with g m k n <= tiles, the one whose busiest tile receives the fewest
+//    bytes, then computes the fewest FLOPs; a tile receives its blocks of A and B
+//    in A's element type and, for k > 1, k - 1 float partials of its 1/k of the
+//    result block (a reduce-scatter) (assumption: no operand lies where it is used);
+//    compute_cycles  = ceil(busiest tile's FLOPs / (flops_per_cycle x 0.65)),
 //                      flops_per_cycle the arch's AMP peak per tile and cycle for
-//                      A's element type (Arch.hpp), 0.65 poplin's measured
-//                      fraction of it (kMatmulEfficiency*, sourced in arch.py);
-//    exchange_cycles = ceil(bytes of A, B and the product / (tiles x
-//                      exchange_bytes_per_cycle)) (assumption: poplin's plan
-//                      moves every operand and result element across the
-//                      exchange once, spread evenly over the tiles);
+//                      A's element type (Arch.hpp), 0.65 an assumed fraction of it
+//                      read off a published plot (kMatmulEfficiency*, sourced in
+//                      arch.py); adding the partials is not counted (assumption);
+//    exchange_cycles = ceil(busiest tile's bytes / exchange_bytes_per_cycle);
 //    sync_cycles     = sync_cycles of the target.
-//    matMulGroupedWithOutput of G groups: the same with the FLOPs and bytes of
-//    all G products.
+//    matMulGroupedWithOutput of G groups: the groups are a fourth dimension of
+//    the split.
 //    matMulAcc / matMulGroupedAcc (C += k A B): the product as above, then
 //    popops::scaledAddTo(C, product, k), as poplin does (lib/poplin/MatMul.cpp:
 //    499-521): compute = poplibs' ScaledAddSupervisor estimate for the elements
@@ -135,11 +139,21 @@ StepCost makeStepCost(const std::vector<std::uint64_t> &computeCycles,
                       unsigned exchangeBytesPerCycle, unsigned syncCycles,
                       bool alwaysSync);
 
-/// Cost of one poplin matrix product (see the rules above); `bytes` is the size
-/// of A, B and the product together.
-StepCost matMulCost(std::uint64_t flops, std::uint64_t bytes, unsigned tiles,
-                    unsigned flopsPerCycle, unsigned exchangeBytesPerCycle,
-                    unsigned syncCycles);
+/// A split of G products [M, K] x [K, N] over the tiles (see the rules above):
+/// parts per dimension, and the busiest tile's received bytes and FLOPs.
+struct MatMulPartition {
+  std::uint64_t groups = 1, rows = 1, inner = 1, columns = 1;
+  std::uint64_t receivedBytes = 0, flops = 0;
+};
+
+/// The split whose busiest tile receives the fewest bytes, then computes the fewest FLOPs.
+MatMulPartition matMulPartition(std::uint64_t g, std::uint64_t m, std::uint64_t k,
+                                std::uint64_t n, unsigned elementBytes, unsigned tiles);
+
+/// Cost of one poplin matrix product of G [M, K] x [K, N] (see the rules above).
+StepCost matMulCost(std::uint64_t g, std::uint64_t m, std::uint64_t k, std::uint64_t n,
+                    unsigned elementBytes, unsigned tiles, unsigned flopsPerCycle,
+                    unsigned exchangeBytesPerCycle, unsigned syncCycles);
 
 /// Cost of copying `bytes` between a remote buffer and tiles (see the rules above).
 StepCost remoteCopyCost(std::uint64_t bytes, double clockHz,

@@ -30,13 +30,43 @@ StepCost makeStepCost(const std::vector<std::uint64_t> &computeCycles,
   return c;
 }
 
-StepCost matMulCost(std::uint64_t flops, std::uint64_t bytes, unsigned tiles,
-                    unsigned flopsPerCycle, unsigned exchangeBytesPerCycle,
-                    unsigned syncCycles) {
+MatMulPartition matMulPartition(std::uint64_t g, std::uint64_t m, std::uint64_t k,
+                                std::uint64_t n, unsigned elementBytes, unsigned tiles) {
+  constexpr std::uint64_t kPartialBytes = 4; // float partials (PARTIAL_BYTES in cost_model.py)
+  const std::uint64_t p = tiles;
+  MatMulPartition best;
+  bool found = false;
+  for (std::uint64_t pg = 1; pg <= std::min(g, p); ++pg) {
+    const std::uint64_t cg = ceilDiv(g, pg);
+    for (std::uint64_t pm = 1; pm <= std::min(m, p / pg); ++pm) {
+      const std::uint64_t cm = ceilDiv(m, pm);
+      for (std::uint64_t pk = 1; pk <= std::min(k, p / (pg * pm)); ++pk) {
+        const std::uint64_t ck = ceilDiv(k, pk);
+        const std::uint64_t pn = std::min(n, p / (pg * pm * pk));
+        const std::uint64_t cn = ceilDiv(n, pn);
+        const std::uint64_t received = cg * (cm * ck + ck * cn) * elementBytes +
+                                       cg * (pk - 1) * ceilDiv(cm * cn, pk) * kPartialBytes;
+        const std::uint64_t flops = 2 * cg * cm * ck * cn;
+        if (!found || received < best.receivedBytes ||
+            (received == best.receivedBytes && flops < best.flops)) {
+          best = {pg, pm, pk, pn, received, flops};
+          found = true;
+        }
+      }
+    }
+  }
+  return best;
+}
+
+StepCost matMulCost(std::uint64_t g, std::uint64_t m, std::uint64_t k, std::uint64_t n,
+                    unsigned elementBytes, unsigned tiles, unsigned flopsPerCycle,
+                    unsigned exchangeBytesPerCycle, unsigned syncCycles) {
+  const MatMulPartition part = matMulPartition(g, m, k, n, elementBytes, tiles);
   StepCost c;
-  c.compute = ceilDiv(flops * kMatmulEfficiencyWhole, std::uint64_t(tiles) * flopsPerCycle * kMatmulEfficiencyShare);
-  c.exchange = ceilDiv(bytes, std::uint64_t(tiles) * exchangeBytesPerCycle);
-  c.exchangeBytes = bytes;
+  c.compute = ceilDiv(part.flops * kMatmulEfficiencyWhole,
+                      std::uint64_t(flopsPerCycle) * kMatmulEfficiencyShare);
+  c.exchange = ceilDiv(part.receivedBytes, exchangeBytesPerCycle);
+  c.exchangeBytes = part.receivedBytes * part.groups * part.rows * part.inner * part.columns;
   c.sync = syncCycles;
   return c;
 }

@@ -998,10 +998,7 @@ void EngineCore::matMul(const core::ProgramImpl *p) {
   storeFloats(p->out, out);
   const ArchParams &arch = getArch(target.arch);
   const unsigned peak = at == TypeId::HALF ? arch.flopsPerCycleF16 : arch.flopsPerCycleF32;
-  const std::uint64_t bytes = av.size() * typeSize(at) +
-                              bv.size() * typeSize(Access<Tensor>::type(p->b)) +
-                              ov.size() * typeSize(ot);
-  StepCost c = matMulCost(2ull * g * m * k * n, bytes, target.numTiles(), peak,
+  StepCost c = matMulCost(g, m, k, n, typeSize(at), target.numTiles(), peak,
                           target.exchangeBytesPerCycle, target.syncCycles);
   if (p->accumulate) {
     c.compute += scaledAddSupervisorCycles(ot == TypeId::HALF, busiestTileElements(p->out),
