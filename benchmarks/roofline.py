@@ -186,16 +186,13 @@ def row(workload: Workload, type_name: str, n: int, arch: Arch) -> Row:
     )
 
 
-def rows(arch: Arch, millions: list[int]) -> list[Row]:
-    """A row per workload, type and size (`millions` of elements, 2**20 each; the
-    stencil's side is the square root of that)."""
-    result = []
-    for workload in WORKLOADS:
-        for type_name in DTYPES:
-            for m in millions:
-                n = isqrt(m * 2**20) if workload.two_dimensional else m * 2**20
-                result.append(row(workload, type_name, n, arch))
-    return result
+def rows(arch: Arch, sizes: list[int]) -> list[Row]:
+    """A row per workload, type and size (elements; the stencil's side is the square
+    root of that)."""
+    return [
+        row(workload, type_name, isqrt(size) if workload.two_dimensional else size, arch)
+        for workload in WORKLOADS for type_name in DTYPES for size in sizes
+    ]
 
 
 def busiest_tile_bytes(module: ModuleOp, arch: str, fuse: bool, n: int) -> int:
@@ -235,7 +232,7 @@ def main() -> None:
         f"{'program':8} {'type':8} {'elements':>9} {'points':>6} {'emitted':>8} {'asm':>6} {'poplibs':>7} {'bound':>6} "
         f"{'limit':>6} {'emitted/bound':>13} {'asm/bound':>9} {'poplibs/bound':>13}"
     )
-    for r in rows(arch, millions):
+    for r in rows(arch, [m * 2**20 for m in millions]):
         print(
             f"{r.program:8} {r.type_name:8} {r.elements:>9} {r.points:>6} {r.emitted:>8} {r.asm:>6} {r.poplibs:>7} "
             f"{r.bound:>6.0f} {r.limit:>6} {r.emitted / r.bound:>13.2f} {r.asm / r.bound:>9.2f} {r.poplibs / r.bound:>13.2f}"

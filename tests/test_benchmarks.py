@@ -6,6 +6,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+from ipu_lower.arch import get_arch
+
 BENCHMARKS = Path(__file__).resolve().parents[1] / "benchmarks"
 
 
@@ -55,3 +57,21 @@ def test_matmul_benchmark_prints_poplin_and_the_map_expansion_against_the_peak()
         assert int(poplin[-6]) >= float(poplin[-1]) > 0  # no estimate beats the peak
         assert poplin[-7] == "0.65(assumed)" and expansion[-7] == "-"  # the efficiency is labelled an input
         assert 0 < int(poplin[-5]) < int(poplin[-6])  # the split's exchange is part of the cycles
+
+
+def test_roofline_rows_put_our_codelets_between_the_bound_and_poplibs():
+    sys.path.insert(0, str(BENCHMARKS))
+    try:
+        import roofline
+    finally:
+        sys.path.remove(str(BENCHMARKS))
+    rows = {(r.program, r.type_name): r for r in roofline.rows(get_arch("ipu2"), [2**16])}
+    assert sorted({p for p, _ in rows}) == ["chain3", "jacobi", "saxpy", "sum"]
+    assert {t for _, t in rows} == {"float16", "float32"}
+    for r in rows.values():
+        assert r.bound < r.asm < r.emitted, r  # asm bounds the C++ we emit; the hardware bounds both
+        assert r.points >= 2**16 // 1472, r
+    # saxpy as emitted is no better than poplibs' scaledAddTo, in asm better than it
+    for t in ("float32", "float16"):
+        saxpy = rows["saxpy", t]
+        assert saxpy.asm < saxpy.poplibs < saxpy.emitted

@@ -34,6 +34,7 @@ from xdsl.utils.exceptions import VerifyException
 
 from ipu_lower.arch import get_arch
 from ipu_lower.cost_model import (
+    LOOP_DECISION,
     LOOP_OVERHEAD,
     VERTEX_OVERHEAD,
     WORKER_OVERHEAD,
@@ -639,9 +640,9 @@ def test_points_of_a_halo_only_map_are_its_slice_less_the_halo():
     (store,) = [o for o in loop.body.block.ops if isinstance(o, memref.StoreOp)]
     assert store.memref is block.args[1] and list(store.indices) == []
     # The vertex gets 3 elements of x: 1 point, run by worker 0 (subi before the loop;
-    # load, load, store beside one addf, the addi free: max(3, 1) = 3 per iteration);
-    # with 2 elements there is no point and the loop never runs.
-    assert vertex_cycles(block, [3, 1], WORKERS) == cycles(1 + LOOP_OVERHEAD + 1 * 3)
+    # load, load, store and one addf, the addi free, and the loop decision: 3 + 1 + 2 = 6
+    # per iteration as emitted); with 2 elements there is no point and the loop never runs.
+    assert vertex_cycles(block, [3, 1], WORKERS) == cycles(1 + LOOP_OVERHEAD + 1 * (3 + 1 + LOOP_DECISION))
     assert vertex_cycles(block, [2, 1], WORKERS) == cycles(1)
 
 
@@ -837,9 +838,11 @@ def test_plan_placements_gives_one_estimate_per_run():
         vertex_cycles(codelet.body.block, slice_sizes(first, r), WORKERS) for r in range(3)
     ]
     # Blocks of 7 take two iterations on worker 0, blocks of 6 and 4 one; 31 take six.
-    # An iteration is a load and a store (2); the loop costs LOOP_OVERHEAD (6) besides.
-    assert plans[first].cycles == [cycles(6 + 2 * 2), cycles(6 + 2), cycles(6 + 2)]
-    assert plans[second].cycles == [cycles(6 + 6 * 2)]
+    # An iteration as emitted is a load, a store and the loop decision (2 + 2); the loop
+    # costs LOOP_OVERHEAD (6) besides. In asm the load and store alone (2).
+    assert plans[first].cycles == [cycles(6 + 2 * 4), cycles(6 + 4), cycles(6 + 4)]
+    assert plans[second].cycles == [cycles(6 + 6 * 4)]
+    assert plan_placements(graph_op, "asm")[second].cycles == [cycles(6 + 6 * 2)]
 
 
 # -- tiling helpers ------------------------------------------------------------------------

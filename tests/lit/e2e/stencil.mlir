@@ -15,11 +15,11 @@
 // HOST: graph.connect(vertex["x"], x.slice(block.begin, block.end + 2));
 // HOST: graph.connect(vertex["y"], y.slice(block.begin, block.end));
 // OUT: stencil: {{[0-9]+}} estimated IPU cycles
-// Vertices of the 7-point run take 203 cycles: 11 + 6 x (18 + 6 + 2 x 4), the busiest
-// of 6 workers doing 2 points of 4 cycles (3 loads and a store on the main pipeline,
-// the 2 adds beside them); the others 179 (1 point). Each tile but the last receives
-// the 2 halo elements (8 bytes) of x that the next tile holds.
-// REPORT: [0, 1, 2, 3, 4] [203, 203, 203, 179, 179] [8, 8, 8, 8, 0]
+// Vertices of the 7-point run take 251 cycles as emitted: 11 + 6 x (18 + 6 + 2 x 8), the
+// busiest of 6 workers doing 2 points of 8 cycles (3 loads, a store, the 2 adds and the
+// loop decision, 2); the others 203 (1 point). Each tile but the last receives the 2 halo
+// elements (8 bytes) of x that the next tile holds.
+// REPORT: [0, 1, 2, 3, 4] [251, 251, 251, 203, 203] [8, 8, 8, 8, 0]
 // x = (i - 5)^2: y[0] = 25 + 16 + 9, y[30] = 625 + 676 + 729.
 // Y: float32 (31,) True 50.0 2030.0
 
