@@ -491,6 +491,9 @@ def test_dynamic_slice_and_update(build):
         "name": "take", "kind": "dynamic_slice", "executions": 1, "compute_cycles": 0,
         "exchange_cycles": 3, "sync_cycles": 150, "cycles": 153, "exchange_bytes": 12}
     assert step(report, "put")["kind"] == "dynamic_update"
+    # measured at the box the offsets select when it runs: row 1 (tile 1) into tile 4, then back into row 3
+    measured = {s["name"]: s for s in measured_of(lines)["steps"]}
+    assert [(measured[n]["busiest_tile_exchange_bytes"], measured[n]["syncs"]) for n in ("take", "put")] == [(12, 1), (12, 1)]
     assert error_of(build, "dynamic", "2", "4") == (
         "popops::dynamicUpdate: offset 4 and size 1 leave dimension 0 of tensor 'a' of shape {4,3}")
     assert error_of(build, "dynamic", "0", "0", "offset_type") == (
