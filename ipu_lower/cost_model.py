@@ -54,7 +54,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from enum import StrEnum
 import math
 from math import ceil, prod
@@ -837,26 +837,116 @@ class WhileLoop:
 
 
 @dataclass(frozen=True)
+class PlannedStep:
+    """One program step as the plan has it, in the terms the emulator measures
+    (ipu_lower_emulator/Measurement.hpp): its `kind` (the emulator's step kinds), the
+    compute set's `name` for an Execute, the bytes its busiest tile moves in the
+    exchange per execution (a bound unless `exact`) and its syncs per execution. It runs
+    `entries` times per iteration of the while loop `within` (per run of the program
+    when None); under an If (`conditional`) at most that often. `modelled`: a poplibs
+    call, whose syncs and bytes the emulator takes from the cost model too, so that
+    comparing them would check nothing (left at 0 here)."""
+
+    kind: str
+    name: str
+    busiest_tile_bytes: int
+    exact: bool
+    syncs: int
+    entries: int
+    within: str | None = None
+    conditional: bool = False
+    modelled: bool = False
+
+
+@dataclass(frozen=True)
+class Counts:
+    """How often a run executes what, what its busiest tiles move and how often it syncs:
+    planned (`ProgramEstimate.planned`) or measured by the emulator
+    (`ipu_lower.runtime.Measured.counts`), compared field by field (`ProgramEstimate.mismatches`).
+
+    `runs`: executions of each compute set; `superstep_bytes`: the bytes each compute
+    set's busiest tile moves per run; `executions`: steps run, by kind; `exchange`: the
+    busiest tile's bytes summed over executions, by kind, for kinds the emulator measures;
+    `syncs`: syncs of the steps the emulator measures (not of poplibs calls)."""
+
+    runs: dict[str, int]
+    superstep_bytes: dict[str, int]
+    executions: dict[str, int]
+    exchange: dict[str, int]
+    syncs: int
+
+    @staticmethod
+    def of(steps: Sequence[tuple[PlannedStep, int]]) -> Counts:
+        """The counts of `steps`, each with how often it ran."""
+        runs: Counter[str] = Counter()
+        executions: Counter[str] = Counter()
+        exchange: Counter[str] = Counter()
+        superstep_bytes: dict[str, int] = {}
+        syncs = 0
+        for step, times in steps:
+            executions[step.kind] += times
+            if step.kind == "execute":
+                runs[step.name] += times
+                superstep_bytes[step.name] = step.busiest_tile_bytes
+            if not step.modelled:
+                exchange[step.kind] += times * step.busiest_tile_bytes
+                syncs += times * step.syncs
+        return Counts(dict(runs), superstep_bytes, dict(executions), dict(exchange), syncs)
+
+
+@dataclass(frozen=True)
 class ProgramEstimate:
     """The cycles of one run of a host program. `cycles` counts every step as often as it
     runs when that is known (a `Repeat` multiplies its body by its count, an `If` costs
     its slower branch); a `RepeatWhileTrue` adds only its last evaluation of the condition
     there, and each of its iterations is in `while_loops`, since its trip count is
     not known before the program runs (`with_trips` adds them for given trip counts; the
-    emulator's report counts the executions that happened)."""
+    emulator's report counts the executions that happened). `steps` is the plan in the
+    terms the emulator measures (`PlannedStep`, `planned`)."""
 
     cycles: int
     while_loops: tuple[WhileLoop, ...] = ()
+    steps: tuple[PlannedStep, ...] = ()
+
+    def _times(self, within: str | None, trips: dict[str, int]) -> int:
+        """How often the body of the while loop over `within` runs (1 for None)."""
+        if within is None:
+            return 1
+        loop = next(w for w in self.while_loops if w.predicate == within)
+        return loop.entries * self._times(loop.within, trips) * trips[within]
 
     def with_trips(self, trips: dict[str, int]) -> int:
         """The cycles when the loop over each predicate in `trips` iterates that often."""
+        return self.cycles + sum(
+            loop.iteration_cycles * loop.entries * self._times(loop.within, trips) * trips[loop.predicate]
+            for loop in self.while_loops
+        )
 
-        def times(loop: WhileLoop) -> int:
-            enclosing = next((w for w in self.while_loops if w.predicate == loop.within), None)
-            outer = 1 if enclosing is None else times(enclosing) * trips[enclosing.predicate]
-            return loop.entries * outer
+    def planned(self, trips: dict[str, int] | None = None) -> tuple[Counts, Counts]:
+        """The least and the most a run can count (`Counts`), when the loop over each
+        predicate in `trips` iterates that often: equal unless the program has an If
+        (whose branches may not run) or a dynamic slice (whose bytes are a bound)."""
+        trips = trips or {}
+        times = [(step, step.entries * self._times(step.within, trips)) for step in self.steps]
+        least = Counts.of([(s if s.exact else replace(s, busiest_tile_bytes=0), 0 if s.conditional else n) for s, n in times])
+        return least, Counts.of(times)
 
-        return self.cycles + sum(loop.iteration_cycles * times(loop) * trips[loop.predicate] for loop in self.while_loops)
+    def mismatches(self, measured: Counts, trips: dict[str, int] | None = None) -> list[str]:
+        """Each field of `measured` outside what the plan allows (`planned`), described;
+        empty when the run is what was planned."""
+        least, most = self.planned(trips)
+        wrong = []
+        for field_ in ("runs", "executions", "exchange"):
+            low, high, got = getattr(least, field_), getattr(most, field_), getattr(measured, field_)
+            for key in sorted(set(high) | set(got)):
+                if not low.get(key, 0) <= got.get(key, 0) <= high.get(key, 0):
+                    wrong.append(f"{field_}[{key!r}]: measured {got.get(key, 0)}, planned {low.get(key, 0)} to {high.get(key, 0)}")
+        for name, got_bytes in sorted(measured.superstep_bytes.items()):
+            if most.superstep_bytes.get(name) != got_bytes:
+                wrong.append(f"superstep_bytes[{name!r}]: measured {got_bytes}, planned {most.superstep_bytes.get(name)}")
+        if not least.syncs <= measured.syncs <= most.syncs:
+            wrong.append(f"syncs: measured {measured.syncs}, planned {least.syncs} to {most.syncs}")
+        return wrong
 
 
 def program_estimate(program: poplar.HostProgramOp, arch: Arch) -> ProgramEstimate:
@@ -866,25 +956,33 @@ def program_estimate(program: poplar.HostProgramOp, arch: Arch) -> ProgramEstima
     (`exchange`) and a sync; a copy or dynamic slice moves its bytes through the exchange
     (as if every element crossed tiles) and syncs; a remote buffer copy costs
     `remote_copy_cycles`; a matrix product costs `product_cycles`, a popops reduction
-    `reduce_estimate`; a control program syncs once per evaluation of its predicate."""
+    `reduce_estimate`; a control program syncs once per evaluation of its predicate.
+    Each step is also recorded as planned (`PlannedStep`)."""
     engine = program.build_body.block.last_op
     assert isinstance(engine, poplar.EngineOp)
-    return _ProgramWalk(arch).estimate(engine.program, 1, None)
+    return _ProgramWalk(arch).estimate(engine.program)
 
 
 class _ProgramWalk:
     def __init__(self, arch: Arch):
         self.arch = arch
         self.while_loops: list[WhileLoop] = []
+        self.steps: list[PlannedStep] = []
+        self.conditional = False  # inside a branch of an If
 
-    def estimate(self, value: SSAValue, entries: int, within: str | None) -> ProgramEstimate:
-        cycles = self.cycles(value, entries, within)
-        return ProgramEstimate(cycles, tuple(self.while_loops))
+    def estimate(self, value: SSAValue) -> ProgramEstimate:
+        cycles = self.cycles(value, 1, None)
+        return ProgramEstimate(cycles, tuple(self.while_loops), tuple(self.steps))
 
-    def copied(self, source: SSAValue, destination: SSAValue) -> int:
+    def step(self, kind: str, busiest: int, syncs: int, entries: int, within: str | None, *,
+             name: str = "", exact: bool = True, modelled: bool = False) -> None:
+        self.steps.append(PlannedStep(kind, name, busiest, exact, syncs, entries, within, self.conditional, modelled))
+
+    def copied(self, source: SSAValue, destination: SSAValue) -> tuple[int, int]:
         """A Copy between tensors, as the emulator counts it (CostModel.hpp): each
         destination tile receives the elements whose source lies on another tile and
-        copies the rest itself, a data path's width per cycle; one sync if any crosses."""
+        copies the rest itself, a data path's width per cycle; one sync if any crosses.
+        Its cycles, and the bytes the busiest tile receives."""
         es = element_type(poplar.tensor_type(source).element_type).bytes
         to, away = element_tiles(destination), element_tiles(source)
         crossing = to != away
@@ -892,14 +990,16 @@ class _ProgramWalk:
         received = np.bincount(to[crossing], minlength=tiles) * es
         local = np.bincount(to[~crossing], minlength=tiles) * es
         compute = int(-(-local.max() // self.arch.data_path_bytes)) if local.size else 0
-        exchange_cycles = int(-(-received.max() // self.arch.exchange_bytes_per_cycle)) if received.size else 0
-        return compute + exchange_cycles + (self.arch.sync_cycles if crossing.any() else 0)
+        busiest = int(received.max()) if received.size else 0
+        exchange_cycles = -(-busiest // self.arch.exchange_bytes_per_cycle)
+        return compute + exchange_cycles + (self.arch.sync_cycles if crossing.any() else 0), busiest
 
-    def sliced(self, op: poplar.DynamicSliceOp | poplar.DynamicUpdateOp) -> int:
+    def sliced(self, op: poplar.DynamicSliceOp | poplar.DynamicUpdateOp) -> tuple[int, int]:
         """A dynamic slice or update: the offsets are known only when it runs, so this is
         a bound of what the emulator counts (see `copied`): the busiest destination tile
         (of the slice, or of the tensor, receiving at most the slice) receives all its
-        elements from other tiles, and the busiest copies all its own; and one sync."""
+        elements from other tiles, and the busiest copies all its own; and one sync.
+        Its cycles, and the bound of the bytes the busiest tile receives."""
         es = element_type(poplar.tensor_type(op.slice).element_type).bytes
         slice_tiles = np.bincount(element_tiles(op.slice))
         if isinstance(op, poplar.DynamicSliceOp):
@@ -907,37 +1007,59 @@ class _ProgramWalk:
         else:
             most = int(min(np.bincount(element_tiles(op.tensor)).max(), slice_tiles.sum()))
         received, copied = ceil(most * es / self.arch.exchange_bytes_per_cycle), ceil(most * es / self.arch.data_path_bytes)
-        return received + copied + self.arch.sync_cycles
+        return received + copied + self.arch.sync_cycles, most * es
 
     def cycles(self, value: SSAValue, entries: int, within: str | None) -> int:
-        """Cycles of one run of the program `value`; while loops inside it are recorded
-        as entered `entries` times per iteration of `within`."""
+        """Cycles of one run of the program `value`, its steps recorded as run `entries`
+        times per iteration of the while loop `within` (while loops inside it too)."""
         op = value.owner
         sync = self.arch.sync_cycles
         if isinstance(op, poplar.ExecuteOp):
             placements = [u.operation for u in op.compute_set.uses if isinstance(u.operation, poplar.AddVerticesOp)]
             compute = sum(max(p.run_cycles()) for p in placements)
-            return superstep_cycles(compute, exchange(op.compute_set).busiest_tile_bytes, self.arch)
+            busiest = exchange(op.compute_set).busiest_tile_bytes
+            name = op.compute_set.owner.debug_name.data  # type: ignore[union-attr]
+            self.step("execute", busiest, 1, entries, within, name=name)
+            return superstep_cycles(compute, busiest, self.arch)
         if isinstance(op, poplar.CopyOp):
-            return self.copied(op.source, op.destination)
+            cycles, busiest = self.copied(op.source, op.destination)
+            self.step("copy", busiest, 1 if busiest else 0, entries, within)
+            return cycles
         if isinstance(op, poplar.DynamicSliceOp | poplar.DynamicUpdateOp):
-            return self.sliced(op)
+            cycles, bound = self.sliced(op)
+            kind = "dynamic_slice" if isinstance(op, poplar.DynamicSliceOp) else "dynamic_update"
+            self.step(kind, bound, 1, entries, within, exact=False)
+            return cycles
         if isinstance(op, poplar.RemoteLoadOp | poplar.RemoteStoreOp):
             t = poplar.tensor_type(op.tensor)
-            return remote_copy_cycles(t.num_elements() * element_type(t.element_type).bytes, self.arch)
+            es = element_type(t.element_type).bytes
+            self.step("remote_copy", int(np.bincount(element_tiles(op.tensor)).max()) * es, 1, entries, within)
+            return remote_copy_cycles(t.num_elements() * es, self.arch)
         if isinstance(op, poplar.MatmulOp):
+            self.step("matmul", 0, 0, entries, within, modelled=True)
+            if op.scales_c():
+                self.step("elementwise", 0, 0, entries, within, modelled=True)
             return product_cycles(op, self.arch)
         if isinstance(op, poplar.ReduceOp):
+            self.step("reduce", 0, 0, entries, within, modelled=True)
             return reduce_estimate(op, self.arch)
         if isinstance(op, poplar.SequenceOp):
             return sum(self.cycles(p, entries, within) for p in op.programs)
         if isinstance(op, poplar.RepeatOp):
             return op.count.value.data * self.cycles(op.body, entries * op.count.value.data, within)
         if isinstance(op, poplar.IfOp):
-            return sync + max(self.cycles(op.then_body, entries, within), self.cycles(op.else_body, entries, within))
+            self.step("control", 0, 1, entries, within)
+            outer, self.conditional = self.conditional, True
+            branches = self.cycles(op.then_body, entries, within), self.cycles(op.else_body, entries, within)
+            self.conditional = outer
+            return sync + max(branches)
         assert isinstance(op, poplar.RepeatWhileTrueOp)
         name = _tensor_name(op.predicate)
+        first = len(self.steps)
         condition = self.cycles(op.cond, entries, within) + sync
+        self.step("control", 0, 1, entries, within)
+        # the condition and its predicate run once more than the body, each iteration here
+        self.steps += [replace(s, entries=s.entries // entries, within=name) for s in self.steps[first:] if s.within == within]
         iteration = condition + self.cycles(op.body, 1, name)
         self.while_loops.append(WhileLoop(name, iteration, entries, within))
         return condition

@@ -171,6 +171,11 @@ class Program:
         return None if self.last is None else self.last.estimate
 
     @property
+    def measured(self) -> Any:
+        """What the emulator measured in the last run (`ipu_lower.runtime.Measured`)."""
+        return None if self.last is None else self.last.measured
+
+    @property
     def arguments(self) -> list[Any]:
         return [] if self.last is None else self.last.arguments
 

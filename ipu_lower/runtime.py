@@ -29,7 +29,7 @@ from typing import Any
 import numpy as np
 
 from ipu_lower import cache
-from ipu_lower.cost_model import ProgramEstimate, WhileLoop
+from ipu_lower.cost_model import Counts, PlannedStep, ProgramEstimate, WhileLoop
 from ipu_lower.diagnostics import UnknownSymbolWarning, unknown_symbols, warn
 from ipu_lower.dialects.index_expr import IndexExpr
 from ipu_lower.element_types import element_type_of_numpy
@@ -286,6 +286,22 @@ def _check_estimate(estimate: Any, fail: Callable[[str], ProgramError]) -> None:
             raise fail(f"{where}.predicate and .within must be names")
         count(loop["iteration_cycles"], f"{where}.iteration_cycles")
         count(loop["entries"], f"{where}.entries")
+    steps = estimate.get("steps", [])  # absent from program.json written before plans had steps
+    if not isinstance(steps, list):
+        raise fail("'estimate.steps' must be a list")
+    loops = {loop["predicate"] for loop in estimate["while_loops"]}
+    for k, step in enumerate(steps):
+        where = f"'estimate.steps[{k}]'"
+        if not isinstance(step, dict) or set(step) != set(PlannedStep.__dataclass_fields__):
+            raise fail(f"{where} must be an object of {', '.join(PlannedStep.__dataclass_fields__)}")
+        if not isinstance(step["kind"], str) or not isinstance(step["name"], str):
+            raise fail(f"{where}.kind and .name must be strings")
+        for key in ("busiest_tile_bytes", "syncs", "entries"):
+            count(step[key], f"{where}.{key}")
+        if any(type(step[key]) is not bool for key in ("exact", "conditional", "modelled")):
+            raise fail(f"{where}.exact, .conditional and .modelled must be true or false")
+        if step["within"] is not None and step["within"] not in loops:
+            raise fail(f"{where}.within must name a while loop of 'estimate.while_loops'")
 
 
 @dataclass(frozen=True)
@@ -305,6 +321,78 @@ class Argument:
         return self.name.startswith(RETURN_PREFIX)
 
 
+@dataclass(frozen=True)
+class MeasuredStep:
+    """A program step that ran, with totals over its `executions`
+    (ipu_lower_emulator/Measurement.hpp); `modelled`: a poplibs call whose syncs and
+    bytes are the emulator's cost model, not a measurement."""
+
+    name: str
+    kind: str
+    executions: int
+    syncs: int
+    busiest_tile_exchange_bytes: int
+    exchange_bytes: int
+    modelled: bool
+
+
+@dataclass(frozen=True)
+class MeasuredComputeSet:
+    """A compute set that ran: its runs, the tile that moves the most bytes in its
+    exchange and those bytes per run, all tiles' bytes per run, and for each vertex
+    (tile, elements read, elements written) over all its runs."""
+
+    name: str
+    runs: int
+    busiest_tile: int
+    busiest_tile_exchange_bytes: int
+    exchange_bytes: int
+    vertices: tuple[tuple[int, int, int], ...]
+
+
+@dataclass(frozen=True)
+class Measured:
+    """What the emulator measured in one run, from what ran and from the graph the host
+    code built, never from an estimate (ipu_lower_emulator/Measurement.hpp): the steps in
+    order of first execution, the compute sets that ran, and the syncs of the steps it
+    measures (`modelled_syncs`: those of poplibs calls, from its cost model)."""
+
+    syncs: int
+    modelled_syncs: int
+    steps: tuple[MeasuredStep, ...]
+    compute_sets: tuple[MeasuredComputeSet, ...]
+
+    @staticmethod
+    def parse(data: dict[str, Any]) -> Measured:
+        """From the JSON of `ipu_lower_emulator_measured()`."""
+        assert data["vertex_columns"] == ["tile", "elements_read", "elements_written"]
+        return Measured(
+            data["syncs"],
+            data["modelled_syncs"],
+            tuple(MeasuredStep(**step) for step in data["steps"]),
+            tuple(
+                MeasuredComputeSet(**{**c, "vertices": tuple(tuple(v) for v in c["vertices"])})
+                for c in data["compute_sets"]
+            ),
+        )
+
+    def counts(self) -> Counts:
+        """The fields the plan has too (`ProgramEstimate.planned`)."""
+        executions: dict[str, int] = {}
+        exchange: dict[str, int] = {}
+        for step in self.steps:
+            executions[step.kind] = executions.get(step.kind, 0) + step.executions
+            if not step.modelled:
+                exchange[step.kind] = exchange.get(step.kind, 0) + step.busiest_tile_exchange_bytes
+        return Counts(
+            {c.name: c.runs for c in self.compute_sets},
+            {c.name: c.busiest_tile_exchange_bytes for c in self.compute_sets},
+            executions,
+            exchange,
+            self.syncs,
+        )
+
+
 class _SharedLibrary:
     """A loaded shared library and its one copy of the program's state (the Engine, the
     last error, the emulator's report): every CompiledProgram of the same library shares
@@ -321,6 +409,7 @@ class _SharedLibrary:
         self.cdll = ctypes.CDLL(f"/proc/self/fd/{fd}")
         self.lock = threading.RLock()  # reentrant: a program collected during a call closes under it
         self.users = 0
+        self.runs = 0  # calls begun: tells a program whether the library's last run was its own
 
 
 _LIBRARIES: dict[tuple[int, int, str], _SharedLibrary] = {}
@@ -374,6 +463,8 @@ class CompiledProgram:
         self._exit.restype = None
         self._report = _export(library, "ipu_lower_emulator_report")
         self._report.restype = ctypes.c_char_p
+        self._measured_json = _export(library, "ipu_lower_emulator_measured")
+        self._measured_json.restype = ctypes.c_char_p
         self._last_error = _export(library, functions["last_error"])
         self._last_error.restype = ctypes.c_char_p
         init = _export(library, functions["init"])
@@ -385,6 +476,8 @@ class CompiledProgram:
             self._shared.users += 1
         self._open = True
         self.report: dict[str, Any] | None = None
+        self._run_number = 0  # the library's run count after this program's last call
+        self._measured: Measured | None = None
 
     def _check_signature(self, signature: Any) -> None:
         """program.json's arguments must be those the compiled code takes: a hand-edited
@@ -411,7 +504,25 @@ class CompiledProgram:
         """The cost model's estimate of a run, before running (loops whose trip count is
         known only at run time apart: `ipu_lower.cost_model.ProgramEstimate`)."""
         data = self.manifest["estimate"]
-        return ProgramEstimate(data["cycles"], tuple(WhileLoop(**loop) for loop in data["while_loops"]))
+        return ProgramEstimate(
+            data["cycles"],
+            tuple(WhileLoop(**loop) for loop in data["while_loops"]),
+            tuple(PlannedStep(**step) for step in data.get("steps", [])),
+        )
+
+    @property
+    def measured(self) -> Measured | None:
+        """What the emulator measured in the last call (`Measured`), None before any.
+        Read from the library when first asked for (it lists every vertex); a
+        ProgramError if another program of the same library has run since."""
+        if self.report is None:
+            return None
+        if self._measured is None:
+            with self._shared.lock:
+                if self._shared.runs != self._run_number:
+                    raise ProgramError("another program of the same library ran after this one's last call")
+                self._measured = Measured.parse(json.loads(self._measured_json().decode()))
+        return self._measured
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
         """Run on the given arguments; returns what the DaCe program returns, if anything.
@@ -432,11 +543,13 @@ class CompiledProgram:
             if argument.output and buffer is not array:
                 copy_back.append((array, buffer))
             c_args += [buffer.ctypes.data, buffer.size]
-        self.report = None  # a failed run has no report, not the previous run's
+        self.report = self._measured = None  # a failed run has none, not the previous run's
         with self._shared.lock:
+            self._shared.runs += 1
             if self._run(*c_args) != 0:
                 raise ProgramError(self._last_error().decode())
             report = self._report().decode()
+            self._run_number = self._shared.runs
         for array, buffer in copy_back:
             array[...] = buffer
         self.report = json.loads(report)

@@ -1,7 +1,7 @@
 """End to end: DaCe's BLAS nodes (`Gemm`, `Gemv`, `BatchedMatMul`, `Dot`, a `MatMul` that
 accumulates into its result and a `MatMul` of a box and of a transposed view) lowered to
 poplin's products and popops' scaling, run on the emulator and compared with DaCe's CPU
-result (its 'pure' expansions); the cost model's estimate equals the emulator's count.
+result (its 'pure' expansions); what the emulator measures (steps run, syncs, bytes) is as planned.
 
 One SDFG holds every case, one state each, so that one DaCe build and one emulator
 build serve them all; the float16 build of the same SDFG is compared with DaCe's float32
@@ -14,10 +14,8 @@ import numpy as np
 import pytest
 from dace import Memlet
 from dace.libraries.blas import BatchedMatMul, Dot, Gemm, Gemv, MatMul
-from test_e2e import assert_same, run_dace, run_ipu
+from test_e2e import assert_as_planned, assert_same, run_dace, run_ipu
 
-from ipu_lower.arch import get_arch
-from ipu_lower.cost_model import matmul_cycles
 from ipu_lower.emit import emit_program
 
 pytestmark = pytest.mark.skipif(shutil.which("g++") is None, reason="needs g++")
@@ -102,9 +100,7 @@ def test_blas_nodes_against_dace(inputs, dace_result):
     steps = compiled.report["steps"]
     assert sum(s["kind"] == "matmul" for s in steps) == 9
     assert sum(s["kind"] == "elementwise" for s in steps) == 3  # -0.5 C, 2 D, 2 y
-    assert compiled.estimate.cycles == compiled.cycles  # the cost model counts what ran
-    (bmm,) = [s for s in steps if s["name"] == "bmm"]
-    assert bmm["cycles"] == matmul_cycles(2, 4, 5, 4, get_arch("ipu2"), groups=3)
+    assert_as_planned(compiled)  # the products and scalings run as often as planned
 
 
 def test_blas_nodes_in_float16_against_dace_float32(inputs, dace_result):
@@ -112,8 +108,7 @@ def test_blas_nodes_in_float16_against_dace_float32(inputs, dace_result):
     ours, compiled = run_ipu(blas_sdfg(dace.float16), halves, {})
     for name in OUTPUTS:
         np.testing.assert_allclose(ours[name].astype(np.float32), dace_result[name], err_msg=name, **HALF_TOLERANCE)
-    (bmm,) = [s for s in compiled.report["steps"] if s["name"] == "bmm"]
-    assert bmm["cycles"] == matmul_cycles(2, 4, 5, 2, get_arch("ipu2"), groups=3)
+    assert_as_planned(compiled)
 
 
 def test_emitted_host_calls_poplibs_as_its_users_do():

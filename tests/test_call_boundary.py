@@ -70,6 +70,24 @@ def test_a_program_json_that_disagrees_with_the_compiled_code_is_refused(saxpy8,
         CompiledProgram(directory)
 
 
+@pytest.mark.parametrize("edit, message", [
+    (lambda e: e.update(steps={}), "'estimate.steps' must be a list"),
+    (lambda e: e["steps"][0].pop("exact"), r"'estimate.steps\[0\]' must be an object of kind, name, busiest_tile_bytes"),
+    (lambda e: e["steps"][0].update(kind=3), r"'estimate.steps\[0\]'.kind and .name must be strings"),
+    (lambda e: e["steps"][0].update(syncs=-1), r"'estimate.steps\[0\]'.syncs must be a non-negative integer"),
+    (lambda e: e["steps"][0].update(exact=1), r"'estimate.steps\[0\]'.exact, .conditional and .modelled must be true or false"),
+    (lambda e: e["steps"][0].update(within="p"), r"'estimate.steps\[0\]'.within must name a while loop"),
+])
+def test_a_damaged_plan_in_program_json_is_refused(saxpy8, tmp_path, edit, message):
+    directory = tmp_path / "saxpy"
+    shutil.copytree(saxpy8.directory, directory)
+    manifest = json.loads((directory / "program.json").read_text())
+    edit(manifest["estimate"])
+    (directory / "program.json").write_text(json.dumps(manifest))
+    with pytest.raises(ProgramError, match=message):
+        CompiledProgram(directory)
+
+
 # --- arrays and scalars ---------------------------------------------------------------
 
 
@@ -206,6 +224,25 @@ def test_two_programs_of_one_library_share_its_engine_until_both_close(saxpy8):
     x, y = _data()
     saxpy8(2.0, x, y)  # the fixture's own program still runs
     np.testing.assert_array_equal(y, 2 * np.arange(N) + 1)
+
+
+def test_what_a_program_measured_is_its_own_last_run(saxpy8):
+    # one library holds one Engine: once the other program has run, the first's
+    # measurement is gone, and asking for it is an error rather than the other's numbers
+    first, second = CompiledProgram(saxpy8.directory), CompiledProgram(saxpy8.directory)
+    assert first.measured is None  # before any call
+    x, y = _data()
+    first(2.0, x, y)
+    (updates,) = first.measured.compute_sets
+    assert updates.runs == 1 and sum(written for _, _, written in updates.vertices) == N
+    second(2.0, x, y)
+    assert first.measured.compute_sets == (updates,)  # read before: kept
+    third = CompiledProgram(saxpy8.directory)
+    third(2.0, x, y)
+    with pytest.raises(ProgramError, match="another program of the same library ran after this one's last call"):
+        second.measured
+    for program in (first, second, third):
+        program.close()
 
 
 def test_a_symbol_set_is_built_once_when_threads_ask_for_it_together():

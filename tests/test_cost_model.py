@@ -36,6 +36,7 @@ from ipu_lower.cost_model import (
     VERTEX_OVERHEAD,
     WORKER_OVERHEAD,
     Bundles,
+    Counts,
     Exchange,
     Schedule,
     VertexCost,
@@ -998,6 +999,33 @@ def test_program_estimate_multiplies_repeats_and_keeps_while_loops_apart():
     assert sorted(estimate.while_loops, key=lambda w: w.predicate) == [inner, outer]
     # 4 trips of the outer loop, each running the inner loop twice
     assert estimate.with_trips({"q": 4, "p": 2}) == estimate.cycles + 4 * outer.iteration_cycles + 4 * 2 * inner.iteration_cycles
+
+
+def test_program_plan_counts_what_runs_and_bounds_what_may_not():
+    """The plan of LOOPS with 4 trips of the outer loop, each running the inner loop
+    twice: `work` runs 3 times under the If (maybe not at all), 5 times as the outer
+    loop's condition (its 4 trips and the exit) and 8 times as the inner body; each
+    predicate syncs once per evaluation: the If once, q 5 times, p 3 times for each of the
+    inner loop's 4 entries. The copy moves x (tile 0) to y (tile 1): 32 bytes into tile 1."""
+    estimate = program_estimate(the(parse(LOOPS), poplar.HostProgramOp), get_arch("ipu2"))
+    trips = {"q": 4, "p": 2}
+    least, most = estimate.planned(trips)
+    assert (least.runs, most.runs) == ({"work": 13}, {"work": 16})
+    assert least.executions == {"control": 1 + 5 + 12, "execute": 13, "copy": 0}
+    assert most.executions == {"control": 1 + 5 + 12, "execute": 16, "copy": 3}
+    assert (least.exchange["copy"], most.exchange["copy"], most.superstep_bytes) == (0, 3 * 32, {"work": 0})
+    assert (least.syncs, most.syncs) == (18 + 13, 18 + 16 + 3)
+    taken = Counts({"work": 16}, {"work": 0}, most.executions, most.exchange, most.syncs)
+    skipped = Counts({"work": 13}, {"work": 0}, least.executions, least.exchange, least.syncs)
+    assert estimate.mismatches(taken, trips) == estimate.mismatches(skipped, trips) == []
+    # a copy more than the Repeat runs, a superstep moving a byte more, a sync fewer than the least
+    wrong = Counts({"work": 16}, {"work": 1}, {**most.executions, "copy": 4}, {**most.exchange, "copy": 4 * 32}, 30)
+    assert estimate.mismatches(wrong, trips) == [
+        "executions['copy']: measured 4, planned 0 to 3",
+        "exchange['copy']: measured 128, planned 0 to 96",
+        "superstep_bytes['work']: measured 1, planned 0",
+        "syncs: measured 30, planned 31 to 37",
+    ]
 
 
 

@@ -28,6 +28,7 @@ from ipu_lower.emit import emit_program, lower_program
 from ipu_lower.frontend.importer import import_sdfg
 from ipu_lower.passes.sdfg_specialize import SdfgSpecializePass
 from ipu_lower.passes.tile_partition import plan_partition
+from ipu_lower.poplibs_estimates import FLOAT, HALF, binary_op_1d, scaled_add_supervisor
 
 
 pytestmark = pytest.mark.skipif(shutil.which("g++") is None, reason="needs g++")
@@ -60,6 +61,16 @@ def run_ipu(program, arrays: dict, symbols: dict, arch: str = "ipu2", demote_f64
     compiled = ipu_lower.compile(program, symbols=symbols, arch=arch, demote_f64=demote_f64)
     compiled(**outputs)
     return outputs, compiled
+
+
+def assert_as_planned(compiled, trips: dict[str, int] | None = None) -> None:
+    """What the emulator measured in the last run (the bytes each superstep's busiest tile
+    moves, those of copies and dynamic slices, syncs, runs of each compute set, steps of
+    each kind: counted from the graph the host code built and the steps that ran, never
+    from an estimate) is what the plan says: exactly, or within its bounds where the plan
+    is a bound (a branch may not run, a dynamic slice moves at most its bound);
+    `trips`: the iterations of each while loop, by predicate."""
+    assert compiled.estimate.mismatches(compiled.measured.counts(), trips) == []
 
 
 def assert_same(ours: dict, theirs: dict, names) -> None:
@@ -104,6 +115,10 @@ def test_example_matches_dace_and_numpy(name, n):
     theirs = run_dace(program.to_sdfg(simplify=True), arrays, symbols)
     assert_same(ours, theirs, expected)
     assert compiled.cycles and compiled.cycles > 0
+    assert_as_planned(compiled)
+    if name == "saxpy":  # one compute set, whose vertices update each element of y once
+        (updates,) = compiled.measured.compute_sets
+        assert sum(written for _, _, written in updates.vertices) == n
 
 
 def test_second_call_with_new_data_reuses_the_graph():
@@ -460,6 +475,7 @@ def test_stencils_match_dace(program, shape, received):
     planned = {op.debug_name.data: exchange(op.result) for op in module.walk() if isinstance(op, poplar.AddComputeSetOp)}
     measured = {s["name"]: s["exchange_bytes"] for s in compiled.report["steps"] if s["kind"] == "execute"}
     assert {name: e.total_bytes for name, e in planned.items()} == measured
+    assert_as_planned(compiled)  # and the busiest tile's bytes, runs and syncs
 
 
 @pytest.mark.parametrize("program, shape", [(jacobi_2d_step, (66, 70)), (heat_3d, (12, 11, 13))])
@@ -477,6 +493,7 @@ def test_grid_stencils_exchange_their_boxes_rings(program, shape):
     for step in compiled.report["steps"]:
         if step["kind"] == "execute" and step["vertices"] > 1:
             assert 0 < step["exchange_bytes"] <= 4 * (ring + 1) * step["vertices"]
+    assert_as_planned(compiled)
 
 
 def test_stencil_without_interior_points_leaves_the_arrays():
@@ -487,6 +504,42 @@ def test_stencil_without_interior_points_leaves_the_arrays():
     ours, _ = run_ipu(jacobi_1d, arrays, {"N": n})
     assert_same(ours, arrays, ["A", "B"])
     assert_same(ours, run_dace(jacobi_1d.to_sdfg(simplify=True), arrays, {"N": n}), ["A", "B"])
+
+
+# Compute cycles are the one thing the emulator cannot measure: it takes each vertex's
+# from the `setPerfEstimate` the compiler printed. So our codelets' estimates are held
+# against poplibs' estimators for the vertex poplibs would run for the same elements
+# (ipu_lower/poplibs_estimates.py), vertex by vertex, the elements each vertex touched
+# being the emulator's count. The band: the emitted C++ is not estimated faster than
+# poplibs' hand-written asm vertex (a C++ loop compiled by popc does not beat it: the
+# audit of issue 22), nor more than 3 times slower (assumption: beyond that the rules
+# over-charge, or poplibs' vertex should be called instead).
+POPLIBS_BAND = (1.0, 3.0)
+
+
+@dace.program
+def multiply_half(x: dace.float16[N], y: dace.float16[N], z: dace.float16[N]):
+    z[:] = x * y
+
+
+@pytest.mark.xfail(strict=True, reason="issue 22 part 1: the vertex rules charge the emitted C++ 0.54x (saxpy) and "
+                                       "0.62x (float16 multiply) of poplibs' asm vertex; honest rules bring it into the band")
+@pytest.mark.parametrize("program, poplibs", [
+    (importlib.import_module("ipu_lower.examples.saxpy").saxpy, lambda n: scaled_add_supervisor(FLOAT, n, False)),
+    (multiply_half, lambda n: binary_op_1d("multiply", HALF, n)),
+], ids=["saxpy-ScaledAddSupervisor", "multiply-half-BinaryOp1D"])
+def test_codelet_estimates_against_poplibs_vertices(program, poplibs):
+    n = 1472 * 256
+    dtype = np.float32 if program is not multiply_half else np.float16
+    names = list(program.f.__annotations__)
+    arrays = {name: np.float32(2.5) if name == "a" else RNG.random(n).astype(dtype) for name in names}
+    _, compiled = run_ipu(program, arrays, {"N": n})
+    (updates,) = compiled.measured.compute_sets
+    ours = {tile: compute for tile, _, compute, _ in compiled.report["tiles"]}  # one vertex a tile
+    assert compiled.report["tile_columns"] == ["tile", "bytes", "compute_cycles", "exchange_bytes"]
+    ratios = [ours[tile] / poplibs(written) for tile, _, written in updates.vertices if written]
+    assert len(ratios) == 1472
+    assert POPLIBS_BAND[0] <= min(ratios) and max(ratios) <= POPLIBS_BAND[1], (min(ratios), max(ratios))
 
 
 # -- structured control flow ------------------------------------------------------------
@@ -564,7 +617,7 @@ def test_jacobi_1d_with_a_runtime_step_count():
     (loop,) = compiled.estimate.while_loops
     (counter_step,) = [s for s in compiled.report["steps"] if s["name"].endswith(loop.predicate.replace("_cond", "_step"))]
     assert counter_step["executions"] == 5  # the counter steps on the device, TSTEPS - 1 times
-    assert compiled.estimate.with_trips({loop.predicate: 5}) == compiled.cycles
+    assert_as_planned(compiled, {loop.predicate: 5})
     ours, _ = run_ipu(jacobi_1d_steps, {**arrays, "TSTEPS": np.int32(1)}, {"N": 40})  # no step at all
     assert_same(ours, arrays, ["A", "B"])
 
@@ -583,6 +636,7 @@ def test_loop_carried_scalar():
     ours, compiled = run_ipu(carried_sum, arrays, {"N": 24})
     assert_same(ours, run_dace(carried_sum.to_sdfg(simplify=True), arrays, {"N": 24}), ["out"])
     assert [s["executions"] for s in compiled.report["steps"] if s["kind"] == "dynamic_slice"] == [24]
+    assert_as_planned(compiled)  # the slices' bytes within their bounds
 
 
 def test_triangular_loop_nest():
@@ -597,8 +651,9 @@ def test_branch_on_a_data_value(first):
     a = RNG.random(30, dtype=np.float32)
     a[0] = first
     arrays = {"a": a, "b": np.zeros(30, np.float32)}
-    ours, _ = run_ipu(sign_branch, arrays, {"N": 30})
+    ours, compiled = run_ipu(sign_branch, arrays, {"N": 30})
     assert_same(ours, {"b": a * 2 if first > 0 else a - 1}, ["b"])
+    assert_as_planned(compiled)  # one branch ran: within the plan of both
     assert_same(ours, run_dace(sign_branch.to_sdfg(simplify=True), arrays, {"N": 30}), ["b"])
 
 
@@ -606,7 +661,9 @@ def test_counted_loop_of_a_compile_time_count():
     arrays = {"A": RNG.random(50, dtype=np.float32), "B": RNG.random(50, dtype=np.float32)}
     ours, compiled = run_ipu(decay, arrays, {"N": 50, "T": 7})
     assert_same(ours, run_dace(decay.to_sdfg(simplify=True), arrays, {"N": 50, "T": 7}), ["B"])
-    assert compiled.estimate.while_loops == () and compiled.estimate.cycles == compiled.cycles
+    assert compiled.estimate.while_loops == ()
+    assert set(compiled.measured.counts().runs.values()) == {7}  # every compute set, T times
+    assert_as_planned(compiled)
     # the graph does not grow with the trip count: only the Repeat count changes
     small, large = (emit_program(decay, {"N": 50, "T": t}, None)["host.cpp"] for t in (7, 7000))
     assert small.replace("Repeat loop(7,", "Repeat loop(7000,") == large
@@ -836,11 +893,7 @@ def test_a_large_sum_folds_in_place_with_vectors_and_a_tree():
     (reduction,) = plan.reductions.values()
     assert not reduction.init  # a write-conflict resolution: nothing written first
     assert len(computes) == len(reduction.levels)
-    for level, step in zip(reduction.levels, computes):
-        # the planner counts the partials of a balanced level as crossing the exchange even
-        # where they already lie on its tiles (a level over the previous one's 12 partials
-        # a tile: 48 bytes, 12 cycles), so it may exceed the emulator by that
-        assert 0 <= level.cycles - step["cycles"] <= 0.02 * step["cycles"], (level, step)
+    assert_as_planned(compiled)  # each level's exchange is what the emulator measures
 
 
 @dace.program
@@ -857,6 +910,35 @@ def test_a_reduction_inside_a_loop():
     assert_same(ours, {"s": [arrays["x"].sum(dtype=np.float64) * 1.875], "x": arrays["x"] / 16}, ["s", "x"])
     assert_same(ours, run_dace(halving_sums.to_sdfg(simplify=True), arrays, {"N": 100}), ["s", "x"])
     assert {s["executions"] for s in compiled.report["steps"] if s["kind"] == "execute"} == {1, 4}
+    (loop,) = compiled.estimate.while_loops
+    assert_as_planned(compiled, {loop.predicate: 4})
+
+
+@dace.program
+def sweeps_and_shift(A: dace.float32[N, N], B: dace.float32[N, N], u: dace.float32[L], v: dace.float32[L]):
+    for t in range(T):  # T is specialized: a Repeat
+        B[1:-1, 1:-1] = dace.float32(0.2) * (A[1:-1, 1:-1] + A[1:-1, :-2] + A[1:-1, 2:] + A[2:, 1:-1] + A[:-2, 1:-1])
+        A[1:-1, 1:-1] = dace.float32(0.2) * (B[1:-1, 1:-1] + B[1:-1, :-2] + B[1:-1, 2:] + B[2:, 1:-1] + B[:-2, 1:-1])
+    v[1:] = u[:-1]  # a copy between tensors laid out alike: one element crosses each boundary
+
+
+def test_halo_exchange_copy_and_loop_are_as_planned():
+    n, steps, length = 200, 3, 5000
+    arrays = {"A": RNG.random((n, n), dtype=np.float32), "B": RNG.random((n, n), dtype=np.float32),
+              "u": RNG.random(length, dtype=np.float32), "v": np.zeros(length, np.float32)}
+    symbols = {"N": n, "T": steps, "L": length}
+    ours, compiled = run_ipu(sweeps_and_shift, arrays, symbols)
+    assert_same(ours, run_dace(sweeps_and_shift.to_sdfg(simplify=True), arrays, symbols), ["A", "B", "v"])
+    assert_as_planned(compiled)
+    measured = compiled.measured
+    sweeps = [c for c in measured.compute_sets if len(c.vertices) > 1 and c.busiest_tile_exchange_bytes > 0]
+    assert len(sweeps) == 2 and all(c.runs == steps for c in sweeps)  # the halo exchange, every step
+    (copy,) = [s for s in measured.steps if s.kind == "copy"]
+    # u and v lie alike over the tiles: v[i + 1] = u[i] brings one float into each tile
+    # that holds a block boundary, and the copy syncs once
+    assert (copy.executions, copy.busiest_tile_exchange_bytes, copy.syncs) == (1, 4, 1)
+    # a sync per superstep, T times, and the copy's
+    assert measured.syncs == steps * len(measured.compute_sets) + 1
 
 
 # -- views, transposes, nested SDFGs, many states and containers --------------------------------
@@ -948,6 +1030,7 @@ def test_views_match_dace_and_numpy(case, simplify):
     planned = {op.debug_name.data: exchange(op.result) for op in module.walk() if isinstance(op, poplar.AddComputeSetOp)}
     measured = {s["name"]: s["exchange_bytes"] for s in compiled.report["steps"] if s["kind"] == "execute"}
     assert {name: e.total_bytes for name, e in planned.items()} == measured
+    assert_as_planned(compiled)  # and the busiest tile's bytes, runs and syncs
 
 
 @dace.program

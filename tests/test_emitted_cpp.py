@@ -791,7 +791,9 @@ def test_manifest_of_saxpy(tmp_path, capsys):
             {"name": "y", "dtype": "float32", "shape": [1000], "output": True},
         ],
         # one compute set: its slowest vertex, the exchange of the scalar a, a sync
-        "estimate": {"cycles": 330, "while_loops": []},
+        "estimate": {"cycles": 330, "while_loops": [], "steps": [
+            {"kind": "execute", "name": "saxpy_Mult_map", "busiest_tile_bytes": 4, "exact": True, "syncs": 1,
+             "entries": 1, "within": None, "conditional": False, "modelled": False}]},
     }
 
 

@@ -431,11 +431,55 @@ def test_control_flow(build):
         "compute_cycles": 0, "exchange_cycles": 0, "sync_cycles": 750, "cycles": 750,
         "exchange_bytes": 0}
     assert report["vertices_without_estimate"] == 2
-    assert lines[2:] == [
+    assert lines[3:] == [  # after REPORT and MEASURED
         "switch 0 acc 1", "switch 1 acc 100", "switch 7 acc 1000",  # 7: default case
         "if 1 acc 1", "if 0 acc 100",
         "repeat acc 3000",
     ]
+
+
+def measured_of(lines: list[str]) -> dict:
+    (line,) = [x for x in lines if x.startswith("MEASURED ")]
+    return json.loads(line[len("MEASURED "):])
+
+
+@pytest.mark.parametrize("flag", ["0", "1"])
+def test_measured_counts(build, flag):
+    measured = measured_of(drive(build, "measured", flag))
+    steps = {s["name"]: s for s in measured["steps"]}
+    # the stencil's vertex on tile t reads x[4t:4t+6) and writes y[4t+1:4t+5): the vertex
+    # on tile 1 reads x[4] (tile 0) and x[9] (tile 2), those on tiles 0 and 2 one element
+    # each (x[5], x[8]): 8 bytes on the busiest tile, 16 in all, per run
+    assert steps["stencil"] == {"name": "stencil", "kind": "execute", "executions": 3, "syncs": 3,
+                                "busiest_tile_exchange_bytes": 3 * 8, "exchange_bytes": 3 * 16, "modelled": False}
+    # s2[0:4) crosses from tile 0 to tile 1 (16 bytes), s2[4:8) stays: a sync each time
+    assert steps["copy 's2' -> 'd2'"] == {"name": "copy 's2' -> 'd2'", "kind": "copy", "executions": 3, "syncs": 3,
+                                          "busiest_tile_exchange_bytes": 3 * 16, "exchange_bytes": 3 * 16,
+                                          "modelled": False}
+    assert steps["if 'flag'"]["syncs"] == 1 and steps["sync"]["syncs"] == 1
+    (stencil, branch) = measured["compute_sets"]
+    assert measured["vertex_columns"] == ["tile", "elements_read", "elements_written"]
+    assert stencil == {"name": "stencil", "runs": 3, "busiest_tile": 1, "busiest_tile_exchange_bytes": 8,
+                       "exchange_bytes": 16, "vertices": [[t, 3 * 6, 3 * 4] for t in range(3)]}
+    if flag == "1":
+        # WriteAt on tile 4 is connected to all 5 elements of w (tile 3) and assigns one
+        assert branch == {"name": "write", "runs": 1, "busiest_tile": 4, "busiest_tile_exchange_bytes": 20,
+                          "exchange_bytes": 20, "vertices": [[4, 0, 1]]}
+        assert "inout" not in steps
+    else:
+        # Saxpy on tile 0 reads a, x[0:4) and updates z[3:7), of which z[5], z[6] lie on
+        # tile 1: in and back, 2 x 2 x 4 bytes; it reads 1 + 4 + 4 elements, writes 4
+        assert branch == {"name": "inout", "runs": 1, "busiest_tile": 0, "busiest_tile_exchange_bytes": 16,
+                          "exchange_bytes": 16, "vertices": [[0, 9, 4]]}
+        assert "write" not in steps
+    assert measured["syncs"] == 3 + 3 + 1 + 1 + 1 and measured["modelled_syncs"] == 0
+
+
+def test_measured_poplibs_calls_are_modelled(build):
+    measured = measured_of(drive(build, "reduce"))
+    assert {s["kind"] for s in measured["steps"]} == {"reduce"}
+    assert all(s["modelled"] for s in measured["steps"])
+    assert measured["syncs"] == 0 and measured["modelled_syncs"] == sum(s["syncs"] for s in measured["steps"]) > 0
 
 
 def test_dynamic_slice_and_update(build):
@@ -447,6 +491,9 @@ def test_dynamic_slice_and_update(build):
         "name": "take", "kind": "dynamic_slice", "executions": 1, "compute_cycles": 0,
         "exchange_cycles": 3, "sync_cycles": 150, "cycles": 153, "exchange_bytes": 12}
     assert step(report, "put")["kind"] == "dynamic_update"
+    # measured at the box the offsets select when it runs: row 1 (tile 1) into tile 4, then back into row 3
+    measured = {s["name"]: s for s in measured_of(lines)["steps"]}
+    assert [(measured[n]["busiest_tile_exchange_bytes"], measured[n]["syncs"]) for n in ("take", "put")] == [(12, 1), (12, 1)]
     assert error_of(build, "dynamic", "2", "4") == (
         "popops::dynamicUpdate: offset 4 and size 1 leave dimension 0 of tensor 'a' of shape {4,3}")
     assert error_of(build, "dynamic", "0", "0", "offset_type") == (

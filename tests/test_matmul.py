@@ -1,17 +1,15 @@
 """End to end: DaCe `MatMul` nodes (`A @ B`, `A @ x`, `x @ A`) lowered to
 `poplin::matMulWithOutput`, built for the CPU emulator and compared with DaCe's CPU
-result; the cost model's estimate of each program equals the emulator's count."""
+result; what the emulator measures of each program (steps run, syncs, bytes) is as planned."""
 
 import shutil
 
 import dace
 import numpy as np
 import pytest
-from test_e2e import assert_same, run_dace, run_ipu
+from test_e2e import assert_as_planned, assert_same, run_dace, run_ipu
 from test_emitted_cpp import syntax_check
 
-from ipu_lower.arch import get_arch
-from ipu_lower.cost_model import matmul_cycles
 from ipu_lower.emit import emit_program
 
 pytestmark = pytest.mark.skipif(shutil.which("g++") is None, reason="needs g++")
@@ -112,12 +110,12 @@ def _arrays(shapes: dict, dtype=np.float32) -> dict:
 
 
 def _check(program, arrays, symbols, outputs, arch="ipu2"):
-    """Run on the emulator and compare with DaCe; the estimate equals the emulator's count."""
+    """Run on the emulator and compare with DaCe; what ran is as planned."""
     ours, compiled = run_ipu(program, arrays, symbols, arch)
     assert_same(ours, run_dace(program.to_sdfg(simplify=True), arrays, symbols), outputs)
     matmuls = [s for s in compiled.report["steps"] if s["kind"] == "matmul"]
     assert matmuls, "no poplin product ran"
-    assert compiled.estimate.cycles == compiled.cycles  # the cost model counts what ran
+    assert_as_planned(compiled)
     return ours, compiled, matmuls
 
 
@@ -128,7 +126,7 @@ def _check(program, arrays, symbols, outputs, arch="ipu2"):
 def test_matrix_product(m, k, n):
     arrays = _arrays({"A": (m, k), "B": (k, n), "C": (m, n)})
     _, _, (step,) = _check(product, arrays, {"M": m, "K": k, "N": n}, ["C"])
-    assert step["cycles"] == matmul_cycles(m, k, n, 4, get_arch("ipu2"))
+    assert step["executions"] == 1
 
 
 def test_matrix_vector():
@@ -157,14 +155,12 @@ def test_products_in_a_loop():
     arrays = _arrays({"A": (5, 5), "x": (5,)})
     _, _, (step,) = _check(power_steps, arrays, {"M": 5, "T": 3}, ["x"])
     assert step["executions"] == 3  # a Repeat of the product and its copy back into x
-    assert step["cycles"] == 3 * matmul_cycles(5, 5, 1, 4, get_arch("ipu2"))
 
 
 def test_product_of_a_transpose():
     arrays = _arrays({"A": (4, 6), "B": (4, 3), "C": (6, 3)})
     # DaCe's Transpose node writes a transient, a copy of a transposed view here
-    _, _, (step,) = _check(transposed_product, arrays, {"M": 6, "K": 4, "N": 3}, ["C"])
-    assert step["cycles"] == matmul_cycles(6, 4, 3, 4, get_arch("ipu2"))
+    _check(transposed_product, arrays, {"M": 6, "K": 4, "N": 3}, ["C"])
 
 
 def test_float16_against_float32():
@@ -174,15 +170,13 @@ def test_float16_against_float32():
     wide = {k: v.astype(np.float32) for k, v in arrays.items()}
     theirs = run_dace(product.to_sdfg(simplify=True), wide, {"M": 12, "K": 100, "N": 7})
     np.testing.assert_allclose(ours["C"].astype(np.float32), theirs["C"], **HALF_TOLERANCE)
-    (step,) = [s for s in compiled.report["steps"] if s["kind"] == "matmul"]
-    assert step["cycles"] == matmul_cycles(12, 100, 7, 2, get_arch("ipu2"))
-    assert compiled.estimate.cycles == compiled.cycles
+    assert [s["executions"] for s in compiled.report["steps"] if s["kind"] == "matmul"] == [1]
+    assert_as_planned(compiled)
 
 
 def test_on_ipu1():
     arrays = _arrays({"A": (1300, 3), "B": (3, 2), "C": (1300, 2)})  # more rows than ipu1's 1216 tiles
-    _, _, (step,) = _check(product, arrays, {"M": 1300, "K": 3, "N": 2}, ["C"], arch="ipu1")
-    assert step["cycles"] == matmul_cycles(1300, 3, 2, 4, get_arch("ipu1"))
+    _check(product, arrays, {"M": 1300, "K": 3, "N": 2}, ["C"], arch="ipu1")
 
 
 def test_emitted_files_compile_without_warnings(tmp_path):

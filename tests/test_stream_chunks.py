@@ -15,7 +15,7 @@ from ipu_lower.dialects import sdfg as sd
 from ipu_lower.emit import lower_program
 from ipu_lower.frontend.importer import SdfgImportError, import_sdfg
 
-from test_e2e import assert_same, run_dace
+from test_e2e import assert_as_planned, assert_same, run_dace
 
 N = dace.symbol("N")
 M = dace.symbol("M")
@@ -64,8 +64,7 @@ def test_elementwise_program_runs_in_chunks_like_dace():
     assert remote_copies(program.report) == {
         "remote buffer 'x' -> 'x_chunk'": 4, "remote buffer 'y' -> 'y_chunk'": 4, "'z_chunk' -> remote buffer 'z'": 4,
     }
-    # the cost model counts what the emulator counts
-    assert program.report["total_cycles"] == program.estimate.cycles
+    assert_as_planned(program)  # the bytes each remote copy's busiest tile receives, syncs
 
 
 @needs_gxx
@@ -82,7 +81,7 @@ def test_row_wise_program_runs_in_chunks_like_dace():
     program(**ours)
     assert_same(ours, theirs, ["B", "colsum"])
     assert set(remote_copies(program.report).values()) == {3}  # three chunks of 4 rows
-    assert program.report["total_cycles"] == program.estimate.cycles
+    assert_as_planned(program)
 
 
 def _lowered(sdfg: dace.SDFG, rows_: int) -> tuple[str, poplar.HostProgramOp]:

@@ -119,6 +119,7 @@ def manifest(program: poplar.HostProgramOp, declared: dict[str, str] | None = No
         "estimate": {
             "cycles": estimate.cycles,
             "while_loops": [asdict(loop) for loop in estimate.while_loops],
+            "steps": [asdict(step) for step in estimate.steps],
         },
     }
 

@@ -58,6 +58,7 @@ template <class T> void print(const char *label, const std::vector<T> &v) {
 void report() {
 #ifdef IPU_LOWER_EMULATOR
   std::cout << "REPORT " << ipu_lower_emulator_report() << '\n';
+  std::cout << "MEASURED " << ipu_lower_emulator_measured() << '\n';
 #endif
 }
 
@@ -196,6 +197,15 @@ void readRace(int argc, char **argv) {
   print("y", yv);
 }
 
+// 14 floats on tiles 0 (elements 0-4), 1 (5-8) and 2 (9-13).
+Tensor overThreeTiles(poplar::Graph &g, const char *name) {
+  Tensor t = g.addVariable(poplar::FLOAT, {14}, name);
+  g.setTileMapping(t.slice(0, 5), 0);
+  g.setTileMapping(t.slice(5, 9), 1);
+  g.setTileMapping(t.slice(9, 14), 2);
+  return t;
+}
+
 // Stencil3 over y[1:13] (14 elements, blocks of 4 on tiles 0..2), each vertex
 // reading its block with one element of halo on each side. MODE: `inplace`
 // (three vertices update y in place: the halos are the neighbours' writes),
@@ -205,14 +215,7 @@ void stencil(int argc, char **argv) {
   const std::string mode = argc > 2 ? argv[2] : "inplace";
   Env env;
   auto &g = env.graph;
-  Tensor x = g.addVariable(poplar::FLOAT, {14}, "x");
-  Tensor y = g.addVariable(poplar::FLOAT, {14}, "y");
-  Tensor z = g.addVariable(poplar::FLOAT, {14}, "z");
-  for (const Tensor &t : {x, y, z}) {
-    g.setTileMapping(t.slice(0, 5), 0);
-    g.setTileMapping(t.slice(5, 9), 1);
-    g.setTileMapping(t.slice(9, 14), 2);
-  }
+  Tensor x = overThreeTiles(g, "x"), y = overThreeTiles(g, "y"), z = overThreeTiles(g, "z");
   auto layer = [&](const std::string &name, const Tensor &in, const Tensor &out, unsigned vertices) {
     poplar::ComputeSet cs = g.addComputeSet(name);
     const unsigned block = 12 / vertices;
@@ -432,6 +435,54 @@ void copy() {
   std::vector<float> out(100);
   engine.readTensor("read_dst", out.data(), out.data() + 100);
   std::cout << "copied " << (out == v ? "equal" : "different") << '\n';
+  report();
+}
+
+// What the emulator measures (ipu_lower_emulator/Measurement.hpp), on a graph
+// whose numbers tests/test_emulator.py works out by hand: x, y and z of 14
+// floats on tiles 0 (0-4), 1 (5-8) and 2 (9-13); a 3-point stencil x -> y
+// over the three tiles and a copy of 4 floats from tile 0 to tile 1, three
+// times; then, as `flag` (argv[2], "1" or "0") says, one WriteAt on tile 4 into
+// `w` on tile 3 or one Saxpy on tile 0 updating z[3:7); then a Sync.
+void measured(int argc, char **argv) {
+  Env env;
+  auto &g = env.graph;
+  Tensor x = overThreeTiles(g, "x"), y = overThreeTiles(g, "y"), z = overThreeTiles(g, "z");
+  Tensor a = g.addVariable(poplar::FLOAT, {}, "a");
+  Tensor flag = g.addVariable(poplar::BOOL, {}, "flag");
+  Tensor w = g.addVariable(poplar::FLOAT, {5}, "w");
+  Tensor s2 = g.addVariable(poplar::FLOAT, {8}, "s2");
+  Tensor d2 = g.addVariable(poplar::FLOAT, {8}, "d2");
+  g.setTileMapping(a, 0);
+  g.setTileMapping(flag, 0);
+  g.setTileMapping(w, 3);
+  g.setTileMapping(s2.slice(0, 4), 0);
+  g.setTileMapping(s2.slice(4, 8), 1);
+  g.setTileMapping(d2, 1);
+  poplar::ComputeSet stencil = g.addComputeSet("stencil");
+  for (unsigned t = 0; t < 3; ++t) {
+    poplar::VertexRef v = g.addVertex(stencil, "Stencil3");
+    g.connect(v["in"], x.slice(4 * t, 4 * t + 6));
+    g.connect(v["out"], y.slice(4 * t + 1, 4 * t + 5));
+    g.setTileMapping(v, t);
+  }
+  poplar::ComputeSet write = g.addComputeSet("write");
+  poplar::VertexRef once = g.addVertex(write, "WriteAt", {{"out", w}});
+  g.setInitialValue(once["index"], 2u);
+  g.setInitialValue(once["value"], 7.0f);
+  g.setTileMapping(once, 4);
+  poplar::ComputeSet inout = g.addComputeSet("inout");
+  poplar::VertexRef saxpy = g.addVertex(inout, "Saxpy", {{"a", a}, {"x", x.slice(0, 4)}, {"y", z.slice(3, 7)}});
+  g.setTileMapping(saxpy, 0);
+  g.createHostWrite("write_flag", flag);
+  pp::Sequence prog({pp::Repeat(3, pp::Sequence({pp::Execute(stencil), pp::Copy(s2, d2)})),
+                     pp::If(flag, pp::Execute(write), pp::Execute(inout)),
+                     pp::Sync(poplar::SyncType::GLOBAL)});
+  poplar::Engine engine(g, prog);
+  engine.load(env.device);
+  const bool f = argc > 2 && std::string(argv[2]) == "1";
+  engine.writeTensor("write_flag", &f, &f + 1);
+  engine.run();
   report();
 }
 
@@ -1256,6 +1307,7 @@ const std::map<std::string, std::function<void(int, char **)>> &scenarios() {
       {"write_size", writeSize},
       {"copy", [](int, char **) { copy(); }},
       {"control", [](int, char **) { control(); }},
+      {"measured", measured},
       {"dynamic", dynamic},
       {"matmul", matmul},
       {"reduce", reduce},

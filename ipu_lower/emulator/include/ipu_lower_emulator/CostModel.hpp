@@ -125,6 +125,8 @@ inline std::uint64_t ceilDiv(std::uint64_t a, std::uint64_t b) {
 struct StepCost {
   std::uint64_t compute = 0, exchange = 0, sync = 0;
   std::uint64_t exchangeBytes = 0; ///< sum over tiles
+  std::uint64_t busiest = 0;       ///< bytes of the tile that moves the most
+  unsigned syncs = 0;              ///< how many syncs `sync` counts
   unsigned vertices = 0, unestimated = 0;
   std::vector<std::pair<unsigned, std::uint64_t>> tileCompute;  ///< cycles
   std::vector<std::pair<unsigned, std::uint64_t>> tileExchange; ///< bytes

@@ -66,6 +66,7 @@
 #include <ipu_lower_emulator/CostModel.hpp>
 #include <ipu_lower_emulator/EdgeState.hpp>
 #include <ipu_lower_emulator/GraphData.hpp>
+#include <ipu_lower_emulator/Measurement.hpp>
 #include <ipu_lower_emulator/Registry.hpp>
 #include <ipu_lower_emulator/Support.hpp>
 #include <ipu_lower_emulator/View.hpp>
@@ -117,6 +118,8 @@ struct VertexPlan {
   const VertexClass *cls = nullptr;
   std::unique_ptr<void, void (*)(void *)> obj{nullptr, nullptr};
   unsigned tile = 0;
+  std::uint64_t reads = 0;   ///< elements of its Input and InOut edges, per execution
+  std::uint64_t written = 0; ///< elements it wrote in this Engine::run (Measurement.hpp)
   Keep keep;
   std::vector<std::pair<unsigned, std::pair<unsigned, unsigned>>> fieldEdges; ///< field -> [first, count) in edges
   std::vector<unsigned> diffedEdges; ///< its InOut edges diffed after each compute(w)
@@ -139,13 +142,8 @@ struct CsPlan {
   bool checkWords = false;
   std::vector<ReadHazard> readHazards; ///< rule 3c, planned at construction
   StepCost cost;
-};
-
-struct StepStats {
-  std::string name, kind;
-  std::uint64_t executions = 0, compute = 0, exchange = 0, sync = 0;
-  std::uint64_t exchangeBytes = 0;
-  unsigned vertices = 0, unestimated = 0;
+  unsigned busiestTile = 0; ///< the tile that moves cost.busiest bytes
+  std::uint64_t runs = 0;   ///< in this Engine::run
 };
 
 struct StreamConn {
@@ -248,8 +246,9 @@ private:
   void gather(const ViewData &v, unsigned es, unsigned char *dst) const;
   void scatter(const ViewData &v, unsigned es, const unsigned char *src);
   /// Scatters only the elements whose written flag is set.
-  void scatterWritten(const ViewData &v, unsigned es, const unsigned char *src,
-                      const unsigned char *written);
+  /// Returns how many there were.
+  std::size_t scatterWritten(const ViewData &v, unsigned es, const unsigned char *src,
+                             const unsigned char *written);
 
   // ---------------------------------------------------------------- execution
   StepStats &step(const core::ProgramImpl *p, const std::string &name,
@@ -299,11 +298,9 @@ private:
   [[noreturn]] void readRace(const CsPlan &cp, const ReadHazard &h, std::uint64_t key) const;
 
   // ------------------------------------------------------------------- report
-  // JSON building blocks (appends, to keep the generated code small).
-  static void jkey(std::string &j, const char *key);
-  static void jnum(std::string &j, const char *key, std::uint64_t v);
-  static void jstr(std::string &j, const char *key, const std::string &v);
   std::string report(unsigned prog, unsigned long long seed);
+  /// What this run measured (Measurement.hpp), from `steps` and the compute sets that ran.
+  std::shared_ptr<const Measurement> measurement(unsigned prog) const;
   bool hasVertices(unsigned t);
   const Tensor &handleTensor(const std::map<std::string, Tensor> &handles,
                              const std::string &handle, const char *what) const;
@@ -336,6 +333,7 @@ private:
   std::vector<std::uint64_t> tileBytes, tileCompute, tileExchange;
   std::vector<char> tilesWithVertices;
   std::vector<StepStats> steps, lastSteps;
+  std::vector<CsPlan *> csRan; ///< the compute sets that ran in this Engine::run, in order
   std::unordered_map<const core::ProgramImpl *, std::size_t> stepIndex;
   std::string lastReport;
   std::uint64_t completedRuns = 0; // runs of this Engine: shows the graph is built once

@@ -10,6 +10,7 @@
 #include <poplar/exceptions.hpp>
 
 #include <cstdint>
+#include <memory>
 #include <string>
 
 // Code guarded by `#ifdef IPU_LOWER_EMULATOR` (the codelet registration
@@ -45,11 +46,18 @@ struct SplitMix64 {
   }
 };
 
+struct Measurement; // ipu_lower_emulator/Measurement.hpp
+
 /// Mutable per-library emulator state.
 struct ProcessState {
   unsigned long long seed = 0;
   SplitMix64 rng;
   std::string report = "{}"; ///< JSON of the last completed Engine::run
+  /// What the last completed Engine::run measured (none before any), and its
+  /// JSON once asked for (ipu_lower_emulator_measured; empty until then): built
+  /// on demand, since it lists every vertex.
+  std::shared_ptr<const Measurement> measurement;
+  std::string measured;
 };
 
 /// The seed a library starts with: IPU_LOWER_EMULATOR_SEED when it is set to
@@ -67,6 +75,12 @@ std::string jsonString(const std::string &s);
 
 /// Shortest round-tripping text of a double, valid JSON.
 std::string jsonNumber(double v);
+
+// JSON building blocks: append `, "key": ` and a value to `j` (appends, to keep
+// the generated code small).
+void jkey(std::string &j, const char *key);
+void jnum(std::string &j, const char *key, std::uint64_t v);
+void jstr(std::string &j, const char *key, const std::string &v);
 
 } // namespace emulator
 } // namespace poplar

@@ -7,6 +7,10 @@
 //   const char *ipu_lower_emulator_report(void): JSON report of the last
 //       completed Engine::run in this library ("{}" before any), valid until
 //       the next run;
+//   const char *ipu_lower_emulator_measured(void): JSON of what the last
+//       completed Engine::run measured, counted from what ran and never from
+//       an estimate ("{}" before any; ipu_lower_emulator/Measurement.hpp),
+//       valid until the next run;
 //   void ipu_lower_emulator_seed(unsigned long long seed): reseeds the vertex
 //       order shuffle (default seed 0, or env IPU_LOWER_EMULATOR_SEED).
 #ifndef IPU_LOWER_EMU_POPLAR_ENGINE_HPP
@@ -85,6 +89,8 @@ private:
 // Emulator hooks (see the top of this file).
 extern "C" __attribute__((visibility("default"))) const char *
 ipu_lower_emulator_report(void);
+extern "C" __attribute__((visibility("default"))) const char *
+ipu_lower_emulator_measured(void);
 extern "C" __attribute__((visibility("default"))) void
 ipu_lower_emulator_seed(unsigned long long seed);
 

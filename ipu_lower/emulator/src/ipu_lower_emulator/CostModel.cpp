@@ -25,8 +25,10 @@ StepCost makeStepCost(const std::vector<std::uint64_t> &computeCycles,
       maxBytes = std::max(maxBytes, exchangeBytes[t]);
     }
   }
+  c.busiest = maxBytes;
   c.exchange = ceilDiv(maxBytes, exchangeBytesPerCycle);
-  c.sync = (alwaysSync || maxBytes != 0) ? syncCycles : 0;
+  c.syncs = (alwaysSync || maxBytes != 0) ? 1 : 0;
+  c.sync = c.syncs * std::uint64_t(syncCycles);
   return c;
 }
 
@@ -67,7 +69,9 @@ StepCost matMulCost(std::uint64_t g, std::uint64_t m, std::uint64_t k, std::uint
                       std::uint64_t(flopsPerCycle) * kMatmulEfficiencyShare);
   c.exchange = ceilDiv(part.receivedBytes, exchangeBytesPerCycle);
   c.exchangeBytes = part.receivedBytes * part.groups * part.rows * part.inner * part.columns;
+  c.busiest = part.receivedBytes;
   c.sync = syncCycles;
+  c.syncs = 1;
   return c;
 }
 
@@ -79,6 +83,7 @@ StepCost remoteCopyCost(std::uint64_t bytes, double clockHz,
       std::ceil(double(bytes) * clockHz / double(streamingBytesPerSecond)));
   c.exchangeBytes = bytes;
   c.sync = syncCycles;
+  c.syncs = 1;
   return c;
 }
 
@@ -128,6 +133,8 @@ StepCost reduceCost(const ReduceShape &r, unsigned tiles, unsigned workers,
     total.compute += c.compute;
     total.exchange += c.exchange;
     total.sync += c.sync;
+    total.syncs += c.syncs;
+    total.busiest += c.busiest;
     total.exchangeBytes += c.exchangeBytes;
     total.tileCompute.insert(total.tileCompute.end(), c.tileCompute.begin(), c.tileCompute.end());
     total.tileExchange.insert(total.tileExchange.end(), c.tileExchange.begin(), c.tileExchange.end());
@@ -163,7 +170,9 @@ StepCost reduceCost(const ReduceShape &r, unsigned tiles, unsigned workers,
     total.compute += fold(received, perTile, r.accumWidth, r.accumFloat, workers);
     total.exchange += ceilDiv(received * r.accumBytes, exchangeBytesPerCycle);
     total.exchangeBytes += partials * r.accumBytes;
+    total.busiest += received * r.accumBytes;
     total.sync += syncCycles;
+    total.syncs++;
     fanIn = std::min(fanIn, s);
     partials = groups;
     holding = std::min<std::uint64_t>(tiles, groups);

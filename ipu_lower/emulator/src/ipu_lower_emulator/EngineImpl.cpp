@@ -82,13 +82,41 @@ void EngineCore::run(unsigned prog) {
          std::to_string(programs.size()) + " programs)");
   steps.clear();
   stepIndex.clear();
+  for (CsPlan *cp : csRan) {
+    cp->runs = 0;
+    for (VertexPlan &vp : cp->vertices)
+      vp.written = 0;
+  }
+  csRan.clear();
   tileCompute.assign(target.numTiles(), 0);
   tileExchange.assign(target.numTiles(), 0);
   const unsigned long long seed = processState().seed;
   exec(programs[prog].get());
   ++completedRuns;
   lastReport = report(prog, seed);
-  processState().report = lastReport;
+  ProcessState &state = processState();
+  state.report = lastReport;
+  state.measurement = measurement(prog);
+  state.measured.clear();
+}
+
+std::shared_ptr<const Measurement> EngineCore::measurement(unsigned prog) const {
+  auto m = std::make_shared<Measurement>();
+  m->program = prog;
+  m->engineRuns = completedRuns;
+  m->steps = steps;
+  for (const CsPlan *cp : csRan) {
+    ComputeSetMeasure c;
+    c.name = cp->name;
+    c.runs = cp->runs;
+    c.busiestTile = cp->busiestTile;
+    c.busiestBytes = cp->cost.busiest;
+    c.exchangeBytes = cp->cost.exchangeBytes;
+    for (const VertexPlan &vp : cp->vertices)
+      c.vertices.push_back(VertexElements{vp.tile, vp.reads * cp->runs, vp.written});
+    m->computeSets.push_back(std::move(c));
+  }
+  return m;
 }
 
 void EngineCore::writeTensor(const std::string &handle, const void *b, const void *e) {
@@ -290,9 +318,10 @@ void EngineCore::prepare(const core::ProgramImpl *p) {
            "' into tensor " + v.describe() + ", which is a constant");
     if (p->offset.valid())
       ownView(p->offset, "Copy");
-    costs[p] = remoteCopyCost(std::uint64_t(v.size()) * typeSize(Access<Tensor>::type(t)),
-                              target.clockHz, target.streamingBytesPerSecond,
-                              target.syncCycles);
+    const unsigned es = typeSize(Access<Tensor>::type(t));
+    costs[p] = remoteCopyCost(std::uint64_t(v.size()) * es, target.clockHz,
+                              target.streamingBytesPerSecond, target.syncCycles);
+    costs[p].busiest = busiestTileElements(t) * es;
     break;
   }
   case Kind::Repeat:
@@ -454,6 +483,8 @@ void EngineCore::plan(unsigned cs) {
         ep.esz = typeSize(spec.type);
         ep.view = Access<Tensor>::view(t);
         ep.n = ep.view->size();
+        if (ep.dir != Dir::Out)
+          vp.reads += ep.n;
         ep.zeroCopy = ep.dir == Dir::In && ep.view->contiguous() && ep.n != 0;
         if (!ep.zeroCopy) {
           ep.bufOff = cursor;
@@ -488,6 +519,8 @@ void EngineCore::plan(unsigned cs) {
                           target.syncCycles, true);
   cp->cost.vertices = vertexCount;
   cp->cost.unestimated = unestimated;
+  cp->busiestTile = static_cast<unsigned>(
+      std::max_element(xbytes.begin(), xbytes.end()) - xbytes.begin());
   planWriteChecks(*cp);
   planWordChecks(*cp, cursor);
   planReadChecks(*cp);
@@ -699,9 +732,9 @@ void EngineCore::scatter(const ViewData &v, unsigned es, const unsigned char *sr
   }
 }
 
-void EngineCore::scatterWritten(const ViewData &v, unsigned es, const unsigned char *src,
-                                const unsigned char *written) {
-  std::size_t pos = 0;
+std::size_t EngineCore::scatterWritten(const ViewData &v, unsigned es, const unsigned char *src,
+                                       const unsigned char *written) {
+  std::size_t pos = 0, count = 0;
   for (const Run &r : v.runs) {
     unsigned char *base = mem[r.var].data();
     if (r.stride == 1 || r.count == 1) {
@@ -715,15 +748,19 @@ void EngineCore::scatterWritten(const ViewData &v, unsigned es, const unsigned c
         while (k1 < r.count && written[pos + k1])
           ++k1;
         std::memcpy(base + (r.start + k) * es, src + (pos + k) * es, (k1 - k) * es);
+        count += k1 - k;
         k = k1;
       }
     } else {
       for (std::size_t k = 0; k < r.count; ++k)
-        if (written[pos + k])
+        if (written[pos + k]) {
           std::memcpy(base + r.addr(k) * es, src + (pos + k) * es, es);
+          ++count;
+        }
     }
     pos += r.count;
   }
+  return count;
 }
 
 // ---------------------------------------------------------------- execution
@@ -737,6 +774,8 @@ StepStats &EngineCore::step(const core::ProgramImpl *p, const std::string &name,
   steps.push_back(StepStats{});
   steps.back().name = name;
   steps.back().kind = kind;
+  const std::string k = kind;
+  steps.back().modelled = k == "matmul" || k == "reduce" || k == "elementwise";
   return steps.back();
 }
 
@@ -747,7 +786,9 @@ void EngineCore::account(const core::ProgramImpl *p, const std::string &name,
   s.compute += c.compute;
   s.exchange += c.exchange;
   s.sync += c.sync;
+  s.syncs += c.syncs;
   s.exchangeBytes += c.exchangeBytes;
+  s.busiestBytes += c.busiest;
   s.vertices = c.vertices;
   s.unestimated = c.unestimated;
   for (const auto &tc : c.tileCompute)
@@ -759,6 +800,7 @@ void EngineCore::account(const core::ProgramImpl *p, const std::string &name,
 void EngineCore::accountControl(const core::ProgramImpl *p, const char *what) {
   StepCost c;
   c.sync = target.syncCycles;
+  c.syncs = 1;
   account(p, p->name.empty() ? std::string(what) + " '" +
                                    Access<Tensor>::view(p->a)->varName() + "'"
                              : p->name,
@@ -898,6 +940,7 @@ void EngineCore::exec(const core::ProgramImpl *p) {
   case Kind::Sync: {
     StepCost c;
     c.sync = target.syncCycles;
+    c.syncs = 1;
     account(p, p->name.empty() ? "sync" : p->name, "sync", c);
     return;
   }
@@ -918,6 +961,7 @@ void EngineCore::exec(const core::ProgramImpl *p) {
     scatter(to, es, tmp.data());
     StepCost c = copyCost(from, to, es);
     c.sync = target.syncCycles;
+    c.syncs = 1;
     account(p, p->name.empty() ? (slice ? "dynamicSlice '" : "dynamicUpdate '") +
                                      Access<Tensor>::view(p->a)->varName() + "'"
                                : p->name,
@@ -1004,6 +1048,7 @@ void EngineCore::matMul(const core::ProgramImpl *p) {
     c.compute += scaledAddSupervisorCycles(ot == TypeId::HALF, busiestTileElements(p->out),
                                            target.workers);
     c.sync += target.syncCycles;
+    c.syncs++;
   }
   account(p, p->name.empty() ? "matMul '" + ov.varName() + "'" : p->name, "matmul", c);
 }
@@ -1017,6 +1062,7 @@ void EngineCore::mulInPlace(const core::ProgramImpl *p) {
   c.compute = binaryOp1DInPlaceMultiplyCycles(Access<Tensor>::type(p->out) == TypeId::HALF,
                                               busiestTileElements(p->out), target.workers);
   c.sync = target.syncCycles;
+  c.syncs = 1;
   account(p, p->name.empty() ? "mulInPlace '" + Access<Tensor>::view(p->out)->varName() + "'"
                              : p->name,
           "elementwise", c);
@@ -1265,13 +1311,17 @@ bool EngineCore::runComputeSet(CsPlan &cp, bool failOnFalse) {
     checkWords(cp);
   if (!cp.readHazards.empty())
     checkReads(cp);
-  // 4. commit
+  // 4. commit, counting what each vertex wrote (Measurement.hpp)
   for (EdgePlan &ep : cp.edges) {
-    if (ep.dir == Dir::Out)
-      scatterWritten(*ep.view, ep.esz, ep.data, ep.written);
-    else if (ep.dir == Dir::InOut)
+    if (ep.dir == Dir::Out) {
+      cp.vertices[ep.vertex].written += scatterWritten(*ep.view, ep.esz, ep.data, ep.written);
+    } else if (ep.dir == Dir::InOut) {
       scatter(*ep.view, ep.esz, ep.data);
+      cp.vertices[ep.vertex].written += ep.n;
+    }
   }
+  if (cp.runs++ == 0)
+    csRan.push_back(&cp);
   return allOk;
 }
 
@@ -1432,22 +1482,6 @@ void EngineCore::readRace(const CsPlan &cp, const ReadHazard &h, std::uint64_t k
 
 // ------------------------------------------------------------------- report
 
-void EngineCore::jkey(std::string &j, const char *key) {
-  j += ", \"";
-  j += key;
-  j += "\": ";
-}
-
-void EngineCore::jnum(std::string &j, const char *key, std::uint64_t v) {
-  jkey(j, key);
-  j += std::to_string(v);
-}
-
-void EngineCore::jstr(std::string &j, const char *key, const std::string &v) {
-  jkey(j, key);
-  j += jsonString(v);
-}
-
 std::string EngineCore::report(unsigned prog, unsigned long long seed) {
   std::uint64_t compute = 0, exchange = 0, sync = 0;
   unsigned unestimated = 0;
@@ -1485,10 +1519,9 @@ std::string EngineCore::report(unsigned prog, unsigned long long seed) {
   j += "[";
   for (std::size_t i = 0; i < steps.size(); ++i) {
     const StepStats &s = steps[i];
-    j += i ? ", {\"name\": " : "{\"name\": ";
-    j += jsonString(s.name);
-    jstr(j, "kind", s.kind);
-    jnum(j, "executions", s.executions);
+    if (i)
+      j += ", ";
+    stepHead(j, s);
     jnum(j, "compute_cycles", s.compute);
     jnum(j, "exchange_cycles", s.exchange);
     jnum(j, "sync_cycles", s.sync);

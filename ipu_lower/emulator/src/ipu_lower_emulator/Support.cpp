@@ -73,5 +73,21 @@ std::string jsonNumber(double v) {
   return buf;
 }
 
+void jkey(std::string &j, const char *key) {
+  j += ", \"";
+  j += key;
+  j += "\": ";
+}
+
+void jnum(std::string &j, const char *key, std::uint64_t v) {
+  jkey(j, key);
+  j += std::to_string(v);
+}
+
+void jstr(std::string &j, const char *key, const std::string &v) {
+  jkey(j, key);
+  j += jsonString(v);
+}
+
 } // namespace emulator
 } // namespace poplar

@@ -98,6 +98,15 @@ const char *ipu_lower_emulator_report(void) {
   return poplar::emulator::processState().report.c_str();
 }
 
+const char *ipu_lower_emulator_measured(void) {
+  poplar::emulator::ProcessState &state = poplar::emulator::processState();
+  if (!state.measurement)
+    return "{}";
+  if (state.measured.empty())
+    state.measured = state.measurement->json();
+  return state.measured.c_str();
+}
+
 void ipu_lower_emulator_seed(unsigned long long seed) {
   poplar::emulator::reseed(seed);
 }
