@@ -522,8 +522,6 @@ def multiply_half(x: dace.float16[N], y: dace.float16[N], z: dace.float16[N]):
     z[:] = x * y
 
 
-@pytest.mark.xfail(strict=True, reason="issue 22 part 1: the vertex rules charge the emitted C++ 0.54x (saxpy) and "
-                                       "0.62x (float16 multiply) of poplibs' asm vertex; honest rules bring it into the band")
 @pytest.mark.parametrize("program, poplibs", [
     (importlib.import_module("ipu_lower.examples.saxpy").saxpy, lambda n: scaled_add_supervisor(FLOAT, n, False)),
     (multiply_half, lambda n: binary_op_1d("multiply", HALF, n)),
