@@ -37,7 +37,6 @@ from ipu_lower.element_types import element_type_of_numpy
 from ipu_lower.frontend.symbolic import SymbolicError, to_index_expr
 from ipu_lower.program import IDENTIFIER, Program, symbol_value
 from ipu_lower.targets.codelet_printer import CODELET_INCLUDES
-from ipu_lower.targets.print_context import cpp_string
 from ipu_lower.targets.host_printer import (
     ABI_FUNCTIONS,
     DYNAMIC_SLICE_INCLUDES,
@@ -47,6 +46,7 @@ from ipu_lower.targets.host_printer import (
     POPOPS_INCLUDES,
     REDUCE_INCLUDES,
 )
+from ipu_lower.targets.print_context import cpp_string
 
 EMULATOR = Path(__file__).resolve().parent / "emulator"
 EMULATOR_INCLUDE = EMULATOR / "include"  # the headers: Poplar's API and the internals
