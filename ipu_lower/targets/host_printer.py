@@ -2,10 +2,12 @@
 
 Each build-region op has a short printing function, found through `_BUILD_PRINTERS`.
 Views (`poplar.flatten`, `poplar.slice`, `poplar.slice_box`, `poplar.reshape`,
-`poplar.dim_shuffle`, `poplar.broadcast`) are printed inline where they are used. Every
-distinct tile map becomes one constant table of runs; `poplar.map_tensor` and
-`poplar.add_vertices` are loops over it (`for_each_block`) that compute each tile's
-slice from its run, so host.cpp is as long as the program, whatever the tile count.
+`poplar.dim_shuffle`, `poplar.broadcast`) are printed inline where they are used, except
+in a loop over blocks: there a view is built once, before the loop, as a named tensor
+that each block slices (`_per_block_base`). Every distinct tile map becomes one constant
+table of runs; `poplar.map_tensor` and `poplar.add_vertices` are loops over it
+(`for_each_block`) that compute each tile's slice from its run, so host.cpp is as long
+as the program, whatever the tile count.
 The values of each `poplar.add_constant` are a table of exact literals beside them.
 """
 
@@ -172,6 +174,9 @@ class HostContext(PrintContext):
         self.tile_maps: dict[tuple, str] = {}
         self.constants: dict[poplar.AddConstantOp, str] = {}
         """The table of values of each constant."""
+        self.bases: dict[tuple[SSAValue, str | tuple[int, int]], str] = {}
+        """The named tensor built once for each view and form that loops over blocks
+        slice (`_per_block_base`)."""
 
 
 def host_type(t) -> str:
@@ -184,6 +189,29 @@ def host_type(t) -> str:
 def _flat(ctx: PrintContext, tensor: SSAValue) -> str:
     name = ctx[tensor]
     return f"{name}.flatten()" if len(poplar.tensor_type(tensor).get_shape()) > 1 else name
+
+
+def _per_block_base(ctx: HostContext, tensor: SSAValue, form: str | tuple[int, int] = "flat") -> str:
+    """What a loop over blocks slices `tensor` from, in `form`: "flat" (flattened),
+    "grid" (as it is) or (rows, columns) (a matrix of the flattened elements). A view is
+    built once per tensor and form, as a named tensor before the first loop that needs
+    it (a matrix from the flattened one): rebuilding it per block would cost each block
+    the whole view (a broadcast of 1000 rows is a million elements to gather). A
+    variable stays inline: a view of a whole variable is one run of it, which costs a
+    block nothing to rebuild."""
+    match form:
+        case "flat":
+            shaped = _flat(ctx, tensor)
+        case "grid":
+            shaped = ctx[tensor]
+        case (rows, columns):
+            shaped = f"{_per_block_base(ctx, tensor)}.reshape({{{rows}, {columns}}})"
+    if poplar.variable_of(tensor) is tensor:
+        return shaped
+    if (tensor, form) not in ctx.bases:
+        name = ctx.bases[tensor, form] = ctx.names.fresh(f"{ctx[poplar.variable_of(tensor)]}_view", "view")
+        ctx.line(f"poplar::Tensor {name} = {shaped};")
+    return ctx.bases[tensor, form]
 
 
 def _braced(values) -> str:
@@ -295,11 +323,13 @@ def _map_tensor(ctx: HostContext, op: poplar.MapTensorOp) -> None:
     if not poplar.tensor_type(op.tensor).get_shape():
         ctx.line(f"graph.setTileMapping({ctx[op.tensor]}, {op.tile_map.runs()[0].first});")
         return
+    grid = isinstance(op.tile_map, poplar.GridMapAttr)
+    base = _per_block_base(ctx, op.tensor, "grid" if grid else "flat")
     with _for_each_block(ctx, op.tile_map):
-        if isinstance(op.tile_map, poplar.GridMapAttr):
-            ctx.line(f"graph.setTileMapping({ctx[op.tensor]}.slice({_box([(0, 0)] * op.tile_map.rank)}), block.tile);")
+        if grid:
+            ctx.line(f"graph.setTileMapping({base}.slice({_box([(0, 0)] * op.tile_map.rank)}), block.tile);")
         else:
-            ctx.line(f"graph.setTileMapping({_flat(ctx, op.tensor)}.slice(block.begin, block.end), block.tile);")
+            ctx.line(f"graph.setTileMapping({base}.slice(block.begin, block.end), block.tile);")
 
 
 def _add_remote_buffer(ctx: PrintContext, op: poplar.AddRemoteBufferOp) -> None:
@@ -333,27 +363,29 @@ def _add_compute_set(ctx: PrintContext, op: poplar.AddComputeSetOp) -> None:
     ctx.line(f"poplar::ComputeSet {name} = graph.addComputeSet({cpp_string(op.debug_name.data)});")
 
 
-def _connected(ctx: PrintContext, tensor: SSAValue, rule: poplar.SliceAttr, grid: bool = False) -> str:
-    """The tensor one vertex connects, from its block (or its box, over a grid map)."""
+def _connected(ctx: HostContext, tensor: SSAValue, rule: poplar.SliceAttr, grid: bool = False) -> str:
+    """The tensor one vertex connects, from its block (or its box, over a grid map);
+    what it is sliced from is built before the loop (`_per_block_base`)."""
     if rule.is_whole:
-        return _flat(ctx, tensor)
+        return _per_block_base(ctx, tensor)
     if grid:
-        return f"{ctx[tensor]}.slice({_box(rule.ring(len(poplar.tensor_type(tensor).get_shape())))}).flatten()"
+        box = _box(rule.ring(len(poplar.tensor_type(tensor).get_shape())))
+        return f"{_per_block_base(ctx, tensor, 'grid')}.slice({box}).flatten()"
     if rule.is_partial:
-        return f"{_flat(ctx, tensor)}[block.index]"
+        return f"{_per_block_base(ctx, tensor)}[block.index]"
     if rule.kind.data == "partials":
         n = rule.size
-        return f"{_flat(ctx, tensor)}.slice(block.index * {n}, block.index * {n} + {n})"
+        return f"{_per_block_base(ctx, tensor)}.slice(block.index * {n}, block.index * {n} + {n})"
     if rule.kind.data == "rows":
-        return f"{_flat(ctx, tensor)}.slice(block.begin * {rule.size}, block.end * {rule.size})"
+        return f"{_per_block_base(ctx, tensor)}.slice(block.begin * {rule.size}, block.end * {rule.size})"
     if rule.kind.data == "columns":
         rows = poplar.tensor_type(tensor).num_elements() // rule.size
-        matrix = f"{_flat(ctx, tensor)}.reshape({{{rows}, {rule.size}}})"
+        matrix = _per_block_base(ctx, tensor, (rows, rule.size))
         return f"{matrix}.slice({{0, block.begin}}, {{{rows}, block.end}}).flatten()"
     lo, hi = rule.halo
     begin = f"block.begin - {lo}" if lo else "block.begin"
     end = f"block.end + {hi}" if hi else "block.end"
-    return f"{_flat(ctx, tensor)}.slice({begin}, {end})"
+    return f"{_per_block_base(ctx, tensor)}.slice({begin}, {end})"
 
 
 def _add_vertices(ctx: HostContext, op: poplar.AddVerticesOp) -> None:
@@ -366,11 +398,12 @@ def _add_vertices(ctx: HostContext, op: poplar.AddVerticesOp) -> None:
         estimate += "[block.run]"
     grid = isinstance(op.tile_map, poplar.GridMapAttr)
     body = poplar.codelet_named(op, codelet).body.block  # type: ignore[union-attr]
+    connected = [_connected(ctx, tensor, rule, grid) for tensor, rule in zip(op.tensors, op.rules.data)]
     with _for_each_block(ctx, op.tile_map):
         ctx.line(f"poplar::VertexRef vertex = graph.addVertex({ctx[op.compute_set]}, {cpp_string(codelet)});")
         ctx.line("graph.setTileMapping(vertex, block.tile);")
-        for name, tensor, rule in zip(op.names(), op.tensors, op.rules.data):
-            ctx.line(f"graph.connect(vertex[{cpp_string(name)}], {_connected(ctx, tensor, rule, grid)});")
+        for name, edge in zip(op.names(), connected):
+            ctx.line(f"graph.connect(vertex[{cpp_string(name)}], {edge});")
         if uses_block_start(body):
             ctx.line(f'graph.setInitialValue(vertex["{BLOCK_START}"], static_cast<unsigned>({_block_start(op)}));')
         for dim in block_extents(body):

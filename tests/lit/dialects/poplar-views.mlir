@@ -5,7 +5,8 @@
 
 // Round trip of Poplar's tensor views poplar.slice_box, poplar.reshape,
 // poplar.dim_shuffle and poplar.broadcast (what ipu.view becomes), connected to a
-// vertex and copied, and the C++ each prints inline where it is used.
+// vertex and copied, and the C++ each prints: inline where it is used, or once
+// before a loop over blocks that slices it.
 
 poplar.codelet @pass(%x: memref<?xf32> input "x", %y: memref<?xf32> output "y") {
 }
@@ -43,6 +44,7 @@ poplar.host_program @views arch "ipu2" args ["A", "y"] : [memref<5x7xf32>, memre
 // GENERIC: %t = "poplar.dim_shuffle"(%A) <{permutation = array<i64: 1, 0>}> : (!poplar.tensor<5x7xf32>) -> !poplar.tensor<7x5xf32>
 // GENERIC: %rows = "poplar.broadcast"(%row) <{times = 3 : i64, dim = 0 : i64}> : (!poplar.tensor<1x7xf32>) -> !poplar.tensor<3x7xf32>
 
-// CPP: graph.connect(vertex["x"], A.slice({3, 0}, {4, 7}).reshape({7}).slice(block.begin, block.end));
+// CPP: poplar::Tensor A_view = A.slice({3, 0}, {4, 7}).reshape({7});
+// CPP: graph.connect(vertex["x"], A_view.slice(block.begin, block.end));
 // CPP: poplar::program::Copy copy(A.dimShuffle({1, 0}).flatten().slice(0, 7), y);
 // CPP: poplar::program::Copy {{.*}}(A.slice({3, 0}, {4, 7}).broadcast(3, 0).flatten().slice(7, 14), y);

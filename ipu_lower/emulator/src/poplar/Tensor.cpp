@@ -228,13 +228,29 @@ Tensor Tensor::upsample(unsigned scale, unsigned dimension, UpsampleMethod metho
   });
 }
 
+// Each block of dimensions [dim, rank) N times over: a block of one element (a
+// column broadcast along the rows) is one run of stride 0, built in O(1), not N.
 Tensor Tensor::broadcast(unsigned N, unsigned dim) const {
-  return blocks("broadcast", dim, [&](std::size_t d, auto &&emit) {
+  const emulator::ViewData &v = get("broadcast");
+  if (dim >= v.shape.size())
+    emulator::fail("Tensor::broadcast: dimension " + std::to_string(dim) +
+                   " out of range for tensor " + v.describe() + " of rank " +
+                   std::to_string(v.shape.size()));
+  const std::size_t outer = emulator::product(v.shape, 0, dim);
+  const std::size_t block = emulator::product(v.shape, dim, v.shape.size());
+  emulator::RunBuilder b;
+  for (std::size_t o = 0; o < outer; ++o) {
+    if (block == 1) {
+      const auto a = v.at(o);
+      b.add(a.first, a.second, N, 0);
+      continue;
+    }
     for (unsigned n = 0; n < N; ++n)
-      for (std::size_t j = 0; j < d; ++j)
-        emit(j);
-    return d * N;
-  });
+      b.addRange(v, o * block, (o + 1) * block);
+  }
+  std::vector<std::size_t> s = v.shape;
+  s[dim] *= N;
+  return make(b, std::move(s));
 }
 
 Tensor Tensor::reinterpret(const Type &type) const {
