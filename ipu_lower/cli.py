@@ -43,9 +43,10 @@ from ipu_lower.frontend.frontends import (
     SdfgFrontend,
     SdfgzFrontend,
 )
-from ipu_lower.pipelines import PipelinePass
-from ipu_lower.registry import DIALECTS, PASSES
-from ipu_lower.targets.poplar_cpp import PoplarCppTarget, split_files
+from ipu_lower.registry import get_all_dialects, get_all_passes
+
+# Imported when used, so that `--help` starts fast: the target with its printers.
+_POPLAR_CPP = "poplar-cpp"
 
 _PIPELINE = re.compile(r"\s*builtin\.module\((.*)\)\s*", re.S)
 
@@ -77,17 +78,18 @@ class IpuOptMain(xDSLOptMain):
 
     def register_all_dialects(self):
         super().register_all_dialects()
-        for dialect in DIALECTS:
-            self.ctx.register_dialect(dialect.name, _constant(dialect))
+        for name, load in get_all_dialects().items():
+            self.ctx.register_dialect(name, load)
 
     def register_all_passes(self):
+        """Ours first, so that `--help` lists them before xDSL's."""
+        for name, load in get_all_passes().items():
+            self.register_pass(name, load)
         super().register_all_passes()
-        for p in PASSES:
-            self.register_pass(p.name, _constant(p))
 
     def register_all_targets(self):
         super().register_all_targets()
-        self.available_targets[PoplarCppTarget.name] = lambda: PoplarCppTarget
+        self.available_targets[_POPLAR_CPP] = _poplar_cpp_target
 
     def register_all_frontends(self):
         super().register_all_frontends()
@@ -129,6 +131,8 @@ class IpuOptMain(xDSLOptMain):
             super().setup_pipeline()
         except (Exception, ArgSpecParseError) as err:  # the latter is a BaseException
             raise CompileError(f"invalid pass pipeline: {err}") from err
+        from ipu_lower.pipelines import PipelinePass
+
         steps = []
         for p in self.pipeline.passes:
             p = self.with_cli_defaults(p)
@@ -199,7 +203,9 @@ class IpuOptMain(xDSLOptMain):
         if target is None:
             sys.stdout.write(text)
             return
-        if parse_spec(self.args.target).name == PoplarCppTarget.name:
+        if parse_spec(self.args.target).name == _POPLAR_CPP:
+            from ipu_lower.targets.poplar_cpp import split_files
+
             atomic_output.write_files(Path(target), split_files(text))
         else:
             atomic_output.write_file(Path(target), text)
@@ -227,6 +233,12 @@ def _located(callback):
         entering_pass(following and following.name)
 
     return located
+
+
+def _poplar_cpp_target():
+    from ipu_lower.targets.poplar_cpp import PoplarCppTarget
+
+    return PoplarCppTarget
 
 
 def _exit_with_error(message: str) -> None:

@@ -1,0 +1,61 @@
+"""ipu-opt starts fast: its dialects, passes and target are registered by name and
+imported when a run uses them, so `--help` imports neither DaCe nor numpy nor sympy."""
+
+import subprocess
+import sys
+
+import pytest
+
+from ipu_lower.cli import _POPLAR_CPP, _poplar_cpp_target
+from ipu_lower.registry import get_all_dialects, get_all_passes
+
+HEAVY = ("dace", "numpy", "sympy", "networkx", "ipu_lower.passes", "ipu_lower.dialects", "ipu_lower.targets")
+
+
+@pytest.mark.parametrize("name", sorted(get_all_passes()))
+def test_each_pass_is_registered_under_its_own_name(name):
+    assert get_all_passes()[name]().name == name
+
+
+@pytest.mark.parametrize("name", sorted(get_all_dialects()))
+def test_each_dialect_is_registered_under_its_own_name(name):
+    assert get_all_dialects()[name]().name == name
+
+
+def test_the_target_is_registered_under_its_own_name():
+    assert _poplar_cpp_target().name == _POPLAR_CPP
+
+
+def _modules_after(args: list[str]) -> set[str]:
+    """The modules a fresh process has imported once `ipu-opt ARGS` returns."""
+    script = (
+        "import sys\n"
+        "from ipu_lower.cli import ipu_opt_main\n"
+        f"try: ipu_opt_main({args!r})\n"
+        "except SystemExit: pass\n"
+        "print(' '.join(sys.modules), file=sys.stderr)\n"
+    )
+    result = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True)
+    return set(result.stderr.split())
+
+
+def _heavy(modules: set[str]) -> set[str]:
+    return {m for m in modules if m.startswith(HEAVY)}
+
+
+def test_help_imports_no_pass_dialect_dace_numpy_or_sympy():
+    modules = _modules_after(["--help"])
+    assert "xdsl.xdsl_opt_main" in modules  # the process did get as far as the help
+    assert _heavy(modules) == set()
+
+
+def test_a_run_imports_what_it_uses(tmp_path):
+    """The same measurement sees the imports of a real lowering (so the test above can fail)."""
+    modules = _modules_after(["--version"])
+    assert _heavy(modules) == set()
+    source = tmp_path / "empty.mlir"
+    source.write_text("builtin.module {}\n")
+    modules = _modules_after([str(source), "-p", "ipu-plan-exchange", "-t", "poplar-cpp"])
+    assert "ipu_lower.passes.plan_exchange" in modules
+    assert "ipu_lower.targets.poplar_cpp" in modules
+    assert "ipu_lower.passes.tile_partition" not in modules  # a pass the run does not use
