@@ -3,6 +3,7 @@ imported when a run uses them, so `--help` imports neither DaCe nor numpy nor sy
 
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -59,3 +60,40 @@ def test_a_run_imports_what_it_uses(tmp_path):
     assert "ipu_lower.passes.plan_exchange" in modules
     assert "ipu_lower.targets.poplar_cpp" in modules
     assert "ipu_lower.passes.tile_partition" not in modules  # a pass the run does not use
+
+
+def test_a_tasklet_naming_dace_does_not_ask_dace_for_the_free_symbols(tmp_path, monkeypatch):
+    """`dace.float32(1.5)` names the module, not a symbol: the importer answers that
+    without DaCe's walk of every state for the SDFG's free symbols."""
+    import dace
+
+    from ipu_lower.frontend.importer import import_sdfg
+    from tests.test_compile_scaling import _benchmark
+
+    sdfg = _benchmark().chain_sdfg(3)
+    assert "dace.float32" in next(n for n in sdfg.all_nodes_recursive() if isinstance(n[0], dace.nodes.Tasklet))[0].code.as_string
+    walks = []
+    free_symbols = dace.SDFG.free_symbols
+    monkeypatch.setattr(dace.SDFG, "free_symbols", property(lambda s: walks.append(s) or free_symbols.fget(s)))
+    import_sdfg(sdfg)
+    assert walks == []
+
+
+def test_the_collector_runs_rarely_during_a_run_and_is_restored(tmp_path):
+    import gc
+
+    from ipu_lower.examples import __file__ as examples
+    from ipu_lower.cli import ipu_opt_main
+
+    saxpy = Path(examples).parent / "saxpy.sdfg"
+    collections = []
+    callback = lambda phase, info: phase == "start" and collections.append(gc.get_threshold()[0])  # noqa: E731
+    before = gc.get_threshold()
+    gc.callbacks.append(callback)
+    try:
+        ipu_opt_main([str(saxpy), "--symbols", "N=1000", "-p", "sdfg-to-poplar", "-t", "poplar-cpp",
+                      "-o", str(tmp_path / "out")])
+    finally:
+        gc.callbacks.remove(callback)
+    assert gc.get_threshold() == before
+    assert len(collections) < 5, collections  # at Python's default, 700, dozens
