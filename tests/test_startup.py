@@ -10,7 +10,8 @@ import pytest
 from ipu_lower.cli import _POPLAR_CPP, _poplar_cpp_target
 from ipu_lower.registry import get_all_dialects, get_all_passes
 
-HEAVY = ("dace", "numpy", "sympy", "networkx", "ipu_lower.passes", "ipu_lower.dialects", "ipu_lower.targets")
+HEAVY = ("dace", "numpy", "sympy", "networkx", "ipu_lower.passes", "ipu_lower.dialects.sdfg",
+         "ipu_lower.dialects.ipu", "ipu_lower.dialects.poplar", "ipu_lower.targets")
 
 
 @pytest.mark.parametrize("name", sorted(get_all_passes()))
