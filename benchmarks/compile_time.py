@@ -11,8 +11,11 @@ N = 1e6 float32 elements (state k reads the array state k-1 wrote), saves each a
   (every pass of sdfg-to-poplar, with the IR verified before the first and after the
   last as ipu-opt does, and the poplar-cpp printer) against DaCe's `generate_code()`.
 
-Both load the file with DaCe's `SDFG.from_json` (ipu-opt after its safety check). Each
-number is the best of `--repeats` runs. Linear growth from 50 to 200 states is 4x.
+Both load the file with DaCe's `SDFG.from_json` (ipu-opt after its safety check). The
+two sides run alternately (ours, DaCe's, ours, ...), so that a change in the machine's
+load falls on both, and each number is the median of `--repeats` runs: elapsed seconds,
+and for whole commands also the CPU seconds (user + sys) of the process, which a busy
+machine inflates less. Linear growth from 50 to 200 states is 4x.
 Run: python benchmarks/compile_time.py [--states 10,50,200] [--repeats 3]
 
 `--large` measures instead how ipu-opt scales with the size of one SDFG: chains with
@@ -25,11 +28,15 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
+import resource
+import statistics
 import subprocess
 import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import NamedTuple
 
 import dace
 
@@ -95,21 +102,42 @@ def chain_sdfg(states: int, unused: int = 0) -> dace.SDFG:
     return sdfg
 
 
-def run(command: list[str]) -> tuple[float, str]:
+class Run(NamedTuple):
+    """One process: elapsed and CPU (user + sys) seconds, and what it printed."""
+
+    elapsed: float
+    cpu: float
+    stdout: str
+
+
+def run(command: list[str]) -> Run:
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
     result = subprocess.run(command, capture_output=True, text=True)
     elapsed = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
     if result.returncode != 0:
         raise SystemExit(f"{' '.join(command[:3])} ... failed:\n{result.stderr[-2000:]}")
-    return elapsed, result.stdout
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    return Run(elapsed, cpu, result.stdout)
 
 
-def best_process(command: list[str], repeats: int) -> float:
-    return min(run(command)[0] for _ in range(repeats))
+def alternated(commands: list[list[str]], repeats: int) -> list[list[Run]]:
+    """Each command `repeats` times, taking turns: the runs of command k are result[k]."""
+    runs: list[list[Run]] = [[] for _ in commands]
+    for _ in range(repeats):
+        for command, done in zip(commands, runs):
+            done.append(run(command))
+    return runs
 
 
-def best_generate(script: str, path: Path, repeats: int) -> float:
-    return min(json.loads(run([sys.executable, "-c", script, str(path)])[1])["generate"] for _ in range(repeats))
+def median(values) -> float:
+    return statistics.median(values)
+
+
+def generate_seconds(runs: list[Run]) -> float:
+    """The median of the in-process code generator's seconds the runs printed."""
+    return median(json.loads(r.stdout)["generate"] for r in runs)
 
 
 def ipu_opt_command(path: Path, out: Path) -> list[str]:
@@ -117,9 +145,12 @@ def ipu_opt_command(path: Path, out: Path) -> list[str]:
             "-p", "sdfg-to-poplar", "-t", "poplar-cpp", "-o", str(out)]
 
 
+DACE_COMMAND = "import sys, dace; dace.SDFG.from_file(sys.argv[1]).generate_code()"
+
+
 def large(sizes: list[tuple[int, int]], repeats: int) -> None:
     """The table of `--large`: seconds against (unused containers, states)."""
-    print(f"ipu-opt on large SDFGs (seconds, best of {repeats})")
+    print(f"ipu-opt on large SDFGs (seconds, median of {repeats}, command and lowering alternated)")
     header = (f"{'containers':>10} {'states':>6} | {'command':>8} {'lowering':>8} | "
               f"{'size x':>6} {'command x':>9} {'lowering x':>10}")
     print(header)
@@ -129,8 +160,12 @@ def large(sizes: list[tuple[int, int]], repeats: int) -> None:
         for unused, states in sizes:
             path = Path(tmp) / f"large_{unused}_{states}.sdfg"
             chain_sdfg(states, unused).save(str(path))
-            command = best_process(ipu_opt_command(path, Path(tmp) / "out"), repeats)
-            lowering = best_generate(IPU_OPT_IN_PROCESS, path, repeats)
+            commands, lowerings = alternated(
+                [ipu_opt_command(path, Path(tmp) / "out"), [sys.executable, "-c", IPU_OPT_IN_PROCESS, str(path)]],
+                repeats,
+            )
+            command = median(r.elapsed for r in commands)
+            lowering = generate_seconds(lowerings)
             # growth against the previous row of the same series (containers or states)
             same_series = previous is not None and (previous[0] == unused or previous[1] == states)
             growth = ""
@@ -139,6 +174,66 @@ def large(sizes: list[tuple[int, int]], repeats: int) -> None:
                 growth = f"{size:>6.1f} {command / previous[2]:>9.2f} {lowering / previous[3]:>10.2f}"
             print(f"{unused:>10} {states:>6} | {command:>8.2f} {lowering:>8.3f} | {growth}")
             previous = (unused, states, command, lowering)
+
+
+class Row(NamedTuple):
+    """Medians at one size: whole processes (elapsed and CPU seconds), code generators in process."""
+
+    states: int
+    ours: float
+    theirs: float
+    ours_cpu: float
+    theirs_cpu: float
+    lowering: float
+    codegen: float
+
+
+def measure(states: int, tmp: Path, repeats: int) -> Row:
+    path = tmp / f"chain_{states}.sdfg"
+    chain_sdfg(states).save(str(path))
+    ours, theirs, lowering, codegen = alternated(
+        [
+            ipu_opt_command(path, tmp / f"out_{states}"),
+            [sys.executable, "-c", DACE_COMMAND, str(path)],
+            [sys.executable, "-c", IPU_OPT_IN_PROCESS, str(path)],
+            [sys.executable, "-c", DACE_IN_PROCESS, str(path)],
+        ],
+        repeats,
+    )
+    return Row(
+        states,
+        median(r.elapsed for r in ours),
+        median(r.elapsed for r in theirs),
+        median(r.cpu for r in ours),
+        median(r.cpu for r in theirs),
+        generate_seconds(lowering),
+        generate_seconds(codegen),
+    )
+
+
+def verdict(rows: list[Row], repeats: int) -> list[str]:
+    """What the table says, in words: the numbers as measured, whichever way they went."""
+    lines = []
+    for row in rows:
+        faster = row.ours < row.theirs
+        lines.append(
+            f"{row.states} states: the whole ipu-opt command is {'faster' if faster else 'SLOWER'} than DaCe's "
+            f"whole generate_code() process ({row.ours:.2f} s against {row.theirs:.2f} s elapsed, "
+            f"{row.ours_cpu:.2f} s against {row.theirs_cpu:.2f} s of CPU; median of {repeats}, alternated)"
+        )
+    faster = all(r.lowering < r.codegen for r in rows)
+    lines.append(f"ipu-opt's lowering faster than DaCe's generate_code() at every size: {'yes' if faster else 'NO'}")
+    by_states = {row.states: row for row in rows}
+    if 50 in by_states and 200 in by_states:
+        command = by_states[200].ours / by_states[50].ours
+        lowering = by_states[200].lowering / by_states[50].lowering
+        ok = "ok" if max(command, lowering) <= 5 else "TOO SLOW"
+        lines.append(f"200 states / 50 states: whole command {command:.2f}x, lowering {lowering:.2f}x "
+                     f"(target: at most 5x) {ok}")
+    load = os.getloadavg()[0]
+    lines.append(f"load average when done: {load:.1f} on {os.cpu_count()} cores"
+                 + (" (a busy machine: compare the CPU seconds)" if load > 1 else ""))
+    return lines
 
 
 def main() -> None:
@@ -152,38 +247,23 @@ def main() -> None:
         return
     counts = [int(s) for s in args.states.split(",")]
 
-    print("compile time, chains of elementwise states at N=1e6 (seconds, best of "
-          f"{args.repeats}): ipu-opt -p sdfg-to-poplar -t poplar-cpp vs DaCe generate_code()")
-    header = (f"{'states':>6} | {'ipu-opt':>8} {'DaCe':>6} {'ratio':>6} | {'lowering':>8} {'codegen':>8} "
-              f"{'ratio':>6} {'growth':>7}")
-    print(f"{'':>6} | {'whole command':^22} | {'code generator, in process':^32}")
+    print(f"compile time, chains of elementwise states at N=1e6 (seconds, median of {args.repeats}, "
+          "ours and DaCe's alternated): ipu-opt -p sdfg-to-poplar -t poplar-cpp vs DaCe generate_code()")
+    header = (f"{'states':>6} | {'ipu-opt':>8} {'DaCe':>6} {'ratio':>6} {'cpu x':>6} | {'lowering':>8} "
+              f"{'codegen':>8} {'ratio':>6} {'growth':>7}")
+    print(f"{'':>6} | {'whole command':^29} | {'code generator, in process':^32}")
     print(header)
     print("-" * len(header))
-    rows = []
+    rows: list[Row] = []
     with tempfile.TemporaryDirectory() as tmp:
         for states in counts:
-            path = Path(tmp) / f"chain_{states}.sdfg"
-            chain_sdfg(states).save(str(path))
-            ours = best_process(ipu_opt_command(path, Path(tmp) / f"out_{states}"), args.repeats)
-            theirs = best_process([sys.executable, "-c", "import sys, dace; dace.SDFG.from_file(sys.argv[1]).generate_code()",
-                                   str(path)], args.repeats)
-            lowering = best_generate(IPU_OPT_IN_PROCESS, path, args.repeats)
-            codegen = best_generate(DACE_IN_PROCESS, path, args.repeats)
-            growth = f"{lowering / rows[-1][3]:.2f}x" if rows else ""
-            rows.append((states, ours, theirs, lowering, codegen))
-            print(f"{states:>6} | {ours:>8.2f} {theirs:>6.2f} {ours / theirs:>6.2f} | {lowering:>8.3f} "
-                  f"{codegen:>8.3f} {lowering / codegen:>6.2f} {growth:>7}")
-    faster = all(lowering < codegen for *_, lowering, codegen in rows)
-    print(f"ipu-opt's lowering faster than DaCe's generate_code() at every size: {'yes' if faster else 'NO'}")
-    print(f"whole ipu-opt command faster than load + generate_code() in DaCe at every size: "
-          f"{'yes' if all(ours < theirs for _, ours, theirs, *_ in rows) else 'no'}")
-    by_states = {row[0]: row for row in rows}
-    if 50 in by_states and 200 in by_states:
-        command = by_states[200][1] / by_states[50][1]
-        lowering = by_states[200][3] / by_states[50][3]
-        verdict = "ok" if max(command, lowering) <= 5 else "TOO SLOW"
-        print(f"200 states / 50 states: whole command {command:.2f}x, lowering {lowering:.2f}x "
-              f"(target: at most 5x) {verdict}")
+            row = measure(states, Path(tmp), args.repeats)
+            growth = f"{row.lowering / rows[-1].lowering:.2f}x" if rows else ""
+            rows.append(row)
+            print(f"{states:>6} | {row.ours:>8.2f} {row.theirs:>6.2f} {row.ours / row.theirs:>6.2f} "
+                  f"{row.ours_cpu / row.theirs_cpu:>6.2f} | {row.lowering:>8.3f} {row.codegen:>8.3f} "
+                  f"{row.lowering / row.codegen:>6.2f} {growth:>7}")
+    print("\n".join(verdict(rows, args.repeats)))
 
 
 if __name__ == "__main__":

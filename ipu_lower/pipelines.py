@@ -15,17 +15,6 @@ from xdsl.dialects.builtin import ModuleOp
 from xdsl.passes import ModulePass, PassPipeline
 
 from ipu_lower.diagnostics import entering_pass, verify_located
-from ipu_lower.passes.convert_ipu_to_poplar import ConvertIpuToPoplarPass
-from ipu_lower.passes.demote_f64 import IpuDemoteF64Pass
-from ipu_lower.passes.sdfg_chunk_reductions import SdfgChunkReductionsPass
-from ipu_lower.passes.sdfg_dynamic_copies import SdfgDynamicCopiesPass
-from ipu_lower.passes.plan_exchange import IpuPlanExchangePass
-from ipu_lower.passes.sdfg_fuse_maps import SdfgFuseMapsPass
-from ipu_lower.passes.sdfg_specialize import SdfgSpecializePass
-from ipu_lower.passes.sdfg_stream_chunks import SdfgStreamChunksPass
-from ipu_lower.passes.sdfg_write_in_place import SdfgWriteInPlacePass
-from ipu_lower.passes.tile_partition import IpuTilePartitionPass
-from ipu_lower.passes.vertex_extraction import IpuVertexExtractionPass
 
 
 class PipelinePass(ModulePass):
@@ -61,6 +50,19 @@ class SdfgToPoplarPass(PipelinePass):
     """sdfg-stream-chunks' rows of a chunk (0: the largest that fits)."""
 
     def steps(self) -> tuple[ModulePass, ...]:
+        # Imported here: importing this module (as ipu-opt does for any pipeline) stays cheap.
+        from ipu_lower.passes.convert_ipu_to_poplar import ConvertIpuToPoplarPass
+        from ipu_lower.passes.demote_f64 import IpuDemoteF64Pass
+        from ipu_lower.passes.plan_exchange import IpuPlanExchangePass
+        from ipu_lower.passes.sdfg_chunk_reductions import SdfgChunkReductionsPass
+        from ipu_lower.passes.sdfg_dynamic_copies import SdfgDynamicCopiesPass
+        from ipu_lower.passes.sdfg_fuse_maps import SdfgFuseMapsPass
+        from ipu_lower.passes.sdfg_specialize import SdfgSpecializePass
+        from ipu_lower.passes.sdfg_stream_chunks import SdfgStreamChunksPass
+        from ipu_lower.passes.sdfg_write_in_place import SdfgWriteInPlacePass
+        from ipu_lower.passes.tile_partition import IpuTilePartitionPass
+        from ipu_lower.passes.vertex_extraction import IpuVertexExtractionPass
+
         return (
             *([IpuDemoteF64Pass()] if self.demote_f64 else []),
             SdfgSpecializePass(symbols=self.symbols),

@@ -13,12 +13,12 @@ from xdsl.dialects.scf import Scf
 from xdsl.dialects.vector import Vector
 
 from ipu_lower.frontend.frontends import LocatedMlirFrontend
-from ipu_lower.registry import DIALECTS
+from ipu_lower.registry import dialects
 
 
 def make_ctx() -> Context:
     ctx = Context()
-    for dialect in (Builtin, Arith, Math, MemRef, Scf, Vector, *DIALECTS):
+    for dialect in (Builtin, Arith, Math, MemRef, Scf, Vector, *dialects()):
         ctx.load_dialect(dialect)
     return ctx
 

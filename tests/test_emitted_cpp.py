@@ -47,7 +47,7 @@ from ipu_lower.dialects import sdfg as sd
 from ipu_lower.frontend.frontends import LocatedMlirFrontend, SdfgFrontend
 from ipu_lower.passes.tile_partition import IpuTilePartitionPass, balanced_tile_map, plan_layouts
 from ipu_lower.pipelines import SdfgToPoplarPass
-from ipu_lower.registry import DIALECTS
+from ipu_lower.registry import dialects
 from ipu_lower.targets.cpp_expr import CPP_HELPERS
 from ipu_lower.targets.poplar_cpp import PoplarCppTarget, split_files
 
@@ -217,7 +217,7 @@ def ir_context() -> Context:
     ctx = Context()
     for name, factory in get_all_dialects().items():
         ctx.register_dialect(name, factory)
-    for dialect in DIALECTS:
+    for dialect in dialects():
         ctx.load_dialect(dialect)
     return ctx
 

@@ -19,7 +19,7 @@ from ipu_lower.dialects import sdfg as sd
 from ipu_lower.frontend.frontends import DacePythonFrontend, SdfgFrontend, SdfgzFrontend
 from ipu_lower.frontend.importer import SdfgImportError, import_sdfg
 from ipu_lower.frontend.sdfg_json import SdfgInputError
-from ipu_lower.registry import DIALECTS
+from ipu_lower.registry import dialects
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "ipu_lower" / "examples"
 EXAMPLE_NAMES = ("saxpy", "chain", "scale2d", "clamp")
@@ -27,7 +27,7 @@ EXAMPLE_NAMES = ("saxpy", "chain", "scale2d", "clamp")
 
 def make_ctx() -> Context:
     ctx = Context()
-    for dialect in (Builtin, Arith, Math, *DIALECTS):
+    for dialect in (Builtin, Arith, Math, *dialects()):
         ctx.load_dialect(dialect)
     return ctx
 

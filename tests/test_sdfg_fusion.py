@@ -33,14 +33,14 @@ from ipu_lower.passes.sdfg_fuse_maps import (
     summarize,
 )
 from ipu_lower.passes.sdfg_write_in_place import SdfgWriteInPlacePass, plan_in_place
-from ipu_lower.registry import DIALECTS
+from ipu_lower.registry import dialects
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "ipu_lower" / "examples"
 
 
 def make_ctx() -> Context:
     ctx = Context()
-    for dialect in (Builtin, Arith, Math, *DIALECTS):
+    for dialect in (Builtin, Arith, Math, *dialects()):
         ctx.load_dialect(dialect)
     return ctx
 

@@ -32,14 +32,14 @@ from ipu_lower.passes.tile_partition import (
     plan_partition,
 )
 from ipu_lower.passes.tile_partition_points import point_offsets
-from ipu_lower.registry import DIALECTS
+from ipu_lower.registry import dialects
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "ipu_lower" / "examples"
 
 
 def make_ctx() -> Context:
     ctx = Context()
-    for dialect in (Builtin, Arith, Math, *DIALECTS):
+    for dialect in (Builtin, Arith, Math, *dialects()):
         ctx.load_dialect(dialect)
     return ctx
 

@@ -19,6 +19,9 @@ from xdsl.ir import Operation
 from xdsl.parser import Parser
 from xdsl.utils.frontend import Frontend
 
+# Its string-literal lexing, linear in the input, for every parse (the dialects
+# themselves are imported when the context first needs them).
+from ipu_lower.dialects import string_literal  # noqa: F401
 from ipu_lower.diagnostics import CompileError
 
 # DaCe takes a second to import: the SDFG frontends import it only when used.

@@ -71,7 +71,7 @@ from ipu_lower.frontend.reductions import (
     write_reductions_through_views,
 )
 from ipu_lower.frontend.symbolic import SymbolicError, read_symbolic, to_index_expr
-from ipu_lower.frontend.tasklet import TaskletError, translate_tasklet
+from ipu_lower.frontend.tasklet import MODULE_NAMES, TaskletError, translate_tasklet
 from ipu_lower.frontend.weak_literals import weaken_literals
 
 
@@ -533,7 +533,9 @@ class _SdfgImporter:
             read = sd.ReadOp(self.containers[name], [], [])
             block.add_op(read)
             return read.result
-        elif name in self.sdfg.symbols or name in self.free_symbols:
+        elif name in self.sdfg.symbols or (name not in MODULE_NAMES and name in self.free_symbols):
+            # `dace` in `dace.float32(x)` is no symbol: asking DaCe for the free symbols
+            # walks every state (a fifth of importing a 200-state chain)
             apply = sd.ApplyOp(IndexExpr.symbol(name), [], i32)
         else:
             return None

@@ -231,7 +231,8 @@ def _literal_type_for(lit: _Lit, other: Attribute) -> Attribute:
 # --------------------------------------------------------------------------------------
 # Name tables
 
-_MODULES = ("math", "np", "numpy", "dace", "cmath")
+# The modules a tasklet may name (`math.exp(x)`, `dace.float32(x)`): never symbols.
+MODULE_NAMES = ("math", "np", "numpy", "dace", "cmath")
 
 # numpy / DaCe type names (`dace.float32(x)`, `np.int16(x)`); `bool_` is numpy's spelling
 _CAST_TYPES: dict[str, Attribute] = {row.numpy: row.mlir for row in ELEMENT_TYPES} | {"bool_": i1}
@@ -286,7 +287,7 @@ _SPECIAL_FUNCS = ("min", "max", "abs", "pow")
 _MODULE_CONSTANTS = {"pi": math.pi, "e": math.e, "inf": math.inf, "nan": math.nan}
 _BARE_CONSTANTS = {"inf": math.inf, "nan": math.nan}  # DaCe maps them to INFINITY/NAN
 _RESERVED = (
-    set(_MODULES)
+    set(MODULE_NAMES)
     | set(_BUILTIN_CASTS)
     | set(_UNARY_FLOAT_OPS)
     | set(_BINARY_FLOAT_OPS)
@@ -616,7 +617,7 @@ class _Translator:
 
     @staticmethod
     def _dotted(node: ast.Attribute) -> tuple[str | None, str]:
-        if isinstance(node.value, ast.Name) and node.value.id in _MODULES:
+        if isinstance(node.value, ast.Name) and node.value.id in MODULE_NAMES:
             return node.value.id, node.attr
         return None, node.attr
 
