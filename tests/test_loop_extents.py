@@ -14,6 +14,7 @@ from ipu_lower.dialects import sdfg as sd
 
 import ipu_lower
 from ipu_lower.emit import to_sdfg
+from dace_reference import dace_build, parsed
 from ipu_lower.frontend.importer import SdfgImportError, import_sdfg
 from ipu_lower.frontend.loop_extents import static_loop_extents
 
@@ -142,14 +143,14 @@ _SIZES = {name: [(37, "ipu1")] for name in PROGRAMS} | {
 @pytest.mark.parametrize("name", sorted(PROGRAMS))
 def test_triangular_program_matches_dace(name):
     program = PROGRAMS[name]
-    reference = copy.deepcopy(program.to_sdfg(simplify=True)).compile()
+    reference = dace_build(parsed(program))
     rng = np.random.default_rng(7)
     for n, arch in _SIZES[name]:
         arrays = _case(name, n, rng)
         theirs = {k: v.copy() for k, v in arrays.items()}
         reference(**theirs, N=n)
         ours = {k: v.copy() for k, v in arrays.items()}
-        ipu_lower.compile(program, symbols={"N": n}, arch=arch)(**ours)
+        ipu_lower.compile(parsed(program), symbols={"N": n}, arch=arch)(**ours)
         for key in arrays:
             np.testing.assert_allclose(ours[key], theirs[key], rtol=1e-5, atol=1e-4, err_msg=f"{key}, N={n}")
 

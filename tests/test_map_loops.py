@@ -109,7 +109,7 @@ def matrix(m: int, n: int) -> dict:
 def check(program, arrays: dict, symbols: dict, outputs: list, expected: dict, arch: str = "ipu2"):
     ours, _ = run_ipu(program, arrays, symbols, arch)
     assert_same(ours, expected, outputs)
-    assert_same(ours, run_dace(program.to_sdfg(simplify=True), arrays, symbols), outputs)
+    assert_same(ours, run_dace(program, arrays, symbols), outputs)
 
 
 @pytest.mark.parametrize("m, n, arch", [(1501, 7, "ipu2"), (1300, 3, "ipu1"), (3, 1, "ipu2")])

@@ -112,7 +112,7 @@ def _arrays(shapes: dict, dtype=np.float32) -> dict:
 def _check(program, arrays, symbols, outputs, arch="ipu2"):
     """Run on the emulator and compare with DaCe; what ran is as planned."""
     ours, compiled = run_ipu(program, arrays, symbols, arch)
-    assert_same(ours, run_dace(program.to_sdfg(simplify=True), arrays, symbols), outputs)
+    assert_same(ours, run_dace(program, arrays, symbols), outputs)
     matmuls = [s for s in compiled.report["steps"] if s["kind"] == "matmul"]
     assert matmuls, "no poplin product ran"
     assert_as_planned(compiled)
@@ -168,7 +168,7 @@ def test_float16_against_float32():
     arrays = _arrays(shapes, np.float16)
     ours, compiled = run_ipu(product_f16, arrays, {"M": 12, "K": 100, "N": 7})
     wide = {k: v.astype(np.float32) for k, v in arrays.items()}
-    theirs = run_dace(product.to_sdfg(simplify=True), wide, {"M": 12, "K": 100, "N": 7})
+    theirs = run_dace(product, wide, {"M": 12, "K": 100, "N": 7})
     np.testing.assert_allclose(ours["C"].astype(np.float32), theirs["C"], **HALF_TOLERANCE)
     assert [s["executions"] for s in compiled.report["steps"] if s["kind"] == "matmul"] == [1]
     assert_as_planned(compiled)
@@ -193,7 +193,7 @@ def test_softmax_over_rows():
     arrays = _arrays({"x": (37, 23), "out": (37, 23)})
     symbols = {"M": 37, "N": 23}
     ours, _ = run_ipu(softmax_rows, arrays, symbols)
-    assert_same(ours, run_dace(softmax_rows.to_sdfg(simplify=True), arrays, symbols), ["out"])
+    assert_same(ours, run_dace(softmax_rows, arrays, symbols), ["out"])
     np.testing.assert_allclose(ours["out"].sum(axis=1), 1, rtol=1e-5)
 
 
@@ -208,7 +208,7 @@ def test_two_layer_perceptron_in_float16_against_float32():
     symbols = {"M": 37, "K": 19, "L": 29, "N": 23}
     arrays = _arrays(shapes, np.float16)
     ours, _ = run_ipu(two_layers_f16, arrays, symbols)
-    theirs = run_dace(two_layers.to_sdfg(simplify=True), {k: v.astype(np.float32) for k, v in arrays.items()}, symbols)
+    theirs = run_dace(two_layers, {k: v.astype(np.float32) for k, v in arrays.items()}, symbols)
     np.testing.assert_allclose(ours["y"].astype(np.float32), theirs["y"], **HALF_TOLERANCE)
 
 
@@ -241,7 +241,7 @@ def test_float64_products_run_in_float32_under_demotion():
     arrays = {**_arrays({"A": (7, 13), "B": (13, 5), "C": (7, 5), "x": (13,), "y": (13,)}, np.float64), "d": np.zeros(1)}
     symbols = {"M": 7, "K": 13, "N": 5}
     ours, compiled = run_ipu(products_f64, arrays, symbols, demote_f64=True)
-    assert_same(ours, run_dace(products_f64.to_sdfg(simplify=True), arrays, symbols), ["C", "d"])
+    assert_same(ours, run_dace(products_f64, arrays, symbols), ["C", "d"])
     assert ours["C"].dtype == np.float64
     assert sum(s["kind"] == "matmul" for s in compiled.report["steps"]) == 2
     with pytest.raises(Exception, match="container 'A' is float64, which the IPU does not support; demote it"):

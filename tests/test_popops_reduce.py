@@ -39,7 +39,7 @@ def test_reductions_match_dace():
     symbols = {"M": m, "N": n}
     ours, compiled = run_ipu(reductions, arrays, symbols)
     names = ["total", "cols", "rows", "largest", "smallest", "product", "acc"]
-    assert_same(ours, run_dace(reductions.to_sdfg(simplify=True), arrays, symbols), names)
+    assert_same(ours, run_dace(reductions, arrays, symbols), names)
     A64 = arrays["A"].astype(np.float64)
     np.testing.assert_allclose(ours["acc"], [5 + arrays["x"].sum(dtype=np.float64)], rtol=1e-6)
     np.testing.assert_allclose(ours["cols"], A64.sum(axis=0), rtol=1e-6)
@@ -65,7 +65,7 @@ def test_float16_sum_accumulates_in_float32():
     # cannot build a float16 reduction for the CPU, so its float32 program is the reference.
     x = RNG.random(3001).astype(np.float16)
     ours, compiled = run_ipu(half_sum, {"x": x, "s": np.zeros(1, np.float16)}, {"N": 3001})
-    theirs = run_dace(float_sum.to_sdfg(simplify=True), {"x": x.astype(np.float32), "s": np.zeros(1, np.float32)},
+    theirs = run_dace(float_sum, {"x": x.astype(np.float32), "s": np.zeros(1, np.float32)},
                       {"N": 3001})["s"][0]
     assert abs(float(ours["s"][0]) - float(theirs)) <= np.spacing(np.float16(theirs)) / 2 + 1e-3
     assert_as_planned(compiled)
@@ -96,6 +96,6 @@ def test_reductions_under_demotion_match_dace():
     symbols = {"M": m, "N": n}
     ours, compiled = run_ipu(demoted_reductions, arrays, symbols, demote_f64=True)
     names = ["cols", "rows", "means", "lo", "hi", "least"]
-    assert_same(ours, run_dace(demoted_reductions.to_sdfg(simplify=True), arrays, symbols), names)
+    assert_same(ours, run_dace(demoted_reductions, arrays, symbols), names)
     assert ours["lo"].dtype == np.float64 and ours["lo"][0] == np.float32(arrays["x"].min())
     assert sum(s["kind"] == "reduce" for s in compiled.report["steps"]) >= 3

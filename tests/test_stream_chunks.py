@@ -55,7 +55,7 @@ def test_elementwise_program_runs_in_chunks_like_dace():
     rng = np.random.default_rng(7)
     arrays = {"a": np.float32(1.5), "x": rng.random(24, np.float32), "y": rng.random(24, np.float32),
               "z": np.zeros(24, np.float32)}
-    theirs = run_dace(axpy.to_sdfg(simplify=True), arrays, {"N": 24})
+    theirs = run_dace(axpy, arrays, {"N": 24})
     ours = {k: v.copy() if isinstance(v, np.ndarray) else v for k, v in arrays.items()}
     program = ipu_lower.compile(sdfg, symbols={"N": 24}, chunk=6)
     program(**ours)
@@ -75,7 +75,7 @@ def test_row_wise_program_runs_in_chunks_like_dace():
     rng = np.random.default_rng(8)
     arrays = {"A": rng.random((12, 5), np.float32), "w": rng.random(5, np.float32),
               "B": np.zeros((12, 5), np.float32), "colsum": rng.random(5, np.float32)}
-    theirs = run_dace(rows.to_sdfg(simplify=True), arrays, {"M": 12, "N": 5})
+    theirs = run_dace(rows, arrays, {"M": 12, "N": 5})
     ours = {k: v.copy() for k, v in arrays.items()}
     program = ipu_lower.compile(sdfg, symbols={"M": 12, "N": 5}, chunk=4)
     program(**ours)

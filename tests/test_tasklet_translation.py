@@ -1249,9 +1249,10 @@ def _diff_cases() -> list[DiffCase]:
     return DIFF_CASES
 
 
-def _dace_run(cases: list[DiffCase], build_dir: Path) -> list[list[tuple]]:
+def _dace_run(cases: list[DiffCase]) -> list[list[tuple]]:
     dace = pytest.importorskip("dace")
     from dace.dtypes import typeclass
+    from dace_reference import dace_build
 
     dtypes: dict[Attribute, typeclass] = {
         f32: dace.float32,
@@ -1285,8 +1286,7 @@ def _dace_run(cases: list[DiffCase], build_dir: Path) -> list[list[tuple]]:
             f"case{k}", {"i": f"0:{s}"}, inputs, c.code, outputs, external_edges=True
         )
     sdfg.validate()
-    sdfg.build_folder = str(build_dir)
-    compiled = sdfg.compile()
+    compiled = dace_build(sdfg)
     compiled(**arrays)
     results = []
     for k, c in enumerate(cases):
@@ -1323,7 +1323,7 @@ def test_differential_against_dace(tmp_path: Path):
     cases = _diff_cases()
     assert len(cases) >= 25
     ours = _ours_run(cases, tmp_path)
-    theirs = _dace_run(cases, tmp_path / "dace_build")
+    theirs = _dace_run(cases)
     failures = []
     for k, c in enumerate(cases):
         dace_differs = False

@@ -1,0 +1,60 @@
+"""DaCe's side of the end-to-end tests, each piece of work done once per test session.
+
+`parsed(program)`: DaCe parses a @dace.program once (seconds for a stencil); every test
+that needs its SDFG, for ipu_lower.compile, for DaCe's build or to look at the lowered
+IR, gets a fresh copy.
+
+`dace_build(sdfg)`: DaCe's CPU build of an SDFG, shared by the pytest workers and kept
+between runs in build/dace-builds/, under a hash of the SDFG, DaCe's version and the
+compiler's flags (so a changed program or flag is a new build, never a stale one). The
+first worker to need a build makes it while holding the entry's lock; the others load it.
+"""
+
+from __future__ import annotations
+
+import copy
+import fcntl
+import hashlib
+import json
+from pathlib import Path
+
+import dace
+from dace.frontend.python.parser import DaceProgram
+from dace.sdfg.utils import load_precompiled_sdfg
+
+BUILDS = Path(__file__).resolve().parents[1] / "build" / "dace-builds"
+
+_PARSED: dict[DaceProgram, str] = {}
+_LOADED: dict[str, object] = {}
+
+
+def parsed(program: DaceProgram | dace.SDFG) -> dace.SDFG:
+    """A fresh copy of the program's simplified SDFG, named like its function (as
+    ipu_lower names it); an SDFG is copied."""
+    if isinstance(program, dace.SDFG):
+        return dace.SDFG.from_json(program.to_json())
+    if program not in _PARSED:
+        sdfg = program.to_sdfg(simplify=True)
+        sdfg.name = program.f.__name__
+        _PARSED[program] = json.dumps(sdfg.to_json())
+    return dace.SDFG.from_json(json.loads(_PARSED[program]))
+
+
+def dace_build(sdfg: dace.SDFG):
+    """DaCe's compiled SDFG, built once for all workers and runs."""
+    flags = dace.config.Config.get("compiler", "cpu", "args")
+    key = hashlib.sha256("\0".join((sdfg.hash_sdfg(), dace.__version__, flags)).encode()).hexdigest()[:24]
+    if key not in _LOADED:
+        folder = BUILDS / key
+        folder.mkdir(parents=True, exist_ok=True)
+        with open(folder / "lock", "w") as lock:
+            fcntl.flock(lock, fcntl.LOCK_EX)
+            built = folder / "built"
+            if built.exists():
+                _LOADED[key] = load_precompiled_sdfg(str(folder / "sdfg"))
+            else:
+                build = copy.deepcopy(sdfg)
+                build.build_folder = str(folder / "sdfg")
+                _LOADED[key] = build.compile()
+                built.touch()
+    return _LOADED[key]
