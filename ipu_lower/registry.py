@@ -17,6 +17,7 @@ from ipu_lower.passes.sdfg_fuse_maps import SdfgFuseMapsPass
 from ipu_lower.passes.sdfg_specialize import SdfgSpecializePass
 from ipu_lower.passes.sdfg_stream_chunks import SdfgStreamChunksPass
 from ipu_lower.passes.sdfg_write_in_place import SdfgWriteInPlacePass
+from ipu_lower.passes.select_vertices import IpuSelectVerticesPass
 from ipu_lower.passes.tile_partition import IpuTilePartitionPass
 from ipu_lower.passes.vertex_extraction import IpuVertexExtractionPass
 from ipu_lower.pipelines import SdfgToPoplarPass
@@ -34,6 +35,7 @@ PASSES: tuple[type[ModulePass], ...] = (
     IpuTilePartitionPass,
     IpuPlanExchangePass,
     IpuVertexExtractionPass,
+    IpuSelectVerticesPass,
     ConvertIpuToPoplarPass,
     SdfgToPoplarPass,
 )
