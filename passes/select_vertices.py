@@ -58,6 +58,7 @@ from xdsl.utils.exceptions import PassFailedException
 
 from ipu_lower.arch import Arch, get_arch
 from ipu_lower.dialects import ipu
+from ipu_lower.dialects.popops_elementwise import BINARY_OPS as POPOPS_BINARY, CHOICE
 from ipu_lower.passes.convert_ipu_to_poplar import run_extents, slice_sizes
 from ipu_lower.poplibs_estimates import (
     FLOAT,
@@ -69,9 +70,6 @@ from ipu_lower.poplibs_estimates import (
     scaled_subtract_supervisor,
     unary_op_1d,
 )
-
-CHOICE = "vertex_choice"
-"""The attribute of an `ipu.vertices` holding the decision."""
 
 PREFERENCES = ("auto", "codelet", "poplibs")
 
@@ -239,7 +237,7 @@ def poplibs_cycles(work: Work, dtypes: Sequence[str], elements: int, workers: in
         return binary_op_1d_in_place(work.ops[0].lower(), first, elements, workers)
     total = 0
     for op in work.ops:
-        binary = op in BINARY_OPS.values()
+        binary = op in POPOPS_BINARY
         total += (binary_op_1d if binary else unary_op_1d)(op.lower(), first, elements, workers)
     return total + (work.calls - 1) * sync_cycles
 
