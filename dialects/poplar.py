@@ -1229,9 +1229,11 @@ class MapOp(BuildOp):
     def verify_(self) -> None:
         super().verify_()
         op, arity = self.op.data, len(self.inputs)
-        if (op in BINARY_OPS) != (arity == 2) or (op in UNARY_OPS) != (arity == 1):
+        if op not in BINARY_OPS + UNARY_OPS:
             known = "binary ops " + ", ".join(BINARY_OPS) + "; unary ops " + ", ".join(UNARY_OPS)
-            raise VerifyException(f"'{self.name}' op '{op}' does not take {arity} inputs ({known})")
+            raise VerifyException(f"'{self.name}' op '{op}' is not one of the popops ops it takes ({known})")
+        if (op in BINARY_OPS) != (arity == 2) or (op in UNARY_OPS) != (arity == 1):
+            raise VerifyException(f"'{self.name}' op '{op}' does not take {arity} inputs")
         _same_shape_float(self, [*self.inputs, self.out])
         roots = [variable_of(v) for v in self.inputs]
         if variable_of(self.out) in roots and not (self.in_place() and arity == 2 and roots.count(roots[0]) == 1):
