@@ -299,9 +299,12 @@ class _Reduce(RewritePattern):
 
 
 def poplibs_choice(placement: ipu.VerticesOp) -> DictionaryAttr | None:
-    """The decision of ipu-select-vertices for a placement when it chose poplibs."""
+    """The decision of ipu-select-vertices for a placement when it chose poplibs (which
+    it does only for a placement alone in its compute set: the call replaces the set)."""
     choice = placement.attributes.get(CHOICE)
-    return choice if isinstance(choice, DictionaryAttr) and choice.data["impl"] == StringAttr("poplibs") else None
+    if not isinstance(choice, DictionaryAttr) or len(placement.parent_block().ops) != 1:  # type: ignore[union-attr]
+        return None
+    return choice if choice.data["impl"] == StringAttr("poplibs") else None
 
 
 def _poplibs_call(label: str, placement: ipu.VerticesOp, choice: DictionaryAttr) -> Operation:

@@ -296,6 +296,19 @@ def choose(placement: ipu.VerticesOp, codelet: ipu.CodeletOp, arch: Arch, prefer
     return DictionaryAttr(entries)
 
 
+def choice_summary(choice: DictionaryAttr) -> dict[str, object]:
+    """A decision as plain values: `implementation`, `call`, `ops`, `codelet_cycles`,
+    `poplibs_cycles` (what program.json and the report list)."""
+    entries = choice.data
+    return {
+        "implementation": entries["impl"].data,  # type: ignore[attr-defined]
+        "call": entries["call"].data,  # type: ignore[attr-defined]
+        "ops": [o.data for o in entries["ops"].data] if "ops" in entries else [],  # type: ignore[attr-defined]
+        "codelet_cycles": entries["codelet_cycles"].value.data,  # type: ignore[attr-defined]
+        "poplibs_cycles": entries["poplibs_cycles"].value.data,  # type: ignore[attr-defined]
+    }
+
+
 @dataclass
 class _Choose(RewritePattern):
     prefer: str
