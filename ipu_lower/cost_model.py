@@ -78,7 +78,10 @@ from ipu_lower.poplibs_estimates import (
     LoopCost,
     binary_op_1d,
     binary_op_1d_in_place,
+    cast_1d,
     scaled_add_supervisor,
+    scaled_subtract_supervisor,
+    unary_op_1d,
 )
 
 VERTEX_OVERHEAD = BASIC_OP_SUPERVISOR_OVERHEAD
@@ -739,8 +742,6 @@ def elementwise_cycles(op: poplar.ScaledAddOp | poplar.MapOp | poplar.CastOp, ar
     for the output's elements on its busiest tile, the bytes the busiest tile receives
     (the input elements held on another tile than their output element, and a scale
     held elsewhere), and a sync."""
-    from ipu_lower.poplibs_estimates import cast_1d, scaled_subtract_supervisor, unary_op_1d
-
     if isinstance(op, poplar.ScaledAddOp):
         out, inputs = op.target, [op.source]
     elif isinstance(op, poplar.MapOp):
