@@ -28,6 +28,7 @@ from ipu_lower.dialects.codelet_body import (
 from ipu_lower.dialects.constant_value import parse_typed_value, print_typed_value, verify_value
 from ipu_lower.dialects.dynamic_slice import DynamicSliceMixin, int_list
 from ipu_lower.dialects.matmul import MatmulMixin
+from ipu_lower.dialects.popops_elementwise import BINARY_OPS, UNARY_OPS, float_element
 from ipu_lower.dialects.popops_reduce import ReduceMixin, reduce_properties
 from ipu_lower.dialects.syntax import parse_body, parse_view_tail, print_body, print_view_tail
 from ipu_lower.dialects.tiling import (
@@ -1145,6 +1146,126 @@ class ReduceOp(ReduceMixin, BuildOp):
         self.verify_reduce()
 
 
+def _same_shape_float(op: IRDLOperation, values: Sequence[SSAValue], same_element: bool = True) -> None:
+    """Elementwise operands: one shape, float or half elements (one type unless
+    `same_element` is off)."""
+    types = [tensor_type(v) for v in values]
+    if len({t.get_shape() for t in types}) != 1:
+        raise VerifyException(f"'{op.name}' operands have different shapes: {', '.join(map(str, types))}")
+    for t in types:
+        if not float_element(t.element_type):
+            raise VerifyException(f"'{op.name}' takes float32 or float16 elements, not {t.element_type}")
+    if same_element and len({t.element_type for t in types}) != 1:
+        raise VerifyException(f"'{op.name}' operands have different element types: {', '.join(map(str, types))}")
+
+
+@irdl_op_definition
+class ScaledAddOp(BuildOp):
+    """`popops::scaledAddTo(graph, A, B, scaleB, prog, "label")` (include/popops/
+    ScaledAdd.hpp:79-82 of graphcore/poplibs at 7eac0f26): a program adding `scale`
+    times `source` to `target`, elementwise; with `subtract`,
+    `popops::scaledSubtractFrom(graph, A, B, scaleB, prog, "label")` (ScaledAdd.hpp:
+    129-132) subtracting it. `target` and `source` have one shape and float type;
+    `scale` is one element of it.
+
+    `%p = poplar.scaled_add "saxpy" %y, %x, %a : !poplar.tensor<100xf32>, !poplar.tensor<100xf32>, !poplar.tensor<f32>`
+    """
+
+    name = "poplar.scaled_add"
+    label = prop_def(StringAttr)
+    target = operand_def(TensorType)
+    source = operand_def(TensorType)
+    scale = operand_def(TensorType)
+    subtract = opt_prop_def(UnitAttr)
+    result = result_def(ProgramType)
+    assembly_format = (
+        "$label $target `,` $source `,` $scale (`subtract` $subtract^)? attr-dict "
+        "`:` type($target) `,` type($source) `,` type($scale)"
+    )
+
+    def __init__(self, label: str, target: SSAValue, source: SSAValue, scale: SSAValue, subtract: bool = False):
+        properties: dict[str, Attribute] = {"label": StringAttr(label)}
+        if subtract:
+            properties["subtract"] = UnitAttr()
+        super().__init__(operands=[target, source, scale], properties=properties, result_types=[ProgramType()])
+
+    def verify_(self) -> None:
+        super().verify_()
+        _same_shape_float(self, [self.target, self.source])
+        scale = tensor_type(self.scale)
+        if scale.num_elements() != 1 or scale.element_type != tensor_type(self.target).element_type:
+            raise VerifyException(f"'{self.name}' scale must be one {tensor_type(self.target).element_type}, not {scale}")
+        if variable_of(self.target) == variable_of(self.source):
+            raise VerifyException(f"'{self.name}' source must not be its target")
+
+
+@irdl_op_definition
+class MapOp(BuildOp):
+    """`popops::mapWithOutput(graph, popops::expr::BinaryOpType::ADD, a, b, out, prog,
+    "label")`, or its UnaryOpType form of one input (include/popops/ElementWise.hpp:
+    241-262 of graphcore/poplibs at 7eac0f26): a program writing `op` of the inputs into
+    `out`, elementwise. When `out` is the first input (a binary op only),
+    `popops::mapInPlace(graph, op, a, b, prog, "label")` (ElementWise.hpp:201-210).
+    `op` names a popops expression op (`ipu_lower.dialects.popops_elementwise`).
+
+    `%p = poplar.map "add" "ADD"(%x, %y) to %z : !poplar.tensor<8xf32>, !poplar.tensor<8xf32> -> !poplar.tensor<8xf32>`
+    """
+
+    name = "poplar.map"
+    label = prop_def(StringAttr)
+    op = prop_def(StringAttr)
+    inputs = var_operand_def(TensorType)
+    out = operand_def(TensorType)
+    result = result_def(ProgramType)
+    assembly_format = "$label $op `(` $inputs `)` `to` $out attr-dict `:` type($inputs) `->` type($out)"
+
+    def __init__(self, label: str, op: str, inputs: Sequence[SSAValue], out: SSAValue):
+        properties = {"label": StringAttr(label), "op": StringAttr(op)}
+        super().__init__(operands=[inputs, out], properties=properties, result_types=[ProgramType()])
+
+    def in_place(self) -> bool:
+        return self.out == self.inputs[0]
+
+    def verify_(self) -> None:
+        super().verify_()
+        op, arity = self.op.data, len(self.inputs)
+        if op not in BINARY_OPS + UNARY_OPS:
+            known = "binary ops " + ", ".join(BINARY_OPS) + "; unary ops " + ", ".join(UNARY_OPS)
+            raise VerifyException(f"'{self.name}' op '{op}' is not one of the popops ops it takes ({known})")
+        if (op in BINARY_OPS) != (arity == 2) or (op in UNARY_OPS) != (arity == 1):
+            raise VerifyException(f"'{self.name}' op '{op}' does not take {arity} inputs")
+        _same_shape_float(self, [*self.inputs, self.out])
+        roots = [variable_of(v) for v in self.inputs]
+        if variable_of(self.out) in roots and not (self.in_place() and arity == 2 and roots.count(roots[0]) == 1):
+            raise VerifyException(f"'{self.name}' writes an input: only a binary op writes its first input, in place")
+
+
+@irdl_op_definition
+class CastOp(BuildOp):
+    """`prog.add(popops::cast(graph, src, dst, "label"))` (include/popops/Cast.hpp:86-88 of
+    graphcore/poplibs at 7eac0f26): a program converting each element of `source` into
+    the other float type of `destination`, of the same shape.
+
+    `%p = poplar.cast "c" %x to %h : !poplar.tensor<8xf32>, !poplar.tensor<8xf16>`
+    """
+
+    name = "poplar.cast"
+    label = prop_def(StringAttr)
+    source = operand_def(TensorType)
+    destination = operand_def(TensorType)
+    result = result_def(ProgramType)
+    assembly_format = "$label $source `to` $destination attr-dict `:` type($source) `,` type($destination)"
+
+    def __init__(self, label: str, source: SSAValue, destination: SSAValue):
+        super().__init__(operands=[source, destination], properties={"label": StringAttr(label)}, result_types=[ProgramType()])
+
+    def verify_(self) -> None:
+        super().verify_()
+        _same_shape_float(self, [self.source, self.destination], same_element=False)
+        if tensor_type(self.source).element_type == tensor_type(self.destination).element_type:
+            raise VerifyException(f"'{self.name}' converts between float32 and float16: both are {tensor_type(self.source).element_type}")
+
+
 @irdl_op_definition
 class EngineOp(BuildOp):
     """`Engine engine(graph, program); engine.load(device);` ends the build region."""
@@ -1361,6 +1482,9 @@ POPLAR = Dialect(
         DynamicUpdateOp,
         MatmulOp,
         ReduceOp,
+        ScaledAddOp,
+        MapOp,
+        CastOp,
         EngineOp,
         WriteTensorOp,
         ReadTensorOp,

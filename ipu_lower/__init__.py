@@ -9,7 +9,7 @@ from ipu_lower.dace_types import register_when_dace_loads
 register_when_dace_loads()
 
 
-def compile(program_or_sdfg: Any, symbols=None, arch=None, directory=None, demote_f64=False, chunk=0):  # noqa: A001
+def compile(program_or_sdfg: Any, symbols=None, arch=None, directory=None, demote_f64=False, chunk=0, prefer="auto"):  # noqa: A001
     """Lower and build a `@dace.program` or `dace.SDFG` for the CPU emulator; see
     `ipu_lower.runtime.compile`. A program that does not compile, now or when a call
     builds it for new symbol values, raises `ipu_lower.diagnostics.CompileError` (one
@@ -21,5 +21,6 @@ def compile(program_or_sdfg: Any, symbols=None, arch=None, directory=None, demot
 
     with compile_stage("import", passing=(TypeError, OverflowError, BuildError)):
         return compile_program(
-            program_or_sdfg, symbols=symbols, arch=arch, directory=directory, demote_f64=demote_f64, chunk=chunk
+            program_or_sdfg, symbols=symbols, arch=arch, directory=directory, demote_f64=demote_f64, chunk=chunk,
+            prefer=prefer,
         )

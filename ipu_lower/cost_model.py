@@ -95,8 +95,12 @@ from ipu_lower.poplibs_estimates import (
     UNARY_OP_TABLE,
     VECTOR_WIDTH,
     LoopCost,
+    binary_op_1d,
     binary_op_1d_in_place,
+    cast_1d,
     scaled_add_supervisor,
+    scaled_subtract_supervisor,
+    unary_op_1d,
 )
 
 VERTEX_OVERHEAD = BASIC_OP_SUPERVISOR_OVERHEAD
@@ -813,6 +817,46 @@ def product_cycles(op: poplar.MatmulOp, arch: Arch) -> int:
     return cycles
 
 
+def elementwise_cycles(op: poplar.ScaledAddOp | poplar.MapOp | poplar.CastOp, arch: Arch) -> int:
+    """Cycles of a popops elementwise call, as the emulator counts them (CostModel.hpp):
+    popops puts the vertices where the output lies (lib/popops/ScaledAdd.cpp:219,
+    ElementWise.cpp:531, 703, Cast.cpp:110), so one superstep: poplibs' estimate of
+    the vertex (ScaledAdd/SubtractSupervisor, BinaryOp1D[InPlace], UnaryOp1D, Cast1D)
+    for the output's elements on its busiest tile, the bytes the busiest tile receives
+    (the input elements held on another tile than their output element, and a scale
+    held elsewhere), and a sync."""
+    if isinstance(op, poplar.ScaledAddOp):
+        out, inputs = op.target, [op.source]
+    elif isinstance(op, poplar.MapOp):
+        out, inputs = op.out, list(op.inputs)
+    else:
+        out, inputs = op.destination, [op.source]
+    dtype = {Float16Type: HALF}.get(type(poplar.tensor_type(inputs[0]).element_type), FLOAT)
+    out_tiles = element_tiles(out)
+    per_tile = np.bincount(out_tiles, minlength=arch.tiles)
+    busiest, workers = int(per_tile.max()), arch.workers_per_tile
+    if isinstance(op, poplar.ScaledAddOp):
+        compute = (scaled_subtract_supervisor(dtype, busiest, workers) if op.subtract
+                   else scaled_add_supervisor(dtype, busiest, False, workers))
+    elif isinstance(op, poplar.MapOp) and len(op.inputs) == 2:
+        estimate = binary_op_1d_in_place if op.in_place() else binary_op_1d
+        compute = estimate(op.op.data.lower(), dtype, busiest, workers)
+    elif isinstance(op, poplar.MapOp):
+        compute = unary_op_1d(op.op.data.lower(), dtype, busiest, workers)
+    else:
+        to = {Float16Type: HALF}.get(type(poplar.tensor_type(out).element_type), FLOAT)
+        compute = cast_1d(dtype, to, busiest, workers)
+    received = np.zeros(arch.tiles, dtype=np.int64)
+    for tensor in inputs:
+        crossing = element_tiles(tensor) != out_tiles
+        received += np.bincount(out_tiles[crossing], minlength=arch.tiles) * element_type(poplar.tensor_type(tensor).element_type).bytes
+    if isinstance(op, poplar.ScaledAddOp):
+        scale_tile = int(element_tiles(op.scale)[0])
+        receiving = (per_tile > 0) & (np.arange(arch.tiles) != scale_tile)
+        received += receiving * element_type(poplar.tensor_type(op.scale).element_type).bytes
+    return compute + -(-int(received.max()) // arch.exchange_bytes_per_cycle) + arch.sync_cycles
+
+
 def remote_copy_cycles(bytes_: int, arch: Arch) -> int:
     """Cycles of one copy of `bytes_` between a remote buffer and tiles, as the emulator
     counts them (CostModel.hpp): the bytes over the IPU's link to streaming memory
@@ -956,8 +1000,9 @@ def program_estimate(program: poplar.HostProgramOp, arch: Arch) -> ProgramEstima
     (`exchange`) and a sync; a copy or dynamic slice moves its bytes through the exchange
     (as if every element crossed tiles) and syncs; a remote buffer copy costs
     `remote_copy_cycles`; a matrix product costs `product_cycles`, a popops reduction
-    `reduce_estimate`; a control program syncs once per evaluation of its predicate.
-    Each step is also recorded as planned (`PlannedStep`)."""
+    `reduce_estimate`, a popops elementwise call `elementwise_cycles`; a control
+    program syncs once per evaluation of its predicate. Each step is also recorded as
+    planned (`PlannedStep`)."""
     engine = program.build_body.block.last_op
     assert isinstance(engine, poplar.EngineOp)
     return _ProgramWalk(arch).estimate(engine.program)
@@ -1043,6 +1088,9 @@ class _ProgramWalk:
         if isinstance(op, poplar.ReduceOp):
             self.step("reduce", 0, 0, entries, within, modelled=True)
             return reduce_estimate(op, self.arch)
+        if isinstance(op, poplar.ScaledAddOp | poplar.MapOp | poplar.CastOp):
+            self.step("elementwise", 0, 0, entries, within, modelled=True)
+            return elementwise_cycles(op, self.arch)
         if isinstance(op, poplar.SequenceOp):
             return sum(self.cycles(p, entries, within) for p in op.programs)
         if isinstance(op, poplar.RepeatOp):

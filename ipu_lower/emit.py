@@ -57,10 +57,12 @@ def _dace_parse_error(function: Any, err: Exception) -> CompileError:
 
 
 def lower_program(
-    program_or_sdfg: Any, symbols: Mapping[str, int], arch: str | None, demote_f64: bool = False, chunk: int = 0
+    program_or_sdfg: Any, symbols: Mapping[str, int], arch: str | None, demote_f64: bool = False, chunk: int = 0,
+    prefer: str = "auto",
 ) -> ModuleOp:
     """The program at the poplar level (sdfg-to-poplar) for the given symbol values and
-    arch; `chunk` forces the rows of a chunk of streamed maps (sdfg-stream-chunks)."""
+    arch; `chunk` forces the rows of a chunk of streamed maps (sdfg-stream-chunks),
+    `prefer` our codelets or poplibs' vertices (ipu-select-vertices)."""
     from ipu_lower.frontend.importer import import_sdfg
 
     sdfg = to_sdfg(program_or_sdfg)
@@ -68,16 +70,17 @@ def lower_program(
         module = import_sdfg(sdfg)
     spec = ",".join(f"{name}={symbol_value(name, value)}" for name, value in symbols.items())  # no "4,M=5"
     with compile_stage("lower"):
-        SdfgToPoplarPass(symbols=spec, arch=arch, demote_f64=demote_f64, chunk=chunk).apply(Context(), module)
+        SdfgToPoplarPass(symbols=spec, arch=arch, demote_f64=demote_f64, chunk=chunk, prefer=prefer).apply(Context(), module)
     return module
 
 
 def emit_program(
-    program_or_sdfg: Any, symbols: Mapping[str, int], arch: str | None, demote_f64: bool = False, chunk: int = 0
+    program_or_sdfg: Any, symbols: Mapping[str, int], arch: str | None, demote_f64: bool = False, chunk: int = 0,
+    prefer: str = "auto",
 ) -> dict[str, str]:
     """host.cpp, codelets.cpp and program.json for the given symbol values and arch; what
     does not compile is a CompileError."""
-    module = lower_program(program_or_sdfg, symbols, arch, demote_f64, chunk)
+    module = lower_program(program_or_sdfg, symbols, arch, demote_f64, chunk, prefer)
     output = io.StringIO()
     with compile_stage("emit"):
         PoplarCppTarget().emit(Context(), module, output)

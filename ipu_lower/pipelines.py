@@ -37,7 +37,7 @@ def _verify_between(previous: ModulePass | None, module: ModuleOp, following: Mo
 class SdfgToPoplarPass(PipelinePass):
     """The whole lowering: (ipu-demote-f64,) sdfg-specialize, sdfg-fuse-maps,
     sdfg-write-in-place, sdfg-chunk-reductions, sdfg-dynamic-copies, sdfg-stream-chunks, ipu-tile-partition,
-    ipu-plan-exchange, ipu-vertex-extraction, convert-ipu-to-poplar."""
+    ipu-plan-exchange, ipu-vertex-extraction, ipu-select-vertices, convert-ipu-to-poplar."""
 
     name = "sdfg-to-poplar"
 
@@ -48,6 +48,9 @@ class SdfgToPoplarPass(PipelinePass):
     """Default: ipu2 (or ipu-opt's --arch)."""
     chunk: int = 0
     """sdfg-stream-chunks' rows of a chunk (0: the largest that fits)."""
+    prefer: str = "auto"
+    """ipu-select-vertices' choice between our codelets and poplibs' vertices
+    (auto, codelet, poplibs)."""
 
     def steps(self) -> tuple[ModulePass, ...]:
         # Imported here: importing this module (as ipu-opt does for any pipeline) stays cheap.
@@ -60,6 +63,7 @@ class SdfgToPoplarPass(PipelinePass):
         from ipu_lower.passes.sdfg_specialize import SdfgSpecializePass
         from ipu_lower.passes.sdfg_stream_chunks import SdfgStreamChunksPass
         from ipu_lower.passes.sdfg_write_in_place import SdfgWriteInPlacePass
+        from ipu_lower.passes.select_vertices import IpuSelectVerticesPass
         from ipu_lower.passes.tile_partition import IpuTilePartitionPass
         from ipu_lower.passes.vertex_extraction import IpuVertexExtractionPass
 
@@ -74,5 +78,6 @@ class SdfgToPoplarPass(PipelinePass):
             IpuTilePartitionPass(arch=self.arch),
             IpuPlanExchangePass(),
             IpuVertexExtractionPass(),
+            IpuSelectVerticesPass(prefer=self.prefer),
             ConvertIpuToPoplarPass(),
         )

@@ -3,12 +3,14 @@
 This module restates, in our own Python, the published cycle-estimator formulas of
 graphcore/poplibs at commit 7eac0f26 (the 2023-08-11 snapshot), so that benchmarks and
 tests can put our cost model next to the number poplibs would report for the same work.
-It covers four popops vertices on float and half data:
+It covers six popops vertices on float and half data:
 
 * ``BinaryOp1D`` (a MultiVertex computing ``out = in1 op in2``)   -> :func:`binary_op_1d`
 * ``BinaryOp1DInPlace`` (``in1Out = in1Out op in2``)            -> :func:`binary_op_1d_in_place`
 * ``UnaryOp1D`` (``out = op(in)``)                                 -> :func:`unary_op_1d`
 * ``ScaledAddSupervisor`` (``A += b * B``, the plain ADD form)     -> :func:`scaled_add_supervisor`
+* ``ScaledSubtractSupervisor`` (``A -= b * B``)                     -> :func:`scaled_subtract_supervisor`
+* ``Cast1D`` (``out = cast(in)``, float <-> half)                    -> :func:`cast_1d`
 
 and :func:`scaled_add_to_is_constrained`, which says whether ``popops::scaledAddTo``
 would pick the memory-constrained variant of that vertex.
@@ -22,7 +24,7 @@ What this is NOT:
   constant below cites the file and line(s) of that commit it was read from; paths are
   inside the poplibs repository.
 * Not complete: only the ops, types and code paths named above. Integer types, the 2D
-  vertices, broadcast/scalar vertices, ScaledSubtract, aXPlusbY and the half-data /
+  vertices, broadcast/scalar vertices, aXPlusbY, casts other than float <-> half and the half-data /
   float-B scaled add branch are not modelled and raise ``ValueError``.
 * Not "corrected": where the C++ does something odd (see "Quirks" in the functions'
   docstrings) we reproduce what the C++ computes, because the point is to compare with
@@ -612,3 +614,62 @@ def reduce_add_on_tile(n: int, partials_dtype: str, workers: int = DEFAULT_WORKE
     _check_sizes("reduce_add_on_tile", n, workers)
     pieces = max(1, min(workers, n // 2))
     return workers * reduce_add_single_input(_ceil_div(n, pieces), partials_dtype)
+
+
+# --------------------------------------------------------------------------------------
+# ScaledSubtract (A -= b * B) and Cast1D, float/half data
+# --------------------------------------------------------------------------------------
+
+SCALED_SUBTRACT_SUPERVISOR_EXTRA = 7
+"""ScaledSubtractSupervisor pays 7 supervisor cycles more than ScaledAddSupervisor:
+getScaledArithmeticSupervisorCycleEstimate adds them for SUBTRACT
+(lib/popops/PerformanceEstimation.cpp:523-525; the vertex's estimator calls the same
+function with ScaledArithmeticOp::SUBTRACT, lib/popops/popopsCycleEstimators.cpp:525-531)."""
+
+
+def scaled_subtract_supervisor(dtype: str, n: int, workers: int = DEFAULT_WORKERS) -> int:
+    """poplibs' estimate for ``ScaledSubtractSupervisor<dtype, dtype, ...>`` over ``n``
+    elements, not memory-constrained (as ``popops::scaledSubtractFrom`` of one type
+    picks it): :func:`scaled_add_supervisor` plus the SUBTRACT supervisor cycles."""
+    return scaled_add_supervisor(dtype, n, False, workers) + SCALED_SUBTRACT_SUPERVISOR_EXTRA
+
+
+CAST_READ_PORTS = 2  # PerformanceEstimation.cpp:276
+CAST_WRITE_PORTS = 1  # ibid.
+CAST_PROLOGUE = 19  # :309, "based on Half_Float_core"
+CAST_REMAINDER_CHECK = 1  # :321, per bit of the remainder
+CAST_REMAINDER_ELEMENTS = 2  # :325, a remainder bit that is set
+CAST_1D_SUPERVISOR = 12  # :361
+CAST_1D_WORKER = 18  # :362-363
+
+
+def _cast_worker_cycles(from_dtype: str, to_dtype: str, n: int) -> int:
+    """castWorkerCycles for float <-> half, the floating-point conversion on the
+    auxiliary pipeline (lib/popops/PerformanceEstimation.cpp:266-329): the vector the
+    loads and stores allow per conversion, min(2 loads, 1 store) of 64 bits (:268-290),
+    max(load, store) cycles per vector (:296-305), 19 cycles of prologue (:309), and per
+    bit of the remainder one check plus 2 cycles if set (:316-327)."""
+    data_path_bytes = DATA_PATH_BITS // 8
+    from_width = data_path_bytes // (4 if from_dtype == FLOAT else 2)
+    to_width = data_path_bytes // (4 if to_dtype == FLOAT else 2)
+    vector = min(from_width * CAST_READ_PORTS, to_width * CAST_WRITE_PORTS)
+    per_vector = max(vector // min(vector, from_width), vector // min(vector, to_width))
+    cycles = CAST_PROLOGUE + per_vector * (n // vector)
+    remainder = n % vector
+    for bit in range((vector - 1).bit_length()):  # gccs::ceilLog2(vector) bits
+        cycles += CAST_REMAINDER_CHECK + (CAST_REMAINDER_ELEMENTS if remainder & (1 << bit) else 0)
+    return cycles
+
+
+def cast_1d(from_dtype: str, to_dtype: str, n: int, workers: int = DEFAULT_WORKERS) -> int:
+    """poplibs' estimate for a ``Cast1D`` vertex converting ``n`` elements between float
+    and half (getCast1DCycleEstimate, lib/popops/PerformanceEstimation.cpp:356-365):
+    12 + workers * (castWorkerCycles(ceil(n / workers)) + 18)."""
+    func = "cast_1d"
+    _check_dtype(func, from_dtype, "from_dtype")
+    _check_dtype(func, to_dtype, "to_dtype")
+    _check_sizes(func, n, workers)
+    if from_dtype == to_dtype:
+        raise ValueError(f"{func}: a cast from {from_dtype} to itself is a copy, which poplibs does not estimate as Cast1D")
+    per_worker = _ceil_div(n, workers)  # :359-360
+    return CAST_1D_SUPERVISOR + workers * (_cast_worker_cycles(from_dtype, to_dtype, per_worker) + CAST_1D_WORKER)

@@ -34,6 +34,7 @@ _PASSES = {
     "ipu-tile-partition": ("ipu_lower.passes.tile_partition", "IpuTilePartitionPass"),
     "ipu-plan-exchange": ("ipu_lower.passes.plan_exchange", "IpuPlanExchangePass"),
     "ipu-vertex-extraction": ("ipu_lower.passes.vertex_extraction", "IpuVertexExtractionPass"),
+    "ipu-select-vertices": ("ipu_lower.passes.select_vertices", "IpuSelectVerticesPass"),
     "convert-ipu-to-poplar": ("ipu_lower.passes.convert_ipu_to_poplar", "ConvertIpuToPoplarPass"),
 }
 

@@ -257,8 +257,8 @@ def _tiles(top: dict, num_tiles: int) -> list[Tile]:
     return tiles
 
 
-def load_report(path: str | os.PathLike) -> Report:
-    """The report in the JSON file at `path`; a ReportError says what is wrong with it."""
+def _load_json(path: str | os.PathLike) -> Any:
+    """The JSON in the file at `path`; a ReportError says what is wrong with it."""
     try:
         with open(path, "rb") as stream:
             raw = stream.read(MAX_REPORT_BYTES + 1)  # one byte past the limit at most: /dev/zero has no end
@@ -276,8 +276,57 @@ def load_report(path: str | os.PathLike) -> Report:
         raise ReportError(f"'{path}':{err.lineno}:{err.colno}: invalid JSON: {err.msg}") from None
     except (ValueError, RecursionError) as err:
         raise ReportError(f"'{path}': invalid JSON: {err if isinstance(err, ValueError) else 'nested too deeply'}") from None
+    return data
+
+
+def load_report(path: str | os.PathLike) -> Report:
+    """The report in the JSON file at `path`; a ReportError says what is wrong with it."""
+    data = _load_json(path)
     try:
         return parse_report(data)
+    except ReportError as err:
+        raise ReportError(f"'{path}': {err}") from None
+
+
+@dataclass(frozen=True)
+class Choice:
+    """ipu-select-vertices' decision for a step: our codelet or a poplibs call, from the
+    two estimates of its compute (program.json's `vertex_choices`)."""
+
+    step: str
+    implementation: str
+    call: str
+    ops: tuple[str, ...]
+    codelet_cycles: int
+    poplibs_cycles: int
+
+
+def parse_choices(data: Any) -> list[Choice]:
+    """The decisions in program.json (`data`, parsed), their shape checked; none when the
+    program was lowered before there were any."""
+    choices = []
+    for k, row in enumerate(_list(_object(data, "program.json").get("vertex_choices", []), "vertex_choices")):
+        where = f"vertex_choices[{k}]"
+        _object(row, where)
+        implementation = _string(_get(row, "implementation", where), f"{where}.implementation")
+        if implementation not in ("codelet", "poplibs"):
+            raise ReportError(f"{where}.implementation must be codelet or poplibs, got {_show(implementation)}")
+        choices.append(Choice(
+            step=_string(_get(row, "step", where), f"{where}.step"),
+            implementation=implementation,
+            call=_string(_get(row, "call", where), f"{where}.call"),
+            ops=tuple(_string(o, f"{where}.ops") for o in _list(_get(row, "ops", where), f"{where}.ops")),
+            codelet_cycles=_integer(_get(row, "codelet_cycles", where), f"{where}.codelet_cycles"),
+            poplibs_cycles=_integer(_get(row, "poplibs_cycles", where), f"{where}.poplibs_cycles"),
+        ))
+    return choices
+
+
+def load_choices(path: str | os.PathLike) -> list[Choice]:
+    """The decisions in the program.json at `path`; a ReportError says what is wrong."""
+    data = _load_json(path)
+    try:
+        return parse_choices(data)
     except ReportError as err:
         raise ReportError(f"'{path}': {err}") from None
 
@@ -482,8 +531,24 @@ th{font-weight:600;background:#f6f8fa}.n{text-align:right;font-variant-numeric:t
 """
 
 
-def render(report: Report, title: str, max_steps: int = MAX_STEPS) -> str:
-    """The page for `report`: every string from the report is escaped."""
+def choices_table(choices: Sequence[Choice]) -> str:
+    """One row per step ipu-select-vertices priced: the poplibs call, the one chosen, and
+    the two estimates of the busiest tile's compute."""
+    rows = "".join(
+        f"<tr><td>{_escape(_cut(c.step))}</td><td>{_escape(_cut(c.call + (' ' + ', '.join(c.ops) if c.ops else '')))}</td>"
+        f"<td><b>{'our codelet' if c.implementation == 'codelet' else 'poplibs'}</b></td>"
+        f'<td class="n">{c.codelet_cycles:,}</td><td class="n">{c.poplibs_cycles:,}</td></tr>'
+        for c in choices
+    )
+    return ('<p class="note">Compute cycles of the busiest tile: our codelet as the cost model reads its body, '
+            "poplibs' vertices as poplibs' own estimators give them (a chain: one call per op and a sync "
+            "between calls).</p><table><thead><tr><th>step</th><th>poplibs call</th><th>chosen</th>"
+            f"<th>our codelet</th><th>poplibs</th></tr></thead><tbody>{rows}</tbody></table>")
+
+
+def render(report: Report, title: str, max_steps: int = MAX_STEPS, choices: Sequence[Choice] = ()) -> str:
+    """The page for `report` (and the vertex `choices` of its program, when given): every
+    string from the report is escaped."""
     arch = report.arch
     capacity = arch.bytes_per_tile
     total = report.total_cycles
@@ -528,7 +593,8 @@ def render(report: Report, title: str, max_steps: int = MAX_STEPS) -> str:
         f'<h2>Tiles</h2><div class="maps">{memory}{compute}</div>'
         f"<h2>Steps by kind</h2>{kinds_table(report)}"
         f"<h2>Steps in execution order</h2>{steps_table(report, max_steps)}"
-        f'<h2>Busiest tiles</h2><div class="tops">'
+        + (f"<h2>Vertex choices</h2>{choices_table(choices)}" if choices else "")
+        + '<h2>Busiest tiles</h2><div class="tops">'
         f"{busiest_table(report, f'Top {TOP_TILES} by memory', lambda t: t.bytes, TOP_TILES)}"
         f"{busiest_table(report, f'Top {TOP_TILES} by compute cycles', lambda t: t.compute, TOP_TILES)}"
         "</div></body></html>\n"
@@ -560,6 +626,8 @@ def _parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     parser.add_argument("report", help="the emulator's report (ipu-run --report FILE, or Program.report saved as JSON)")
     parser.add_argument("-o", "--output", required=True, help="the HTML page to write")
     parser.add_argument("--title", help="the page's title (default: the report's file name)")
+    parser.add_argument("--program", metavar="PROGRAM_JSON",
+                        help="the program.json of the run: adds each step's choice of our codelet or poplibs")
     parser.add_argument("--max-steps", type=int, default=MAX_STEPS, metavar="N",
                         help=f"list at most N steps one by one, those of most cycles (default {MAX_STEPS})")
     args = parser.parse_args(argv)
@@ -579,8 +647,9 @@ def run(argv: Sequence[str] | None = None) -> Path:
     if os.path.realpath(output) == os.path.realpath(source):  # realpath, unlike resolve, takes a symlink loop
         raise ReportError(f"the page would overwrite the report '{source}': give another -o")
     report = load_report(source)
+    choices = load_choices(args.program) if args.program is not None else []
     title = args.title if args.title is not None else f"Cycle report: {source.name}"
-    write_atomically(output, render(report, title, args.max_steps))
+    write_atomically(output, render(report, title, args.max_steps, choices))
     return output
 
 

@@ -722,13 +722,15 @@ def compile(  # noqa: A001 - mirrors dace.program.compile
     directory: str | Path | None = None,
     demote_f64: bool = False,
     chunk: int = 0,
+    prefer: str = "auto",
 ) -> Program:
     """Lower a `@dace.program` or `dace.SDFG` and build it for the emulator, once per set
     of symbol values: those in `symbols` now, others when a call's arguments give them
     (see `ipu_lower.program`). With `demote_f64`, 64-bit data and arithmetic run in 32
     bits (see ipu-demote-f64). `chunk` forces the rows of a chunk of the maps that
-    touch streaming memory (see sdfg-stream-chunks). `directory` receives the emitted
-    files of the last build."""
+    touch streaming memory (see sdfg-stream-chunks). `prefer` (auto, codelet, poplibs)
+    chooses between our codelets and poplibs' vertices (see ipu-select-vertices).
+    `directory` receives the emitted files of the last build."""
     from ipu_lower.emit import to_sdfg
     from ipu_lower.frontend.importer import reject_malformed_maps, reject_python_callbacks
 
@@ -742,24 +744,25 @@ def compile(  # noqa: A001 - mirrors dace.program.compile
     given = {name: value for name, value in given.items() if name in free}
 
     def build(values: dict[str, int]) -> CompiledProgram:
-        return _build(sdfg, values, arch, directory, demote_f64, chunk)
+        return _build(sdfg, values, arch, directory, demote_f64, chunk, prefer)
 
     return Program(sdfg.name, list(sdfg.arg_names), declared_shapes(sdfg), free, given, build)
 
 
 def _build(
-    sdfg: Any, symbols: Mapping[str, int], arch: str | None, directory: str | Path | None, demote_f64: bool, chunk: int
+    sdfg: Any, symbols: Mapping[str, int], arch: str | None, directory: str | Path | None, demote_f64: bool, chunk: int,
+    prefer: str = "auto",
 ) -> CompiledProgram:
     from ipu_lower.emit import emit_program
 
-    key = _lowering_key(sdfg, symbols, arch, demote_f64, chunk)
+    key = _lowering_key(sdfg, symbols, arch, demote_f64, chunk, prefer)
     if directory is None:
         found = cache.use(lambda store: _lowered(store, key))
         if found is not None:  # lowered before: skip the frontend, the passes and g++
             return CompiledProgram(*found)
     progress = _Progress(sdfg.name)
     progress.stage("import and lower")
-    files = {name: text.encode() for name, text in emit_program(sdfg, symbols, arch, demote_f64, chunk).items()}
+    files = {name: text.encode() for name, text in emit_program(sdfg, symbols, arch, demote_f64, chunk, prefer).items()}
     progress.stage("compile host.cpp and codelets.cpp")
     if directory is None:
         out = cache.use(lambda store: _store_lowered(store, key, files))
@@ -817,11 +820,13 @@ class _Progress:
             print(f"ipu-lower: {self.name}: {what} ({time.monotonic() - self.start:.1f} s)", file=sys.stderr, flush=True)
 
 
-def _lowering_key(sdfg: Any, symbols: Mapping[str, int], arch: str | None, demote_f64: bool, chunk: int) -> str:
+def _lowering_key(
+    sdfg: Any, symbols: Mapping[str, int], arch: str | None, demote_f64: bool, chunk: int, prefer: str = "auto"
+) -> str:
     """What a lowering depends on: the SDFG, the options and the tool itself (its Python
     sources and the emulator's)."""
     digest = hashlib.sha256(json.dumps(_without_guids(sdfg.to_json()), sort_keys=True, default=str).encode())
-    digest.update(json.dumps([sorted(symbols.items()), arch, demote_f64, chunk]).encode())
+    digest.update(json.dumps([sorted(symbols.items()), arch, demote_f64, chunk, prefer]).encode())
     digest.update(_tool_fingerprint().encode())
     return digest.hexdigest()[:32]
 

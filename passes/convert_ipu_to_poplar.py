@@ -5,8 +5,10 @@ sizes of the slices its vertices get (`plan_placements`). Then one pattern per o
 graph becomes a `poplar.host_program` (its body the build region, a run region that
 writes inputs, runs and reads outputs); a variable becomes `add_variable` (`add_constant`
 when it has a value) plus one `map_tensor`; a compute set becomes `add_compute_set`, one
-`add_vertices` per placement and an `execute`; copies and host transfers become their API calls; a
-codelet becomes a `poplar.codelet` next to the host program; a view becomes
+`add_vertices` per placement and an `execute`, or the poplibs call ipu-select-vertices
+chose for its placement (`poplar.scaled_add`, `poplar.map`, `poplar.cast`); copies and
+host transfers become their API calls; a codelet becomes a `poplar.codelet` next to the
+host program (unless no vertex places it); a view becomes
 Poplar's tensor views. The program sequence is
 the program values in build order, then the Engine. Loops and branches, their regions
 converted, become `program::Repeat`, `RepeatWhileTrue` and `If` over the sequences of
@@ -21,7 +23,7 @@ from dataclasses import dataclass
 from math import prod
 
 from xdsl.context import Context
-from xdsl.dialects.builtin import MemRefType, ModuleOp
+from xdsl.dialects.builtin import DictionaryAttr, MemRefType, ModuleOp, StringAttr
 from xdsl.ir import Block, Operation, Region, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import (
@@ -36,6 +38,7 @@ from xdsl.rewriter import InsertPoint
 from ipu_lower.arch import get_arch
 from ipu_lower.diagnostics import error
 from ipu_lower.dialects import ipu, poplar
+from ipu_lower.dialects.popops_elementwise import CHOICE
 
 
 def write_handle(name: str) -> str:
@@ -86,7 +89,7 @@ def plan_placements(graph: ipu.GraphOp, schedule: str = "emitted") -> dict[ipu.V
     codelets = {c.sym_name.data: c for c in graph.body.block.ops if isinstance(c, ipu.CodeletOp)}
     plans = {}
     for placement in graph.walk():
-        if isinstance(placement, ipu.VerticesOp):
+        if isinstance(placement, ipu.VerticesOp) and poplibs_choice(placement) is None:
             codelet = codelets[placement.codelet.root_reference.data]
             cost = VertexCost(codelet.body.block, schedule)  # type: ignore[arg-type]
             cycles = [
@@ -132,11 +135,20 @@ class _Graph(RewritePattern):
         rewriter.replace(op, program)
 
 
+@dataclass
 class _Codelet(RewritePattern):
+    """A codelet moves next to the host program; one no vertex places (its placements
+    became poplibs calls) goes."""
+
+    placed: set[str]
+
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: ipu.CodeletOp, rewriter: PatternRewriter) -> None:
         fields = [poplar.FieldAttr(f.direction.data, f.field_name.data) for f in op.fields.data]
         if (program := _host_program(op)) is None:
+            return
+        if op.sym_name.data not in self.placed:
+            rewriter.erase(op)
             return
         codelet = poplar.CodeletOp(op.sym_name.data, fields, rewriter.move_region_contents_to_new_regions(op.body))
         rewriter.insert(codelet, InsertPoint.before(program))
@@ -288,12 +300,45 @@ class _Reduce(RewritePattern):
         rewriter.replace(op, reduce, [])
 
 
+def poplibs_choice(placement: ipu.VerticesOp) -> DictionaryAttr | None:
+    """The decision of ipu-select-vertices for a placement when it chose poplibs (which
+    it does only for a placement alone in its compute set: the call replaces the set)."""
+    choice = placement.attributes.get(CHOICE)
+    if not isinstance(choice, DictionaryAttr) or len(placement.parent_block().ops) != 1:  # type: ignore[union-attr]
+        return None
+    return choice if choice.data["impl"] == StringAttr("poplibs") else None
+
+
+def _poplibs_call(label: str, placement: ipu.VerticesOp, choice: DictionaryAttr) -> Operation:
+    """The poplibs call ipu-select-vertices chose for a placement, on its whole tensors
+    (the `fields` of the decision, in the call's argument order)."""
+    call = choice.data["call"].data  # type: ignore[attr-defined]
+    fields = [placement.tensors[k] for k in choice.data["fields"].get_values()]  # type: ignore[attr-defined]
+    if call in ("scaledAddTo", "scaledSubtractFrom"):
+        op: Operation = poplar.ScaledAddOp(label, *fields, subtract=call == "scaledSubtractFrom")
+    elif call == "cast":
+        op = poplar.CastOp(label, *fields)
+    else:
+        kind = choice.data["ops"].data[0].data  # type: ignore[attr-defined]
+        inputs = fields if call == "mapInPlace" else fields[:-1]
+        op = poplar.MapOp(label, kind, inputs, fields[0] if call == "mapInPlace" else fields[-1])
+    op.attributes[CHOICE] = choice
+    return op
+
+
 @dataclass
 class _ComputeSet(RewritePattern):
+    """A compute set becomes add_compute_set, one add_vertices per placement and an
+    execute; one whose placement ipu-select-vertices gave to poplibs, that call."""
+
     placements: dict[ipu.VerticesOp, Placement]
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: ipu.ComputeSetOp, rewriter: PatternRewriter) -> None:
+        first = op.body.block.first_op
+        if isinstance(first, ipu.VerticesOp) and (choice := poplibs_choice(first)) is not None:
+            rewriter.replace(op, _poplibs_call(op.label.data, first, choice), [])
+            return
         compute_set = poplar.AddComputeSetOp(op.label.data)
         ops: list[Operation] = [compute_set]
         for placement in op.body.block.ops:
@@ -303,15 +348,16 @@ class _ComputeSet(RewritePattern):
                 (name, tensor, _poplar_rule(rule))
                 for name, tensor, rule in zip(plan.field_names, placement.tensors, placement.rules.data)
             ]
-            ops.append(
-                poplar.AddVerticesOp(
-                    compute_set.result,
-                    placement.codelet.root_reference.data,
-                    _poplar_map(placement.tile_map),
-                    connections,
-                    plan.cycles,
-                )
+            vertices = poplar.AddVerticesOp(
+                compute_set.result,
+                placement.codelet.root_reference.data,
+                _poplar_map(placement.tile_map),
+                connections,
+                plan.cycles,
             )
+            if CHOICE in placement.attributes:
+                vertices.attributes[CHOICE] = placement.attributes[CHOICE]
+            ops.append(vertices)
         ops.append(poplar.ExecuteOp(compute_set.result))
         rewriter.replace(op, ops, [])
 
@@ -371,7 +417,7 @@ class ConvertIpuToPoplarPass(ModulePass):
             placements.update(plan_placements(graph))
         patterns = [
             _Graph(),
-            _Codelet(),
+            _Codelet({p.codelet.root_reference.data for p in placements}),
             _WorkerOps(),
             _Variable(),
             _RemoteBuffer(),

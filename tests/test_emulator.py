@@ -3,8 +3,9 @@
 Hand-written host programs (tests/cpp/emulator_driver.cpp, one scenario per
 command-line argument) and codelets (tests/cpp/emulator_codelets.cpp, with the
 registration blocks the code generator emits) are compiled once per module,
-as are the real outputs of `ipu-opt ipu_lower/examples/*.sdfg -p sdfg-to-poplar -t
-poplar-cpp -o DIR`, linked with the emulator's library into shared libraries
+as are the real outputs of `ipu-opt ipu_lower/examples/*.sdfg -p
+'sdfg-to-poplar{prefer=codelet}' -t poplar-cpp -o DIR` (our codelets, which these
+tests run), linked with the emulator's library into shared libraries
 and called through ctypes.
 Each check of the BSP semantics asserts the exact error or the exact values
 that would change if the check were removed.
@@ -62,7 +63,7 @@ def _emit(name: str, out_dir: Path) -> None:
     from ipu_lower.cli import ipu_opt_main
 
     example, symbols, arch, target = EMITTED[name]
-    args = [str(EXAMPLES / f"{example}.sdfg"), "-p", "sdfg-to-poplar", "--symbols", symbols,
+    args = [str(EXAMPLES / f"{example}.sdfg"), "-p", "sdfg-to-poplar{prefer=codelet}", "--symbols", symbols,
             "--arch", arch, "-t", target, "-o", str(out_dir)]
     err = io.StringIO()
     code = 0

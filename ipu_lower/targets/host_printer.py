@@ -52,7 +52,11 @@ DYNAMIC_SLICE_INCLUDES = ("<popops/DynamicSlice.hpp>",)
 REDUCE_INCLUDES = ("<popops/Reduce.hpp>",)
 """For programs that reduce with popops."""
 ELEMENTWISE_INCLUDES = ("<popops/ElementWise.hpp>",)
-"""For programs that scale a product's result (popops::mulInPlace)."""
+"""For programs that scale a product's result (popops::mulInPlace) or map an expression op."""
+SCALED_ADD_INCLUDES = ("<popops/ScaledAdd.hpp>",)
+"""For programs that call popops::scaledAddTo or scaledSubtractFrom."""
+CAST_INCLUDES = ("<popops/Cast.hpp>",)
+"""For programs that call popops::cast."""
 POPOPS_INCLUDES = ("<popops/codelets.hpp>",)
 """For programs that call popops at all."""
 POPLIN_INCLUDES = ("<poplin/MatMul.hpp>", "<poplin/codelets.hpp>")
@@ -549,6 +553,42 @@ def _reduce(ctx: PrintContext, op: poplar.ReduceOp) -> None:
     )
 
 
+def _scaled_add(ctx: PrintContext, op: poplar.ScaledAddOp) -> None:
+    """A program of one popops call, the scale a tensor (include/popops/ScaledAdd.hpp:
+    79-82, 129-132 in graphcore/poplibs)."""
+    name = ctx.bind(op.result, "scaled")
+    call = "scaledSubtractFrom" if op.subtract else "scaledAddTo"
+    ctx.line(f"poplar::program::Sequence {name};")
+    ctx.line(
+        f"popops::{call}(graph, {ctx[op.target]}, {ctx[op.source]}, {ctx[op.scale]}, {name}, {cpp_string(op.label.data)});"
+    )
+
+
+def _map(ctx: PrintContext, op: poplar.MapOp) -> None:
+    """A program of one popops call of a unary or binary expression op
+    (include/popops/ElementWise.hpp:201-210, 241-262 in graphcore/poplibs)."""
+    name = ctx.bind(op.result, "map")
+    kind = "BinaryOpType" if len(op.inputs) == 2 else "UnaryOpType"
+    inputs = ", ".join(ctx[v] for v in op.inputs)
+    ctx.line(f"poplar::program::Sequence {name};")
+    if op.in_place():
+        ctx.line(f"popops::mapInPlace(graph, popops::expr::{kind}::{op.op.data}, {inputs}, {name}, {cpp_string(op.label.data)});")
+    else:
+        ctx.line(
+            f"popops::mapWithOutput(graph, popops::expr::{kind}::{op.op.data}, {inputs}, {ctx[op.out]}, {name}, "
+            f"{cpp_string(op.label.data)});"
+        )
+
+
+def _cast(ctx: PrintContext, op: poplar.CastOp) -> None:
+    """The program popops::cast returns (include/popops/Cast.hpp:86-88 in graphcore/poplibs)."""
+    name = ctx.bind(op.result, "cast")
+    ctx.line(
+        f"poplar::program::Program {name} = popops::cast(graph, {ctx[op.source]}, {ctx[op.destination]}, "
+        f"{cpp_string(op.label.data)});"
+    )
+
+
 def _engine(ctx: PrintContext, op: poplar.EngineOp) -> None:
     ctx.line(f"poplar::Engine engine(graph, {ctx[op.program]});")
     ctx.line("engine.load(device);")
@@ -581,6 +621,9 @@ _BUILD_PRINTERS: dict[type[Operation], Callable[[PrintContext, Operation], None]
     poplar.DynamicUpdateOp: _dynamic,  # type: ignore[dict-item]
     poplar.MatmulOp: _matmul,  # type: ignore[dict-item]
     poplar.ReduceOp: _reduce,  # type: ignore[dict-item]
+    poplar.ScaledAddOp: _scaled_add,  # type: ignore[dict-item]
+    poplar.MapOp: _map,  # type: ignore[dict-item]
+    poplar.CastOp: _cast,  # type: ignore[dict-item]
     poplar.EngineOp: _engine,  # type: ignore[dict-item]
 }
 
@@ -702,13 +745,18 @@ def print_host(output: IO[str], program: poplar.HostProgramOp) -> None:
     reduces = any(isinstance(op, poplar.ReduceOp) for op in ops)
     poplin = any(isinstance(op, poplar.MatmulOp) for op in ops)
     scales = any(isinstance(op, poplar.MatmulOp) and op.scales_c() for op in ops)
-    popops = slices or reduces or scales
+    scaled_adds = any(isinstance(op, poplar.ScaledAddOp) for op in ops)
+    maps = any(isinstance(op, poplar.MapOp) for op in ops)
+    casts = any(isinstance(op, poplar.CastOp) for op in ops)
+    popops = slices or reduces or scales or scaled_adds or maps or casts
     constants = any(isinstance(op, poplar.AddConstantOp) for op in ops)
     includes = (
         HOST_INCLUDES
         + (DYNAMIC_SLICE_INCLUDES if slices else ())
         + (REDUCE_INCLUDES if reduces else ())
-        + (ELEMENTWISE_INCLUDES if scales else ())
+        + (ELEMENTWISE_INCLUDES if scales or maps else ())
+        + (SCALED_ADD_INCLUDES if scaled_adds else ())
+        + (CAST_INCLUDES if casts else ())
         + (POPOPS_INCLUDES if popops else ())
         + (POPLIN_INCLUDES if poplin else ())
         + (CONSTANT_INCLUDES if constants else ())

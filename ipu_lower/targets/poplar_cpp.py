@@ -121,7 +121,22 @@ def manifest(program: poplar.HostProgramOp, declared: dict[str, str] | None = No
             "while_loops": [asdict(loop) for loop in estimate.while_loops],
             "steps": [asdict(step) for step in estimate.steps],
         },
+        "vertex_choices": vertex_choices(program),
     }
+
+
+def vertex_choices(program: poplar.HostProgramOp) -> list[dict]:
+    """ipu-select-vertices' decision for each step it priced, named as the emulator's
+    report names the step (its compute set, or the poplibs call's label), in build order."""
+    from ipu_lower.dialects.popops_elementwise import CHOICE
+    from ipu_lower.passes.select_vertices import choice_summary
+
+    rows = []
+    for op in program.build_body.block.ops:
+        if isinstance(choice := op.attributes.get(CHOICE), DictionaryAttr):
+            step = op.compute_set.owner.debug_name.data if isinstance(op, poplar.AddVerticesOp) else op.label.data
+            rows.append({"step": step, **choice_summary(choice)})
+    return rows
 
 
 def split_files(text: str) -> dict[str, str]:

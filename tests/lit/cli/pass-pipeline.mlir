@@ -36,10 +36,12 @@
 // STEPS-NEXT:   ipu.graph "axpy" arch "ipu2" args ["a", "x", "y"] {
 // STEPS:          ipu.codelet @axpy_m(
 // STEPS:          ipu.vertices @axpy_m over <0 to 3 x 2>
+// STEPS:      IR after ipu-select-vertices:
+// STEPS:          ipu.vertices @axpy_m over <0 to 3 x 2> {{.*}} {vertex_choice = {impl = "poplibs", call = "scaledAddTo"
 // STEPS-NOT:  IR after
 // STEPS:      builtin.module {
 // STEPS:        poplar.host_program @axpy arch "ipu2"
-// STEPS:          poplar.add_vertices %{{.*}} @axpy_m over <0 to 3 x 2>
+// STEPS:          poplar.scaled_add "axpy_m" %y, %x, %a
 // STEPS-NOT:  IR after
 
 // RUN: ipu-opt %inputs/axpy.mlir --symbols N=6 -p sdfg-to-poplar --time-passes | filecheck %s --check-prefix=TIME
@@ -53,6 +55,7 @@
 // TIME-NEXT: Pass ipu-tile-partition took {{[0-9.e+-]+}} seconds
 // TIME-NEXT: Pass ipu-plan-exchange took {{[0-9.e+-]+}} seconds
 // TIME-NEXT: Pass ipu-vertex-extraction took {{[0-9.e+-]+}} seconds
+// TIME-NEXT: Pass ipu-select-vertices took {{[0-9.e+-]+}} seconds
 // TIME-NEXT: Pass convert-ipu-to-poplar took {{[0-9.e+-]+}} seconds
 // TIME-NEXT: builtin.module {
 // TIME-NOT:  Pass

@@ -64,6 +64,21 @@
 //    where A lies, so nothing moves; the scalar-broadcast vertex poplibs picks for
 //    a constant is estimated with this, the nearest formula ipu-lower restates),
 //    plus sync_cycles.
+//  popops::scaledAddTo / scaledSubtractFrom (A +-= k B), mapWithOutput / mapInPlace of
+//    one expression op, cast, per execution (one superstep; the same formula as
+//    ipu_lower/cost_model.py elementwise_cycles): popops puts the vertices where the
+//    output (A) lies (lib/popops/ScaledAdd.cpp:219, ElementWise.cpp:531, 703,
+//    Cast.cpp:110 of graphcore/poplibs at 7eac0f26), so
+//    compute_cycles  = poplibs' estimate of the vertex for the output elements of the
+//                      busiest tile: ScaledAddSupervisor (scaledAddSupervisorCycles;
+//                      7 more for ScaledSubtractSupervisor), BinaryOp1D[InPlace]
+//                      (binaryOp1DCycles), UnaryOp1D (unaryOp1DCycles), Cast1D
+//                      (cast1DCycles);
+//    exchange_cycles = ceil(max over tiles of the bytes of the input elements whose
+//                      output element lies on that tile and which lie elsewhere, plus
+//                      the scale's bytes on each tile of A but the scale's /
+//                      exchange_bytes_per_cycle);
+//    sync_cycles     = sync_cycles of the target.
 //  Copy between a remote buffer and a tensor (one repeat), per execution:
 //    exchange_cycles = ceil(bytes x clock_hz / streaming_bytes_per_second), the
 //    repeat crossing the IPU's link to streaming memory (Arch.hpp), plus
@@ -189,6 +204,28 @@ std::uint64_t binaryOp1DInPlaceMultiplyCycles(bool half, std::uint64_t n, unsign
 /// (lib/popops/PerformanceEstimation.cpp:473-628; restated with its quirks in
 /// ipu_lower/poplibs_estimates.py scaled_add_supervisor).
 std::uint64_t scaledAddSupervisorCycles(bool half, std::uint64_t n, unsigned workers);
+
+/// poplibs' estimate of a ScaledSubtractSupervisor vertex: scaledAddSupervisorCycles
+/// plus the 7 supervisor cycles of SUBTRACT (lib/popops/PerformanceEstimation.cpp:
+/// 523-525; ipu_lower/poplibs_estimates.py scaled_subtract_supervisor).
+std::uint64_t scaledSubtractSupervisorCycles(bool half, std::uint64_t n, unsigned workers);
+
+/// poplibs' estimate of a BinaryOp1D (or, `inPlace`, BinaryOp1DInPlace) vertex of the
+/// popops::expr::BinaryOpType `op` over `n` elements (lib/popops/
+/// popopsCycleEstimators.cpp:1510-1523, 1615-1632, 63-84; the tables
+/// popopsCycleEstimators.hpp:305-585; restated in ipu_lower/poplibs_estimates.py
+/// binary_op_1d, binary_op_1d_in_place).
+std::uint64_t binaryOp1DCycles(int op, bool half, bool inPlace, std::uint64_t n, unsigned workers);
+
+/// poplibs' estimate of a UnaryOp1D vertex of the popops::expr::UnaryOpType `op` over
+/// `n` elements (popopsCycleEstimators.cpp:1493-1507, 1543-1559; the table
+/// popopsCycleEstimators.hpp:104-212; ipu_lower/poplibs_estimates.py unary_op_1d).
+std::uint64_t unaryOp1DCycles(int op, bool half, std::uint64_t n, unsigned workers);
+
+/// poplibs' estimate of a Cast1D vertex converting `n` elements between float and
+/// half (lib/popops/PerformanceEstimation.cpp:266-329, 356-365;
+/// ipu_lower/poplibs_estimates.py cast_1d).
+std::uint64_t cast1DCycles(bool fromHalf, bool toHalf, std::uint64_t n, unsigned workers);
 
 } // namespace emulator
 } // namespace poplar

@@ -191,9 +191,13 @@ private:
   void reduce(const core::ProgramImpl *p);
   /// Runs a popops::mulInPlace step and accounts its cost.
   void mulInPlace(const core::ProgramImpl *p);
+  /// Runs a popops scaledAddTo / scaledSubtractFrom, map or cast step and accounts its cost.
+  void elementwise(const core::ProgramImpl *p);
   /// The elements of a tensor, as floats; and stored back, rounded to its type.
   std::vector<float> loadFloats(const Tensor &t) const;
   void storeFloats(const Tensor &t, const std::vector<float> &values);
+  /// The tile of each element of `t`, in its order.
+  std::vector<unsigned> elementTiles(const Tensor &t) const;
   /// The most elements of `t` any one tile holds.
   std::uint64_t busiestTileElements(const Tensor &t) const;
 

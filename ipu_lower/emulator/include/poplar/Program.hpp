@@ -54,7 +54,10 @@ struct ProgramImpl {
     DynamicUpdate, ///< popops::dynamicUpdate
     MatMul,        ///< poplin::matMulWithOutput, matMulAcc and grouped forms (poplin/MatMul.hpp)
     Reduce,        ///< popops::reduceWithOutput (popops/Reduce.hpp)
-    MulInPlace     ///< popops::mulInPlace by a constant (popops/ElementWise.hpp)
+    MulInPlace,    ///< popops::mulInPlace by a constant (popops/ElementWise.hpp)
+    ScaledAdd,     ///< popops::scaledAddTo / scaledSubtractFrom by a tensor (popops/ScaledAdd.hpp)
+    Map,           ///< popops::mapWithOutput / mapInPlace of one expression op (popops/ElementWise.hpp)
+    Cast           ///< popops::cast (popops/Cast.hpp)
   };
   using Node = std::shared_ptr<const ProgramImpl>;
 
@@ -66,13 +69,17 @@ struct ProgramImpl {
   unsigned cs = 0;                                   ///< Execute
   unsigned count = 0;                                ///< Repeat
   Tensor a, b; ///< Copy src/dst; predicate or control; printed/undef tensor; MatMul A, B;
-               ///< Reduce: the input, the scale (if any)
-  Tensor out;  ///< MatMul: the product; Reduce: the output; MulInPlace: the tensor scaled
+               ///< Reduce: the input, the scale (if any); ScaledAdd: B, the scale;
+               ///< Map: the inputs (b for a binary op); Cast: the source
+  Tensor out;  ///< MatMul: the product; Reduce: the output; MulInPlace: the tensor scaled;
+               ///< ScaledAdd: A; Map, Cast: the output
   double scale = 1; ///< MatMul with accumulate: k of C += k A B; MulInPlace: the constant
   bool accumulate = false; ///< MatMul: matMulAcc (C += k A B) rather than C = A B
   Tensor offset;                        ///< Dynamic*: the offsets, one per dim; Remote*: the repeat
   std::vector<std::size_t> dims, sizes; ///< Dynamic*: the sliced dims and sizes; Reduce: dims
   int reduceOp = 0;                     ///< Reduce: the popops::Operation
+  int mapOp = 0;        ///< Map: the popops::expr::UnaryOpType or (b valid) BinaryOpType
+  bool subtract = false; ///< ScaledAdd: scaledSubtractFrom
   bool update = false;                  ///< Reduce: add into the output
   emulator::TypeId inVertex = emulator::TypeId::INVALID,  ///< Reduce: the accumulator
       interTile = emulator::TypeId::INVALID;             ///< types (accumType.*)

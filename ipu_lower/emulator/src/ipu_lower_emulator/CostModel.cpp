@@ -1,6 +1,8 @@
 // The BSP cycle cost model (ipu_lower_emulator/CostModel.hpp).
 #include <ipu_lower_emulator/CostModel.hpp>
 #include <ipu_lower_emulator/Arch.hpp>
+#include <ipu_lower_emulator/Support.hpp>
+#include <popops/ExprOp.hpp>
 
 #include <algorithm>
 #include <cmath>
@@ -223,6 +225,107 @@ std::uint64_t scaledAddSupervisorCycles(bool half, std::uint64_t n, unsigned wor
     slowest = std::max(slowest, c);
   }
   return supervisor + slowest * workers; // :625-627
+}
+
+std::uint64_t scaledSubtractSupervisorCycles(bool half, std::uint64_t n, unsigned workers) {
+  return scaledAddSupervisorCycles(half, n, workers) + 7; // :523-525
+}
+
+namespace {
+
+/// One row of poplibs' OpPerformanceInfo tables (popopsCycleEstimators.hpp:43-66): a
+/// loop of `cycles` over a natural vector (plus an overhead), over `unroll` elements,
+/// or (unroll 0) over one element (plus an overhead).
+struct LoopCost {
+  unsigned cycles;
+  bool naturalVector;
+  unsigned unroll;
+};
+
+LoopCost binaryLoop(int op, bool half, bool inPlace) {
+  using B = popops::expr::BinaryOpType;
+  switch (static_cast<B>(op)) {
+  case B::ADD:      // hpp:310-311, 472-473
+  case B::SUBTRACT: // hpp:410-411, 572-573
+  case B::MULTIPLY: // hpp:371-372, 533-534
+    return {1, true, 0};
+  case B::DIVIDE: // hpp:348-349, 509-510
+    return half ? LoopCost{21, false, 4} : LoopCost{10, false, 2};
+  case B::MAXIMUM: // hpp:357-358, 519-520
+  case B::MINIMUM: // hpp:364-365, 526-527
+    return half ? LoopCost{4, false, 4} : LoopCost{inPlace ? 4u : 3u, false, 2};
+  default:
+    fail("the emulator has no cycle estimate for BinaryOpType " + std::to_string(op));
+  }
+}
+
+LoopCost unaryLoop(int op, bool half) {
+  using U = popops::expr::UnaryOpType;
+  switch (static_cast<U>(op)) {
+  case U::ABSOLUTE: // hpp:105-106
+    return {1, false, 0};
+  case U::CEIL:  // hpp:127-128
+  case U::FLOOR: // hpp:153-154
+    return {2, true, 0};
+  case U::EXPONENT:  // hpp:142, 144
+  case U::EXPONENT2: // hpp:148, 150
+    return half ? LoopCost{4, false, 4} : LoopCost{6, false, 2};
+  case U::LOGARITHM: // hpp:172-173
+  case U::TANH:      // hpp:202-203
+    return half ? LoopCost{4, false, 4} : LoopCost{12, false, 2};
+  case U::NEGATE: // hpp:177-178
+    return {2, false, half ? 4u : 2u};
+  case U::SQRT: // hpp:193-194
+    return half ? LoopCost{23, false, 4} : LoopCost{10, false, 2};
+  case U::RSQRT: // hpp:208-209
+    return half ? LoopCost{19, false, 4} : LoopCost{8, false, 2};
+  case U::TRUNC: // hpp:204-205
+    return half ? LoopCost{11, false, 4} : LoopCost{3, false, 2};
+  default:
+    fail("the emulator has no cycle estimate for UnaryOpType " + std::to_string(op));
+  }
+}
+
+} // namespace
+
+std::uint64_t binaryOp1DCycles(int op, bool half, bool inPlace, std::uint64_t n, unsigned workers) {
+  const LoopCost cost = binaryLoop(op, half, inPlace);
+  const std::uint64_t perWorker = ceilDiv(n, workers); // cpp:1519, 1628
+  // cpp:63-84: a natural vector per loop, plus 2 for the asm codelets of add, subtract
+  // and multiply (cpp:38-42, 75); else `unroll` elements per loop.
+  const std::uint64_t inner = cost.naturalVector ? ceilDiv(perWorker, half ? 4 : 2) * (cost.cycles + 2)
+                                                 : ceilDiv(perWorker, cost.unroll) * cost.cycles;
+  const std::uint64_t worker = inPlace ? 58 : (half ? 26 : 29); // cpp:1515, 1619
+  return 11 + workers * (worker + inner);                       // cpp:1514, 1522, 1618, 1630
+}
+
+std::uint64_t unaryOp1DCycles(int op, bool half, std::uint64_t n, unsigned workers) {
+  const LoopCost cost = unaryLoop(op, half);
+  const std::uint64_t perWorker = ceilDiv(n, workers); // cpp:1553
+  std::uint64_t inner;
+  if (!cost.naturalVector && cost.unroll > 0) { // cpp:1497-1498
+    inner = ceilDiv(perWorker, cost.unroll) * cost.cycles;
+  } else { // cpp:1500-1506, basicOpLoopCycles (PerformanceEstimation.cpp:33-37)
+    const std::uint64_t width = cost.naturalVector ? (half ? 4 : 2) : 1;
+    inner = (cost.cycles + 4) * (perWorker + width - 1) / width;
+  }
+  const bool exponent = static_cast<popops::expr::UnaryOpType>(op) == popops::expr::UnaryOpType::EXPONENT;
+  return 11 + 9 + workers * ((exponent ? 33 : 17) + inner); // cpp:1546-1557
+}
+
+std::uint64_t cast1DCycles(bool fromHalf, bool toHalf, std::uint64_t n, unsigned workers) {
+  // castWorkerCycles for float <-> half (PerformanceEstimation.cpp:266-329): the vector
+  // two 64-bit loads and one 64-bit store allow, max(load, store) cycles per vector,
+  // 19 cycles of prologue, per bit of the remainder a check and 2 if it is set.
+  const std::uint64_t perWorker = ceilDiv(n, workers); // :359-360
+  const std::uint64_t fromWidth = fromHalf ? 4 : 2, toWidth = toHalf ? 4 : 2;
+  const std::uint64_t vector = std::min(fromWidth * 2, toWidth);
+  const std::uint64_t perVector =
+      std::max(vector / std::min(vector, fromWidth), vector / std::min(vector, toWidth));
+  std::uint64_t worker = 19 + perVector * (perWorker / vector);
+  for (std::uint64_t bit = 1; bit < vector; bit <<= 1)
+    worker += 1 + ((perWorker % vector) & bit ? 2 : 0);
+  return 12 + workers * (worker + 18); // :361-363
 }
 
 } // namespace emulator

@@ -1,6 +1,7 @@
 // The Engine's checks, BSP execution and report (ipu_lower_emulator/EngineImpl.hpp).
 #include <ipu_lower_emulator/EngineImpl.hpp>
 
+#include <popops/ExprOp.hpp>
 #include <popops/OperationDef.hpp>
 
 #include <algorithm>
@@ -10,6 +11,7 @@
 #include <functional>
 #include <iostream>
 #include <map>
+#include <numeric>
 #include <type_traits>
 
 namespace poplar {
@@ -381,6 +383,14 @@ void EngineCore::prepare(const core::ProgramImpl *p) {
     break;
   case Kind::MulInPlace:
     ownView(p->out, "popops::mulInPlace");
+    break;
+  case Kind::ScaledAdd:
+  case Kind::Map:
+  case Kind::Cast:
+    ownView(p->a, "popops elementwise call");
+    if (p->b.valid())
+      ownView(p->b, "popops elementwise call");
+    ownView(p->out, "popops elementwise call");
     break;
   }
 }
@@ -977,6 +987,11 @@ void EngineCore::exec(const core::ProgramImpl *p) {
   case Kind::MulInPlace:
     mulInPlace(p);
     return;
+  case Kind::ScaledAdd:
+  case Kind::Map:
+  case Kind::Cast:
+    elementwise(p);
+    return;
   }
 }
 
@@ -1065,6 +1080,127 @@ void EngineCore::mulInPlace(const core::ProgramImpl *p) {
   c.syncs = 1;
   account(p, p->name.empty() ? "mulInPlace '" + Access<Tensor>::view(p->out)->varName() + "'"
                              : p->name,
+          "elementwise", c);
+}
+
+namespace {
+
+/// One element of a popops::expr op, in float as the emulator computes them.
+float mapElement(int op, bool binary, float a, float b) {
+  using B = popops::expr::BinaryOpType;
+  using U = popops::expr::UnaryOpType;
+  if (binary) {
+    switch (static_cast<B>(op)) {
+    case B::ADD:
+      return a + b;
+    case B::SUBTRACT:
+      return a - b;
+    case B::MULTIPLY:
+      return a * b;
+    case B::DIVIDE:
+      return a / b;
+    case B::MAXIMUM:
+      return std::max(a, b);
+    case B::MINIMUM:
+      return std::min(a, b);
+    default:
+      break;
+    }
+  } else {
+    switch (static_cast<U>(op)) {
+    case U::ABSOLUTE:
+      return std::fabs(a);
+    case U::CEIL:
+      return std::ceil(a);
+    case U::EXPONENT:
+      return std::exp(a);
+    case U::EXPONENT2:
+      return std::exp2(a);
+    case U::FLOOR:
+      return std::floor(a);
+    case U::LOGARITHM:
+      return std::log(a);
+    case U::NEGATE:
+      return -a;
+    case U::RSQRT:
+      return 1.0f / std::sqrt(a);
+    case U::SQRT:
+      return std::sqrt(a);
+    case U::TANH:
+      return std::tanh(a);
+    case U::TRUNC:
+      return std::trunc(a);
+    default:
+      break;
+    }
+  }
+  fail("popops map step of an op the emulator does not run (" + std::to_string(op) + ")");
+}
+
+} // namespace
+
+void EngineCore::elementwise(const core::ProgramImpl *p) {
+  // Computed in float, rounded into the output's type once, as mulInPlace does.
+  const std::vector<float> a = loadFloats(p->a);
+  std::vector<float> out(a.size());
+  const bool binary = p->b.valid();
+  std::string call = "cast";
+  if (p->kind == Kind::ScaledAdd) {
+    out = loadFloats(p->out);
+    const float k = loadFloats(p->b)[0];
+    for (std::size_t i = 0; i < out.size(); ++i)
+      out[i] = p->subtract ? out[i] - k * a[i] : out[i] + k * a[i];
+    call = p->subtract ? "scaledSubtractFrom" : "scaledAddTo";
+  } else if (p->kind == Kind::Map) {
+    const std::vector<float> b = binary ? loadFloats(p->b) : std::vector<float>(a.size());
+    for (std::size_t i = 0; i < out.size(); ++i)
+      out[i] = mapElement(p->mapOp, binary, a[i], b[i]);
+    call = "map";
+  } else {
+    out = a;
+  }
+  storeFloats(p->out, out);
+  // One superstep where the output lies (see CostModel.hpp).
+  const TypeId outType = Access<Tensor>::type(p->out), inType = Access<Tensor>::type(p->a);
+  const bool half = inType == TypeId::HALF;
+  const std::uint64_t n = busiestTileElements(p->out);
+  StepCost c;
+  if (p->kind == Kind::ScaledAdd)
+    c.compute = p->subtract ? scaledSubtractSupervisorCycles(half, n, target.workers)
+                            : scaledAddSupervisorCycles(half, n, target.workers);
+  else if (p->kind == Kind::Map && binary)
+    c.compute = binaryOp1DCycles(p->mapOp, half, Access<Tensor>::view(p->out) == Access<Tensor>::view(p->a),
+                                 n, target.workers);
+  else if (p->kind == Kind::Map)
+    c.compute = unaryOp1DCycles(p->mapOp, half, n, target.workers);
+  else
+    c.compute = cast1DCycles(half, outType == TypeId::HALF, n, target.workers);
+  const std::vector<unsigned> outTiles = elementTiles(p->out);
+  std::vector<std::uint64_t> received(target.numTiles(), 0);
+  const std::vector<Tensor> inputs = p->kind == Kind::Map && binary ? std::vector<Tensor>{p->a, p->b}
+                                                                    : std::vector<Tensor>{p->a};
+  for (const Tensor &t : inputs) {
+    const std::vector<unsigned> tiles = elementTiles(t);
+    const unsigned es = typeSize(Access<Tensor>::type(t));
+    for (std::size_t i = 0; i < tiles.size(); ++i)
+      if (tiles[i] != outTiles[i] && outTiles[i] < received.size())
+        received[outTiles[i]] += es;
+  }
+  if (p->kind == Kind::ScaledAdd) { // the scale reaches every tile of A but its own
+    const unsigned scaleTile = elementTiles(p->b)[0];
+    std::vector<bool> holds(target.numTiles(), false);
+    for (const unsigned t : outTiles)
+      if (t < holds.size())
+        holds[t] = true;
+    for (unsigned t = 0; t < holds.size(); ++t)
+      if (holds[t] && t != scaleTile)
+        received[t] += typeSize(Access<Tensor>::type(p->b));
+  }
+  const std::uint64_t most = received.empty() ? 0 : *std::max_element(received.begin(), received.end());
+  c.exchange = ceilDiv(most, target.exchangeBytesPerCycle);
+  c.exchangeBytes = std::accumulate(received.begin(), received.end(), std::uint64_t{0});
+  c.sync = target.syncCycles;
+  account(p, p->name.empty() ? call + " '" + Access<Tensor>::view(p->out)->varName() + "'" : p->name,
           "elementwise", c);
 }
 
@@ -1173,20 +1309,22 @@ std::vector<V> reduced(const std::vector<V> &values, const ReduceShape &shape,
 
 } // namespace
 
+std::vector<unsigned> EngineCore::elementTiles(const Tensor &t) const {
+  const ViewData &v = *Access<Tensor>::view(t);
+  std::vector<unsigned> tiles(v.size());
+  std::size_t begin = 0;
+  for (const auto &seg : segments(v)) {
+    std::fill(tiles.begin() + begin, tiles.begin() + seg.first, seg.second);
+    begin = seg.first;
+  }
+  return tiles;
+}
+
 ReduceShape EngineCore::reduceShape(const core::ProgramImpl *p) const {
   const ViewData &iv = *Access<Tensor>::view(p->a);
-  const ViewData &ov = *Access<Tensor>::view(p->out);
   ReduceShape r;
-  auto tilesOf = [this](const ViewData &v, std::vector<unsigned> &tiles) {
-    tiles.resize(v.size());
-    std::size_t begin = 0;
-    for (const auto &seg : segments(v)) {
-      std::fill(tiles.begin() + begin, tiles.begin() + seg.first, seg.second);
-      begin = seg.first;
-    }
-  };
-  tilesOf(iv, r.inTiles);
-  tilesOf(ov, r.outTiles);
+  r.inTiles = elementTiles(p->a);
+  r.outTiles = elementTiles(p->out);
   r.outputOf = outputsOf(iv.shape, p->dims);
   const TypeId it = Access<Tensor>::type(p->a), ot = Access<Tensor>::type(p->out);
   r.valueWidth = foldWidth(it);
