@@ -15,7 +15,9 @@ placements),
   vertices a poplibs program would run (`ipu_lower/poplibs_estimates.py`, each constant
   cited there);
 - bound: the tile's memory traffic at 24 bytes a cycle, or its FLOPs at the GC200's
-  published peak when that is larger.
+  published peak when that is larger;
+- chosen: what ipu-select-vertices gave the work under `prefer=auto` (our codelet, or the
+  poplibs call whose estimate was lower), per placement.
 
 `rows()` returns the table's rows, for scripts that add columns. Then the busiest tile's
 memory for saxpy and the chain against the same program lowered without sdfg-fuse-maps
@@ -32,11 +34,13 @@ from math import isqrt
 
 import dace
 from ipu_lower.dialects import ipu, poplar
+from ipu_lower.dialects.popops_elementwise import CHOICE
 from ipu_lower.dialects import sdfg as sd
 from ipu_lower.passes.convert_ipu_to_poplar import plan_placements, run_extents, slice_sizes
 from ipu_lower.passes.sdfg_fuse_maps import SdfgFuseMapsPass
 from ipu_lower.passes.sdfg_specialize import SdfgSpecializePass
 from ipu_lower.passes.sdfg_write_in_place import SdfgWriteInPlacePass
+from ipu_lower.passes.select_vertices import IpuSelectVerticesPass
 from ipu_lower.passes.tile_partition import busiest_tile, container_bytes, plan_layouts
 from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
@@ -153,15 +157,20 @@ class Row:
     poplibs: int
     bound: float
     limit: str
+    chosen: str
+    """ipu-select-vertices' choices for the placements, each once, `+`-separated"""
 
 
 def tile_level(workload: Workload, dtype, n: int, arch: Arch) -> ModuleOp:
-    """The program lowered to the tile level (every step of sdfg-to-poplar but the last)."""
+    """The program at the tile level, every placement still our codelet (the steps of
+    sdfg-to-poplar before ipu-select-vertices)."""
     module = sdfg_module(workload, dtype)
     ctx = Context()
-    for step in SdfgToPoplarPass(symbols=f"N={n}", arch=arch.name).steps()[:-1]:
+    for step in SdfgToPoplarPass(symbols=f"N={n}", arch=arch.name).steps():
+        if isinstance(step, IpuSelectVerticesPass):
+            return module
         step.apply(ctx, module)
-    return module
+    raise AssertionError("sdfg-to-poplar has no ipu-select-vertices")
 
 
 def row(workload: Workload, type_name: str, n: int, arch: Arch) -> Row:
@@ -169,6 +178,7 @@ def row(workload: Workload, type_name: str, n: int, arch: Arch) -> Row:
     module = tile_level(workload, dtype, n, arch)
     graph = next(op for op in module.walk() if isinstance(op, ipu.GraphOp))
     emitted, asm = plan_placements(graph, Schedule.EMITTED), plan_placements(graph, Schedule.ASM)
+    IpuSelectVerticesPass().apply(Context(), module)
     points = max(
         slice_sizes(placement, r, extents)[plan.field_names.index(workload.points)]
         for placement, plan in emitted.items() if workload.points in plan.field_names
@@ -183,7 +193,17 @@ def row(workload: Workload, type_name: str, n: int, arch: Arch) -> Row:
         sum(max(p.cycles) for p in emitted.values()), sum(max(p.cycles) for p in asm.values()),
         workload.poplibs_cycles(poplibs_type, points), max(memory_bound, flop_bound),
         "memory" if memory_bound >= flop_bound else "flops",
+        "+".join(dict.fromkeys(_chosen(placement) for placement in emitted)),
     )
+
+
+def _chosen(placement: ipu.VerticesOp) -> str:
+    """`codelet`, or the poplibs call ipu-select-vertices chose (`codelet` where no call
+    does the work)."""
+    choice = placement.attributes.get(CHOICE)
+    if choice is None or choice.data["impl"].data == "codelet":  # type: ignore[attr-defined]
+        return "codelet"
+    return choice.data["call"].data  # type: ignore[attr-defined]
 
 
 def rows(arch: Arch, sizes: list[int]) -> list[Row]:
@@ -230,15 +250,16 @@ def main() -> None:
     print(f"{MEMORY_BYTES_PER_CYCLE}, or its FLOPs / peak when larger).")
     print_header(
         f"{'program':8} {'type':8} {'elements':>9} {'points':>6} {'emitted':>8} {'asm':>6} {'poplibs':>7} {'bound':>6} "
-        f"{'limit':>6} {'emitted/bound':>13} {'asm/bound':>9} {'poplibs/bound':>13}"
+        f"{'limit':>6} {'emitted/bound':>13} {'asm/bound':>9} {'poplibs/bound':>13}  chosen"
     )
     for r in rows(arch, [m * 2**20 for m in millions]):
         print(
             f"{r.program:8} {r.type_name:8} {r.elements:>9} {r.points:>6} {r.emitted:>8} {r.asm:>6} {r.poplibs:>7} "
-            f"{r.bound:>6.0f} {r.limit:>6} {r.emitted / r.bound:>13.2f} {r.asm / r.bound:>9.2f} {r.poplibs / r.bound:>13.2f}"
+            f"{r.bound:>6.0f} {r.limit:>6} {r.emitted / r.bound:>13.2f} {r.asm / r.bound:>9.2f} {r.poplibs / r.bound:>13.2f}  {r.chosen}"
         )
     print()
-    print("emitted: the estimate plans use and the host prints; asm: a bound for hand-written vertices, not our code.")
+    print("emitted: the estimate plans use and the host prints; asm: a bound for hand-written vertices, not our code;")
+    print("chosen: ipu-select-vertices' pick (prefer=auto) from the emitted and poplibs estimates of each placement.")
     print("poplibs' work: " + "; ".join(f"{w.name}: {w.poplibs}" for w in WORKLOADS))
     print()
     print("Busiest tile's data, bytes: lowered without and with sdfg-fuse-maps + sdfg-write-in-place")

@@ -203,7 +203,7 @@ def test_the_report_lists_each_choice_with_both_estimates(tmp_path):
     assert status == 0
     row = re.search(r"<h2>Vertex choices</h2>.*?<tbody>(.*?)</tbody>", page).group(1)
     assert row == ('<tr><td>saxpy_Mult_map</td><td>scaledAddTo</td><td><b>poplibs</b></td>'
-                   '<td class="n">179</td><td class="n">171</td></tr>')
+                   '<td class="n">215</td><td class="n">171</td></tr>')
 
 
 def test_a_malformed_choice_is_one_line(tmp_path, capsys):
