@@ -322,11 +322,39 @@ def parse_choices(data: Any) -> list[Choice]:
     return choices
 
 
-def load_choices(path: str | os.PathLike) -> list[Choice]:
-    """The decisions in the program.json at `path`; a ReportError says what is wrong."""
+@dataclass(frozen=True)
+class VertexEstimate:
+    """A placement of our codelet: its busiest vertex's cycles as emitted and as
+    hand-scheduled asm could run the same body (program.json's `vertex_estimates`)."""
+
+    step: str
+    codelet: str
+    emitted: int
+    asm: int
+
+
+def parse_estimates(data: Any) -> list[VertexEstimate]:
+    """The vertex estimates in program.json (`data`, parsed), their shape checked; none
+    when the program was lowered before there were any."""
+    estimates = []
+    for k, row in enumerate(_list(_object(data, "program.json").get("vertex_estimates", []), "vertex_estimates")):
+        where = f"vertex_estimates[{k}]"
+        _object(row, where)
+        estimates.append(VertexEstimate(
+            step=_string(_get(row, "step", where), f"{where}.step"),
+            codelet=_string(_get(row, "codelet", where), f"{where}.codelet"),
+            emitted=_integer(_get(row, "emitted", where), f"{where}.emitted"),
+            asm=_integer(_get(row, "asm", where), f"{where}.asm"),
+        ))
+    return estimates
+
+
+def load_program(path: str | os.PathLike) -> tuple[list[Choice], list[VertexEstimate]]:
+    """The decisions and vertex estimates in the program.json at `path`; a ReportError
+    says what is wrong."""
     data = _load_json(path)
     try:
-        return parse_choices(data)
+        return parse_choices(data), parse_estimates(data)
     except ReportError as err:
         raise ReportError(f"'{path}': {err}") from None
 
@@ -546,9 +574,27 @@ def choices_table(choices: Sequence[Choice]) -> str:
             f"<th>our codelet</th><th>poplibs</th></tr></thead><tbody>{rows}</tbody></table>")
 
 
-def render(report: Report, title: str, max_steps: int = MAX_STEPS, choices: Sequence[Choice] = ()) -> str:
-    """The page for `report` (and the vertex `choices` of its program, when given): every
-    string from the report is escaped."""
+def estimates_table(estimates: Sequence[VertexEstimate]) -> str:
+    """One row per placement of our codelets: the busiest vertex as emitted and the asm
+    bound for the same body."""
+    rows = "".join(
+        f"<tr><td>{_escape(_cut(e.step))}</td><td>{_escape(_cut(e.codelet))}</td>"
+        f'<td class="n">{e.emitted:,}</td><td class="n">{e.asm:,}</td><td class="n">{e.emitted / max(e.asm, 1):.2f}</td></tr>'
+        for e in estimates
+    )
+    return ('<p class="note">Cycles of the busiest vertex: as emitted is what the cost model expects popc to make '
+            "of our C++ (poplibs' rule for its C++ codelets; what setPerfEstimate says); asm is what "
+            "hand-scheduled assembly could make of the same body (paired loads, rpt loops): a bound, not our "
+            "code.</p><table><thead><tr><th>step</th><th>codelet</th><th>as emitted</th><th>asm bound</th>"
+            f"<th>emitted / asm</th></tr></thead><tbody>{rows}</tbody></table>")
+
+
+def render(
+    report: Report, title: str, max_steps: int = MAX_STEPS, choices: Sequence[Choice] = (),
+    estimates: Sequence[VertexEstimate] = (),
+) -> str:
+    """The page for `report` (and the vertex `choices` and `estimates` of its program,
+    when given): every string from the report is escaped."""
     arch = report.arch
     capacity = arch.bytes_per_tile
     total = report.total_cycles
@@ -594,6 +640,7 @@ def render(report: Report, title: str, max_steps: int = MAX_STEPS, choices: Sequ
         f"<h2>Steps by kind</h2>{kinds_table(report)}"
         f"<h2>Steps in execution order</h2>{steps_table(report, max_steps)}"
         + (f"<h2>Vertex choices</h2>{choices_table(choices)}" if choices else "")
+        + (f"<h2>Vertex estimates</h2>{estimates_table(estimates)}" if estimates else "")
         + '<h2>Busiest tiles</h2><div class="tops">'
         f"{busiest_table(report, f'Top {TOP_TILES} by memory', lambda t: t.bytes, TOP_TILES)}"
         f"{busiest_table(report, f'Top {TOP_TILES} by compute cycles', lambda t: t.compute, TOP_TILES)}"
@@ -627,7 +674,8 @@ def _parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     parser.add_argument("-o", "--output", required=True, help="the HTML page to write")
     parser.add_argument("--title", help="the page's title (default: the report's file name)")
     parser.add_argument("--program", metavar="PROGRAM_JSON",
-                        help="the program.json of the run: adds each step's choice of our codelet or poplibs")
+                        help="the program.json of the run: adds each step's choice of our codelet or poplibs, "
+                             "and each codelet's estimate as emitted and as asm")
     parser.add_argument("--max-steps", type=int, default=MAX_STEPS, metavar="N",
                         help=f"list at most N steps one by one, those of most cycles (default {MAX_STEPS})")
     args = parser.parse_args(argv)
@@ -647,9 +695,9 @@ def run(argv: Sequence[str] | None = None) -> Path:
     if os.path.realpath(output) == os.path.realpath(source):  # realpath, unlike resolve, takes a symlink loop
         raise ReportError(f"the page would overwrite the report '{source}': give another -o")
     report = load_report(source)
-    choices = load_choices(args.program) if args.program is not None else []
+    choices, estimates = load_program(args.program) if args.program is not None else ([], [])
     title = args.title if args.title is not None else f"Cycle report: {source.name}"
-    write_atomically(output, render(report, title, args.max_steps, choices))
+    write_atomically(output, render(report, title, args.max_steps, choices, estimates))
     return output
 
 

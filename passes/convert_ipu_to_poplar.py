@@ -39,6 +39,7 @@ from ipu_lower.arch import get_arch
 from ipu_lower.diagnostics import error
 from ipu_lower.dialects import ipu, poplar
 from ipu_lower.dialects.popops_elementwise import CHOICE
+from ipu_lower.dialects.tiling import GridMapMixin, TileMapMixin
 
 
 def write_handle(name: str) -> str:
@@ -49,13 +50,16 @@ def read_handle(name: str) -> str:
     return f"read_{name}"
 
 
-def slice_sizes(placement: ipu.VerticesOp, run: int, extents: Sequence[int] = ()) -> list[int]:
+def slice_sizes(placement: ipu.VerticesOp | poplar.AddVerticesOp, run: int, extents: Sequence[int] = ()) -> list[int]:
     """How many elements each operand's slice holds for a vertex of `run` (whose box has
-    `extents`, over a grid map)."""
+    `extents`, over a grid map), before or after the conversion."""
     count = placement.tile_map.runs()[run].count
     sizes = []
     for tensor, rule in zip(placement.tensors, placement.rules.data):
-        elements = ipu.num_elements(tensor.type)
+        if isinstance(placement, ipu.VerticesOp):
+            elements = ipu.num_elements(tensor.type)
+        else:
+            elements = poplar.tensor_type(tensor).num_elements()
         if extents and not rule.is_whole:
             sizes.append(prod(e + lo + hi for e, (lo, hi) in zip(extents, rule.ring(len(extents)))))
         else:
@@ -63,10 +67,10 @@ def slice_sizes(placement: ipu.VerticesOp, run: int, extents: Sequence[int] = ()
     return sizes
 
 
-def run_extents(tile_map: ipu.TileMapAttr | ipu.GridMapAttr) -> list[tuple[int, ...]]:
+def run_extents(tile_map: TileMapMixin | GridMapMixin) -> list[tuple[int, ...]]:
     """The box extents of each run of a grid map (row-major over its per-dimension
-    runs); none for a tile map."""
-    if not isinstance(tile_map, ipu.GridMapAttr):
+    runs); none for a tile map (of either dialect)."""
+    if not isinstance(tile_map, GridMapMixin):
         return [() for _ in tile_map.runs()]
     return tile_map.run_extents()
 

@@ -739,7 +739,7 @@ def check_manifest(case, manifest_text: str, host_text: str) -> None:
     values = symbol_values(symbols)
     manifest = json.loads(manifest_text)
     assert manifest_text.endswith("\n")
-    assert set(manifest) == {"sdfg", "prefix", "functions", "arch", "arguments", "estimate", "vertex_choices"}
+    assert set(manifest) == {"sdfg", "prefix", "functions", "arch", "arguments", "estimate", "vertex_choices", "vertex_estimates"}
     assert manifest["estimate"]["cycles"] > 0 and manifest["estimate"]["while_loops"] == []  # straight-line
     assert manifest["sdfg"] == sdfg.name == name
     assert manifest["prefix"] == name
@@ -791,13 +791,15 @@ def test_manifest_of_saxpy(tmp_path, capsys):
             {"name": "x", "dtype": "float32", "shape": [1000], "output": False},
             {"name": "y", "dtype": "float32", "shape": [1000], "output": True},
         ],
-        # one compute set: its slowest vertex, the exchange of the scalar a, a sync; the
-        # codelet forced (`emit`), poplibs' estimate of scaledAddTo beside it
-        "estimate": {"cycles": 330, "while_loops": [], "steps": [
+        # one compute set: its slowest vertex (215 as emitted), the exchange of the scalar
+        # a (1), a sync (150); the codelet forced (`emit`), poplibs' estimate of
+        # scaledAddTo beside it, and the asm bound of the codelet's body
+        "estimate": {"cycles": 366, "while_loops": [], "steps": [
             {"kind": "execute", "name": "saxpy_Mult_map", "busiest_tile_bytes": 4, "exact": True, "syncs": 1,
              "entries": 1, "within": None, "conditional": False, "modelled": False}]},
         "vertex_choices": [{"step": "saxpy_Mult_map", "implementation": "codelet", "call": "scaledAddTo", "ops": [],
                             "codelet_cycles": 215, "poplibs_cycles": 171}],
+        "vertex_estimates": [{"step": "saxpy_Mult_map", "codelet": "saxpy_Mult_map", "emitted": 215, "asm": 185}],
     }
 
 

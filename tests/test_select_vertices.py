@@ -213,3 +213,27 @@ def test_a_malformed_choice_is_one_line(tmp_path, capsys):
     err = capsys.readouterr().err
     assert err == (f"ipu-lower-report: error: '{tmp_path / 'program.json'}': vertex_choices[0].implementation "
                    'must be codelet or poplibs, got "asm"\n')
+
+
+def test_the_report_lists_each_codelet_as_emitted_and_as_asm(tmp_path):
+    """The chain's codelet: the estimate the host prints, and the asm bound for its body
+    (Schedule.ASM), both for the busiest vertex, as program.json carries them."""
+    files = emit_program(fma3, {"N": 100_000}, None)
+    program = json.loads(files["program.json"])
+    module = lower_program(fma3, {"N": 100_000}, None)
+    (placement,) = [op for op in module.walk() if isinstance(op, poplar.AddVerticesOp)]
+    (estimate,) = program["vertex_estimates"]
+    assert estimate["emitted"] == max(placement.run_cycles())
+    assert 0 < estimate["asm"] < estimate["emitted"]  # paired loads and rpt loops: fewer cycles
+    status, page = _page(tmp_path, program)
+    assert status == 0
+    row = re.search(r"<h2>Vertex estimates</h2>.*?<tbody>(.*?)</tbody>", page).group(1)
+    assert row == (f'<tr><td>{estimate["step"]}</td><td>{estimate["codelet"]}</td>'
+                   f'<td class="n">{estimate["emitted"]:,}</td><td class="n">{estimate["asm"]:,}</td>'
+                   f'<td class="n">{estimate["emitted"] / estimate["asm"]:.2f}</td></tr>')
+
+
+def test_a_malformed_vertex_estimate_is_one_line(tmp_path, capsys):
+    program = {"vertex_estimates": [{"step": "s", "codelet": "c", "emitted": "many", "asm": 2}]}
+    assert _page(tmp_path, program) == (1, "")
+    assert "vertex_estimates[0].emitted" in capsys.readouterr().err

@@ -122,7 +122,31 @@ def manifest(program: poplar.HostProgramOp, declared: dict[str, str] | None = No
             "steps": [asdict(step) for step in estimate.steps],
         },
         "vertex_choices": vertex_choices(program),
+        "vertex_estimates": vertex_estimates(program),
     }
+
+
+def vertex_estimates(program: poplar.HostProgramOp) -> list[dict]:
+    """For each placement of our codelets, the busiest vertex's estimate as emitted (what
+    setPerfEstimate prints) and what hand-scheduled asm could make of the same body
+    (`cost_model.Schedule.ASM`, a bound), by the name of its compute set."""
+    from ipu_lower.cost_model import Schedule, VertexCost
+    from ipu_lower.passes.convert_ipu_to_poplar import run_extents, slice_sizes
+
+    workers = get_arch(program.arch.data).workers_per_tile
+    rows = []
+    for op in program.build_body.block.ops:
+        if isinstance(op, poplar.AddVerticesOp):
+            codelet = poplar.codelet_named(op, op.codelet.root_reference.data)
+            assert codelet is not None  # the verifier's
+            cost = VertexCost(codelet.body.block, Schedule.ASM)  # type: ignore[arg-type]
+            asm = max(
+                cost.cycles(slice_sizes(op, run, extents), workers, extents)
+                for run, extents in enumerate(run_extents(op.tile_map))
+            )
+            step = op.compute_set.owner.debug_name.data  # type: ignore[union-attr]
+            rows.append({"step": step, "codelet": op.codelet.root_reference.data, "emitted": max(op.run_cycles()), "asm": asm})
+    return rows
 
 
 def vertex_choices(program: poplar.HostProgramOp) -> list[dict]:
