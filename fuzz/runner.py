@@ -12,6 +12,7 @@ import os
 import runpy
 import signal
 import sys
+import tempfile
 import time
 import traceback
 import warnings
@@ -89,6 +90,9 @@ def _child(tool: Tool, argv: list[str], directory: Path, stderr_path: Path) -> N
         os.setpgid(0, 0)
         faulthandler.disable()  # pytest's writes a crash's stack to the terminal, not to the case's stderr
         os.chdir(directory)
+        # The child ends in os._exit (below), so atexit never runs: a case's temporary
+        # files go into its own directory, which the campaign removes after the case.
+        tempfile.tempdir = os.environ["TMPDIR"] = str(directory)
         null = os.open(os.devnull, os.O_RDWR)
         os.dup2(null, 0)
         os.dup2(os.open(stderr_path.with_suffix(".out"), os.O_WRONLY | os.O_CREAT | os.O_TRUNC), 1)
