@@ -10,6 +10,7 @@ import hashlib
 import importlib
 import os
 import runpy
+import shutil
 import signal
 import sys
 import tempfile
@@ -91,8 +92,9 @@ def _child(tool: Tool, argv: list[str], directory: Path, stderr_path: Path) -> N
         faulthandler.disable()  # pytest's writes a crash's stack to the terminal, not to the case's stderr
         os.chdir(directory)
         # The child ends in os._exit (below), so atexit never runs: a case's temporary
-        # files go into its own directory, which the campaign removes after the case.
-        tempfile.tempdir = os.environ["TMPDIR"] = str(directory)
+        # files go into a folder of its own beside its directory (not in it: what changes
+        # there is the case's output), which run_cases removes when the case ends.
+        tempfile.tempdir = os.environ["TMPDIR"] = str(_scratch(directory))
         null = os.open(os.devnull, os.O_RDWR)
         os.dup2(null, 0)
         os.dup2(os.open(stderr_path.with_suffix(".out"), os.O_WRONLY | os.O_CREAT | os.O_TRUNC), 1)
@@ -150,6 +152,7 @@ def run_cases(
             continue
         done, status = ended
         _kill_group(done.pid)  # what the case started and left behind
+        shutil.rmtree(_scratch(done.directory), ignore_errors=True)
         yield done.index, done.case, done.directory, _finished(done, status)
 
 
@@ -165,9 +168,15 @@ def _reap(running: dict[int, _Running]) -> tuple[_Running, int] | None:
     return None
 
 
+def _scratch(directory: Path) -> Path:
+    """The folder of a case's temporary files."""
+    return directory.with_name(directory.name + ".tmp")
+
+
 def _start(index: int, case: Case, workdir: Path) -> _Running:
     directory = workdir / f"case-{index}"
     directory.mkdir(parents=True)
+    _scratch(directory).mkdir()
     argv = list(case.materialize(directory))
     before = _snapshot(directory)
     stderr_path = workdir / f"case-{index}.err"
