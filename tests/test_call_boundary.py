@@ -26,7 +26,7 @@ N = 8
 
 @pytest.fixture(scope="module")
 def saxpy8():
-    program = ipu_lower.compile(saxpy, symbols={"N": N})
+    program = ipu_lower.compile(saxpy, symbols={"N": N}, prefer="codelet")  # a compute set to measure
     yield program
     program.close()
 

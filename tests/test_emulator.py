@@ -506,11 +506,13 @@ def test_poplin_matmul(build):
     assert values(lines, "c") == [4, 5, 10, 11]  # [[1, 2, 3], [4, 5, 6]] @ [[1, 0], [0, 1], [1, 1]]
     assert values(lines, "y") == [-1, -1]  # c @ [1, -1]
     report = report_of(lines)
-    # 2 x 2 x 3 x 2 = 24 FLOPs at 32 per tile over 1472 tiles: 1 cycle; 4 x (6 + 6 + 4)
-    # bytes over 1472 x 4 bytes a cycle: 1 cycle; and a sync (CostModel.hpp)
+    # the (g, m, k, n) split whose busiest tile receives least (CostModel.hpp): 1 x 2 x 3 x 2
+    # tiles, each receiving one element of a and of b (8 bytes) and the float partials of
+    # the split k, (3 - 1) x ceil(1 / 3) x 4 = 8 bytes: 16 bytes, 4 cycles, 192 bytes over
+    # its 12 tiles; 2 FLOPs a tile at 32 a cycle: 1 cycle; and a sync
     assert step(report, "ab") == {
         "name": "ab", "kind": "matmul", "executions": 1, "compute_cycles": 1,
-        "exchange_cycles": 1, "sync_cycles": 150, "cycles": 152, "exchange_bytes": 64}
+        "exchange_cycles": 4, "sync_cycles": 150, "cycles": 155, "exchange_bytes": 192}
     assert error_of(build, "matmul", "rank") == "poplin::matMul: operand 'x' of shape {2} is not a matrix"
     assert error_of(build, "matmul", "inner") == "poplin::matMul: operands of shapes {2,3} and {2,2} do not agree"
     assert error_of(build, "matmul", "types") == "poplin::matMul: operands 'a' and 'h' have different element types"
