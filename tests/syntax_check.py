@@ -11,11 +11,12 @@ read (include guards), so it compiles as it would alone. `-Winvalid-pch` (an err
 
 from __future__ import annotations
 
-import hashlib
 import shutil
 import subprocess
 from functools import lru_cache
 from pathlib import Path
+
+from gxx_fingerprint import gxx_fingerprint
 
 from ipu_lower import cache
 
@@ -37,21 +38,13 @@ def include_block(text: str) -> str:
     return "".join(f"{line}\n" for line in lines)
 
 
-def _fingerprint(block: str, include: Path) -> str:
-    digest = hashlib.sha256(subprocess.run([GXX, "--version"], capture_output=True, check=True).stdout)
-    digest.update(" ".join([*FLAGS, str(include)]).encode() + b"\0" + block.encode())
-    for path in sorted(p for p in include.rglob("*") if p.is_file()):
-        digest.update(path.relative_to(include).as_posix().encode() + b"\0" + path.read_bytes())
-    return digest.hexdigest()
-
-
 @lru_cache(maxsize=None)
 def prelude(block: str, include: Path) -> Path:
     """The folder holding PRELUDE (`block`) and its `.gch`, built once per fingerprint;
     checked against the cache's record once per process."""
 
     def find_or_build(store: cache.Cache) -> Path:
-        out = store.entry("syntax-preludes", _fingerprint(block, include)[:24])
+        out = store.entry("syntax-preludes", gxx_fingerprint(*FLAGS, str(include), block, include)[:24])
         names = [PRELUDE, f"{PRELUDE}.gch"]
         with store.locked(out):
             if not store.verified(out, names):

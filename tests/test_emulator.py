@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import contextlib
 import ctypes
-import hashlib
 import io
 import json
 import os
@@ -27,6 +26,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from gxx_fingerprint import gxx_fingerprint
 
 from ipu_lower import cache
 from ipu_lower.arch import ARCHS, get_arch
@@ -110,15 +110,8 @@ def build(tmp_path_factory) -> dict[str, Path]:
 def _build_key(root: Path) -> str:
     """The hash of what the build reads: the emitted sources, tests/cpp, the emulator's
     library (its path names the hash of its headers and sources), the flags and g++."""
-    digest = hashlib.sha256(subprocess.run([GXX, "--version"], capture_output=True, check=True).stdout)
-    digest.update(" ".join([*CXXFLAGS, str(emulator_library())]).encode())
-    for name in EMITTED:
-        for part in ("host.cpp", "codelets.cpp"):
-            digest.update(f"{name}/{part}".encode() + b"\0" + (root / name / part).read_bytes())
-    for path in sorted(CPP.rglob("*")):
-        if path.is_file():
-            digest.update(path.relative_to(CPP).as_posix().encode() + b"\0" + path.read_bytes())
-    return digest.hexdigest()
+    sources = [root / name / part for name in EMITTED for part in ("host.cpp", "codelets.cpp")]
+    return gxx_fingerprint(*CXXFLAGS, str(emulator_library()), *sources, CPP)
 
 
 def _compile_and_link(root: Path, out: Path) -> None:
