@@ -2,11 +2,11 @@
 
 Hand-written host programs (tests/cpp/emulator_driver.cpp, one scenario per
 command-line argument) and codelets (tests/cpp/emulator_codelets.cpp, with the
-registration blocks the code generator emits) are compiled once per module,
-as are the real outputs of `ipu-opt ipu_lower/examples/*.sdfg -p
-'sdfg-to-poplar{prefer=codelet}' -t poplar-cpp -o DIR` (our codelets, which these
-tests run), linked with the emulator's library into shared libraries
-and called through ctypes.
+registration blocks the code generator emits) are compiled once per version of
+their sources (kept in the compile cache), as are the real outputs of `ipu-opt
+ipu_lower/examples/*.sdfg -p 'sdfg-to-poplar{prefer=codelet}' -t poplar-cpp -o DIR`
+(our codelets, which these tests run), linked with the emulator's library into shared
+libraries and called through ctypes.
 Each check of the BSP semantics asserts the exact error or the exact values
 that would change if the check were removed.
 """
@@ -26,7 +26,9 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from gxx_fingerprint import gxx_fingerprint
 
+from ipu_lower import cache
 from ipu_lower.arch import ARCHS, get_arch
 from ipu_lower.cost_model import matmul_cycles
 from ipu_lower.poplibs_estimates import binary_op_1d_in_place, scaled_add_supervisor
@@ -77,7 +79,9 @@ def _emit(name: str, out_dir: Path) -> None:
 
 @pytest.fixture(scope="module")
 def build(tmp_path_factory) -> dict[str, Path]:
-    """Compiles the driver and every emitted example, all translation units in parallel."""
+    """The driver and every emitted example, each example in a folder of its own with its
+    sources and its library, from the compile cache when it holds a build of the same
+    sources (`_build_key`)."""
     root = tmp_path_factory.mktemp("emulator")
     for name in EMITTED:
         (root / name).mkdir()
@@ -85,6 +89,34 @@ def build(tmp_path_factory) -> dict[str, Path]:
         assert "IPU_LOWER_EMULATOR" in (root / name / "codelets.cpp").read_text(), (
             f"{name}: codelets.cpp has no emulator registration block"
         )
+    artifacts = {"driver": root / "driver", **{f"lib{n}.so": root / n / f"lib{n}.so" for n in EMITTED}}
+
+    def find_or_build(store: cache.Cache) -> None:
+        entry = store.entry("test-emulator", _build_key(root)[:24])
+        with store.locked(entry):
+            if not store.verified(entry, list(artifacts)):
+                with store.scratch(entry) as scratch:
+                    _compile_and_link(root, scratch)
+                    store.record(entry, {a: store.publish(scratch / a, entry / a, 0o700) for a in artifacts})
+            for artifact, path in artifacts.items():
+                shutil.copy(entry / artifact, path)
+
+    cache.use(find_or_build)
+    paths = {"driver": root / "driver"}
+    paths.update({n: root / n for n in EMITTED})
+    return paths
+
+
+def _build_key(root: Path) -> str:
+    """The hash of what the build reads: the emitted sources, tests/cpp, the emulator's
+    library (its path names the hash of its headers and sources), the flags and g++."""
+    sources = [root / name / part for name in EMITTED for part in ("host.cpp", "codelets.cpp")]
+    return gxx_fingerprint(*CXXFLAGS, str(emulator_library()), *sources, CPP)
+
+
+def _compile_and_link(root: Path, out: Path) -> None:
+    """Compiles the driver and every emitted example (all translation units in parallel,
+    objects in `root`) and links `out`/driver and `out`/lib<example>.so."""
     objects = {
         root / "driver.o": CPP / "emulator_driver.cpp",
         root / "codelets.o": CPP / "emulator_codelets.cpp",
@@ -96,13 +128,10 @@ def build(tmp_path_factory) -> dict[str, Path]:
     with ThreadPoolExecutor(max_workers=os.cpu_count() or 2) as pool:
         list(pool.map(lambda item: _gxx([*CXXFLAGS, "-fPIC", "-c", str(item[1]), "-o", str(item[0])]),
                       objects.items()))
-        jobs = [[str(root / "driver.o"), str(root / "codelets.o"), emulator, "-o", str(root / "driver")]]
+        jobs = [[str(root / "driver.o"), str(root / "codelets.o"), emulator, "-o", str(out / "driver")]]
         jobs += [["-shared", str(root / n / "host.o"), str(root / n / "codelets.o"), emulator, "-o",
-                  str(root / n / f"lib{n}.so")] for n in EMITTED]
+                  str(out / f"lib{n}.so")] for n in EMITTED]
         list(pool.map(_gxx, jobs))
-    paths = {"driver": root / "driver"}
-    paths.update({n: root / n for n in EMITTED})
-    return paths
 
 
 def drive(build, *args: str, env: dict[str, str] | None = None, stdin: str | None = None,
@@ -150,6 +179,16 @@ ARCH_PROGRAM = """
 #include <cstdio>
 int main() { std::puts(poplar::emulator::archTableJson().c_str()); }
 """
+
+
+def test_the_cached_build_is_one_of_the_same_sources(build, tmp_path):
+    for name in EMITTED:
+        shutil.copytree(build[name], tmp_path / name)
+    key = _build_key(tmp_path)
+    assert key == _build_key(build["driver"].parent)
+    codelets = tmp_path / "clamp" / "codelets.cpp"
+    codelets.write_text(codelets.read_text().replace("ipu_lower_rt", "ipu_lower_rt ", 1))
+    assert _build_key(tmp_path) != key
 
 
 def test_arch_table_equals_arch_py(tmp_path):

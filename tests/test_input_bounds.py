@@ -1,6 +1,7 @@
 """Bounded work on hostile `.sdfg` inputs: each case ends quickly in one located error line
-(exit code 1, no traceback), run as `ipu-opt` in a subprocess so that a hang fails the test
-instead of stalling the suite."""
+(exit code 1, no traceback), run by `ipu-opt` in a subprocess so that a hang fails the test
+instead of stalling the suite: one subprocess for all cases (`outcomes`), since DaCe's
+start-up (2 CPU-s) was most of each."""
 
 import copy
 import json
@@ -18,11 +19,34 @@ def saxpy() -> dict:
     return json.loads((EXAMPLES / "saxpy.sdfg").read_text())
 
 
-def run_ipu_opt(path: Path, *args: str) -> subprocess.CompletedProcess:
-    return subprocess.run(
-        [sys.executable, "-m", "ipu_lower.cli", str(path), *args],
-        capture_output=True, text=True, timeout=TIMEOUT,
-    )
+BATCH = """
+import contextlib, io, json, sys, traceback
+from ipu_lower.cli import ipu_opt_main
+outcomes = {}
+for case, args in json.load(sys.stdin).items():
+    out, err, code = io.StringIO(), io.StringIO(), 0
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        try:
+            ipu_opt_main(args)
+        except SystemExit as exit_:
+            code = exit_.code if isinstance(exit_.code, int) else 1
+        except BaseException:  # what the process would print before it ends
+            traceback.print_exc()
+            code = -1
+    outcomes[case] = (code, out.getvalue(), err.getvalue())
+json.dump(outcomes, sys.stdout)
+"""
+"""Runs ipu-opt's entry point on each case's arguments in one process; its outcomes as JSON."""
+
+
+def run_ipu_opt_all(cases: dict[str, list[str]]) -> dict[str, subprocess.CompletedProcess]:
+    """`ipu-opt ARGS` of every case, each with its own exit code, stdout and stderr, in one
+    fresh process that has TIMEOUT in all."""
+    result = subprocess.run([sys.executable, "-c", BATCH], input=json.dumps(cases),
+                            capture_output=True, text=True, timeout=TIMEOUT)
+    assert result.returncode == 0 and result.stderr == "", result.stderr
+    return {case: subprocess.CompletedProcess(cases[case], code, out, err)
+            for case, (code, out, err) in json.loads(result.stdout).items()}
 
 
 def assert_one_line_error(result: subprocess.CompletedProcess, *fragments: str) -> None:
@@ -46,23 +70,18 @@ def map_range(doc: dict) -> dict:
     raise AssertionError("saxpy has a map")
 
 
-@pytest.mark.parametrize(
-    "mutate, fragments",
-    [
-        (lambda d: tmp0(d).update(total_size="floor(exp(10000000))"), ("total_size", "64-bit")),
-        (lambda d: tmp0(d).update(total_size="exp(1000000)"), ("total_size", "64-bit")),
-        (lambda d: tmp0(d).update(shape=["4294967296 * 4294967296"]), ("shape", "64-bit")),
-        (lambda d: map_range(d).update(end="2**64"), ("range", "64-bit")),
-        (lambda d: map_range(d).update(end=2**64), ("range", "must be a string")),
-    ],
-    ids=["floor-exp", "exp", "product", "map-bound-pow", "map-bound-number"],
-)
-def test_huge_constants_are_located_errors(tmp_path, mutate, fragments):
-    doc = copy.deepcopy(saxpy())
-    mutate(doc)
-    path = tmp_path / "bad.sdfg"
-    path.write_text(json.dumps(doc))
-    assert_one_line_error(run_ipu_opt(path), *fragments)
+HUGE_CONSTANTS = {
+    "floor-exp": (lambda d: tmp0(d).update(total_size="floor(exp(10000000))"), ("total_size", "64-bit")),
+    "exp": (lambda d: tmp0(d).update(total_size="exp(1000000)"), ("total_size", "64-bit")),
+    "product": (lambda d: tmp0(d).update(shape=["4294967296 * 4294967296"]), ("shape", "64-bit")),
+    "map-bound-pow": (lambda d: map_range(d).update(end="2**64"), ("range", "64-bit")),
+    "map-bound-number": (lambda d: map_range(d).update(end=2**64), ("range", "must be a string")),
+}
+
+
+@pytest.mark.parametrize("case", HUGE_CONSTANTS)
+def test_huge_constants_are_located_errors(outcomes, case):
+    assert_one_line_error(outcomes[case], *HUGE_CONSTANTS[case][1])
 
 
 # ---- memory before limits --------------------------------------------------------------------
@@ -123,17 +142,51 @@ def scale2d_map(doc: dict) -> dict:
     return next(n for n in doc["nodes"][0]["nodes"] if n["type"] == "MapEntry")["attributes"]
 
 
-@pytest.mark.parametrize(
-    "params, ranges, message",
-    [
-        (["i", "j"], slice(0, 1), "has 2 parameters (i, j) but 1 range: a map needs one range per parameter"),
-        (["i", "j"], slice(0, 0), "has 2 parameters (i, j) but 0 ranges: a map needs one range per parameter"),
-        (["i"], slice(0, 2), "has 1 parameter (i) but 2 ranges: a map needs one range per parameter"),
-        ([], slice(0, 0), "has no parameters: a map needs at least one"),
-    ],
-    ids=["fewer-ranges", "no-range", "more-ranges", "nothing"],
-)
-def test_a_map_with_a_range_per_parameter_or_a_located_error(tmp_path, params, ranges, message):
+MAP_RANGES = {
+    "fewer-ranges": (["i", "j"], slice(0, 1), "has 2 parameters (i, j) but 1 range: a map needs one range per parameter"),
+    "no-range": (["i", "j"], slice(0, 0), "has 2 parameters (i, j) but 0 ranges: a map needs one range per parameter"),
+    "more-ranges": (["i"], slice(0, 2), "has 1 parameter (i) but 2 ranges: a map needs one range per parameter"),
+    "nothing": ([], slice(0, 0), "has no parameters: a map needs at least one"),
+}
+
+
+def map_ranges_input(folder: Path, case: str) -> Path:
+    """scale2d with its map's parameters and ranges as MAP_RANGES[case] has them."""
+    params, ranges, _ = MAP_RANGES[case]
+    doc = json.loads((EXAMPLES / "scale2d.sdfg").read_text())
+    attributes = scale2d_map(doc)
+    attributes["params"], attributes["range"]["ranges"] = params, attributes["range"]["ranges"][ranges]
+    path = folder / f"{case}.sdfg"
+    path.write_text(json.dumps(doc))
+    return path
+
+
+@pytest.fixture(scope="module")
+def inputs(tmp_path_factory) -> Path:
+    """A folder with each case's input, `<case>.sdfg`."""
+    folder = tmp_path_factory.mktemp("inputs")
+    for case, (mutate, _) in HUGE_CONSTANTS.items():
+        doc = copy.deepcopy(saxpy())
+        mutate(doc)
+        (folder / f"{case}.sdfg").write_text(json.dumps(doc))
+    for case in MAP_RANGES:
+        map_ranges_input(folder, case)
+    return folder
+
+
+@pytest.fixture(scope="module")
+def outcomes(inputs) -> dict[str, subprocess.CompletedProcess]:
+    """What ipu-opt does with each case's input: HUGE_CONSTANTS read alone, MAP_RANGES
+    lowered to C++ in `<case>.out`."""
+    cases = {case: [str(inputs / f"{case}.sdfg")] for case in HUGE_CONSTANTS}
+    for case in MAP_RANGES:
+        cases[case] = [str(inputs / f"{case}.sdfg"), "--symbols", "M=4,N=8", "-p", "sdfg-to-poplar",
+                       "-t", "poplar-cpp", "-o", str(inputs / f"{case}.out")]
+    return run_ipu_opt_all(cases)
+
+
+@pytest.mark.parametrize("case", MAP_RANGES)
+def test_a_map_with_a_range_per_parameter_or_a_located_error(inputs, outcomes, case):
     """The importer pairs parameters and ranges one to one: a parameter without a range
     read as a symbol, and a map without any was an internal error of ipu-tile-partition."""
     import dace
@@ -141,16 +194,10 @@ def test_a_map_with_a_range_per_parameter_or_a_located_error(tmp_path, params, r
     import ipu_lower
     from ipu_lower.diagnostics import CompileError
 
-    doc = json.loads((EXAMPLES / "scale2d.sdfg").read_text())
-    attributes = scale2d_map(doc)
-    attributes["params"], attributes["range"]["ranges"] = params, attributes["range"]["ranges"][ranges]
-    path = tmp_path / "bad.sdfg"
-    path.write_text(json.dumps(doc))
     place = "SDFG 'scale2d', state 'MapState', node 'scale2d_scale2d_11' (MapEntry)"
-    expected = f"{place}: error: map 'scale2d_scale2d_11' {message}"
-    result = run_ipu_opt(path, "--symbols", "M=4,N=8", "-p", "sdfg-to-poplar", "-t", "poplar-cpp", "-o", str(tmp_path / "out"))
-    assert_one_line_error(result)
-    assert result.stderr == f"ipu-opt: {expected}\n" and not (tmp_path / "out").exists()
+    expected = f"{place}: error: map 'scale2d_scale2d_11' {MAP_RANGES[case][2]}"
+    assert_one_line_error(outcomes[case])
+    assert outcomes[case].stderr == f"ipu-opt: {expected}\n" and not (inputs / f"{case}.out").exists()
     with pytest.raises(CompileError) as raised:  # the Python API, before it asks for sizes
-        ipu_lower.compile(dace.SDFG.from_file(str(path)))
+        ipu_lower.compile(dace.SDFG.from_file(str(inputs / f"{case}.sdfg")))
     assert str(raised.value) == expected

@@ -6,6 +6,7 @@ check the error messages, the escaping of the report's strings and the size of t
 of a large report.
 """
 
+import gc
 import json
 import os
 import re
@@ -133,6 +134,21 @@ def test_a_file_that_is_no_report_is_one_line(tmp_path, capsys, text, message):
     assert code == 1
     assert capsys.readouterr().err == f"ipu-lower-report: error: '{tmp_path / 'report.json'}'{message}\n"
     assert not page.exists()
+
+
+@pytest.mark.parametrize("text", ["[" + "[[0]], " * 200_000 + "[]]", "[" + "[[0]], " * 200_000 + "[] x"])
+def test_reading_json_runs_no_garbage_collection(tmp_path, capsys, text):
+    """The parser's many new lists set off no collection (each would scan them all: some
+    hundred here, when the collector was on), and the collector is on again afterwards,
+    whether the file is a report or not."""
+    collections = []
+    gc.callbacks.append(collect := lambda phase, info: phase == "start" and collections.append(info))
+    try:
+        code, _ = run_cli(tmp_path, None, text=text)
+    finally:
+        gc.callbacks.remove(collect)
+    assert code == 1 and "ipu-lower-report: error: " in capsys.readouterr().err
+    assert len(collections) <= 2 and gc.isenabled()  # what the CLI's own few objects set off
 
 
 def test_unreadable_input_and_unwritable_output(tmp_path, capsys):
