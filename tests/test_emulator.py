@@ -655,6 +655,14 @@ def test_vector_list_and_vector_of_edges(build):
     assert step(report_of(lines), "rowsums")["exchange_bytes"] == 4 * (3 * 4 + 3 * 3)
 
 
+def test_registered_field_type_names(build):
+    assert drive(build, "field_types") == [
+        "Saxpy.a Input<float>", "Saxpy.x Input<Vector<float>>", "Saxpy.y InOut<Vector<float>>",
+        "Affine.y InOut<Vector<float>>", "Affine.weights Vector<float>", "Affine.bias unsigned int",
+        "RowSums.rows Input<VectorList<float>>", "RowSums.extra Vector<Input<Vector<float>>>",
+        "RowSums.sums Output<Vector<float>>"]
+
+
 def test_tensor_views(build):
     lines = drive(build, "views")
     assert lines[0] == ("shape t {4,3} slice {2,2} row {4} dimshuffle {2,3,2} flat 12 "

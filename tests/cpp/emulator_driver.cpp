@@ -674,6 +674,14 @@ void state() {
   print("z", zv);
 }
 
+// The C++ type the registry names for each field of three codelets, one line per field
+// (the names the Graph and Engine errors quote).
+void fieldTypes() {
+  for (const char *name : {"Saxpy", "Affine", "RowSums"})
+    for (const auto &f : poplar::emulator::findVertexClass(name)->fields)
+      std::cout << name << "." << f.name << " " << f.cppType << "\n";
+}
+
 // VectorList rows and a Vector of (strided, gathered) column edges.
 void lists() {
   Env env;
@@ -1317,6 +1325,7 @@ const std::map<std::string, std::function<void(int, char **)>> &scenarios() {
       {"targets", [](int, char **) { targets(); }},
       {"state", [](int, char **) { state(); }},
       {"lists", [](int, char **) { lists(); }},
+      {"field_types", [](int, char **) { fieldTypes(); }},
       {"views", [](int, char **) { views(); }},
       {"big", [](int, char **) { big(); }},
       {"stream", [](int, char **) { stream(); }},

@@ -23,7 +23,6 @@
 #include <poplar/VectorTypes.hpp>
 
 #include <cstddef>
-#include <functional>
 #include <map>
 #include <memory>
 #include <string>
@@ -116,8 +115,6 @@ template <class T, Dir D> struct TraitsBase {
   static constexpr TypeId type = DeviceTypeOf<T>::value;
 };
 
-/// "Input<float>" for (Dir::In, "float").
-std::string edgeName(Dir d, const std::string &inner);
 
 // Scalar edges.
 #define IPU_LOWER_EMU_SCALAR_EDGE(EDGE, DIR)                                   \
@@ -125,7 +122,6 @@ std::string edgeName(Dir d, const std::string &inner);
   struct FieldTraits<EDGE<T>, std::enable_if_t<isDeviceScalar<T>()>>           \
       : TraitsBase<T, DIR> {                                                   \
     static constexpr Shape shape = Shape::Scalar;                              \
-    static std::string describe() { return edgeName(DIR, typeName(DeviceTypeOf<T>::value)); } \
     static void bind(void *f, const EdgeBinding *e, std::size_t, Keep &) {     \
       FieldAccess::io(static_cast<IOBase<T> &>(*static_cast<EDGE<T> *>(f)),   \
                       e[0].data, e[0].st);                                     \
@@ -141,7 +137,6 @@ template <class T, VectorLayout L, unsigned A, bool I>
 struct FieldTraits<Input<Vector<T, L, A, I>>, std::enable_if_t<isDeviceScalar<T>()>>
     : TraitsBase<T, Dir::In> {
   static constexpr Shape shape = Shape::Vector;
-  static std::string describe() { return "Input<Vector<" + typeName(DeviceTypeOf<T>::value) + ">>"; }
   static void bind(void *f, const EdgeBinding *e, std::size_t, Keep &) {
     FieldAccess::vec(static_cast<emulator::VectorView<T, L, true> &>(
                          *static_cast<Input<Vector<T, L, A, I>> *>(f)),
@@ -152,7 +147,6 @@ template <class T, VectorLayout L, unsigned A, bool I>
 struct FieldTraits<InOut<Vector<T, L, A, I>>, std::enable_if_t<isDeviceScalar<T>()>>
     : TraitsBase<T, Dir::InOut> {
   static constexpr Shape shape = Shape::Vector;
-  static std::string describe() { return "InOut<Vector<" + typeName(DeviceTypeOf<T>::value) + ">>"; }
   static void bind(void *f, const EdgeBinding *e, std::size_t, Keep &) {
     FieldAccess::vec(static_cast<emulator::VectorView<T, L, false> &>(
                          *static_cast<InOut<Vector<T, L, A, I>> *>(f)),
@@ -163,7 +157,6 @@ template <class T, VectorLayout L, unsigned A, bool I>
 struct FieldTraits<Output<Vector<T, L, A, I>>, std::enable_if_t<isDeviceScalar<T>()>>
     : TraitsBase<T, Dir::Out> {
   static constexpr Shape shape = Shape::Vector;
-  static std::string describe() { return "Output<Vector<" + typeName(DeviceTypeOf<T>::value) + ">>"; }
   static void bind(void *f, const EdgeBinding *e, std::size_t, Keep &) {
     FieldAccess::outVec(static_cast<emulator::OutputVectorView<T, L> &>(
                             *static_cast<Output<Vector<T, L, A, I>> *>(f)),
@@ -189,7 +182,6 @@ template <class T, VectorListLayout L, unsigned A, bool I>
 struct FieldTraits<Input<VectorList<T, L, A, I>>, std::enable_if_t<isDeviceScalar<T>()>>
     : TraitsBase<T, Dir::In> {
   static constexpr Shape shape = Shape::VectorList;
-  static std::string describe() { return "Input<VectorList<" + typeName(DeviceTypeOf<T>::value) + ">>"; }
   static void bind(void *f, const EdgeBinding *e, std::size_t k, Keep &keep) {
     bindRows<T, true>(*static_cast<Input<VectorList<T, L, A, I>> *>(f), e, k, keep);
   }
@@ -198,7 +190,6 @@ template <class T, VectorListLayout L, unsigned A, bool I>
 struct FieldTraits<InOut<VectorList<T, L, A, I>>, std::enable_if_t<isDeviceScalar<T>()>>
     : TraitsBase<T, Dir::InOut> {
   static constexpr Shape shape = Shape::VectorList;
-  static std::string describe() { return "InOut<VectorList<" + typeName(DeviceTypeOf<T>::value) + ">>"; }
   static void bind(void *f, const EdgeBinding *e, std::size_t k, Keep &keep) {
     bindRows<T, false>(*static_cast<InOut<VectorList<T, L, A, I>> *>(f), e, k, keep);
   }
@@ -207,7 +198,6 @@ template <class T, VectorListLayout L, unsigned A, bool I>
 struct FieldTraits<Output<VectorList<T, L, A, I>>, std::enable_if_t<isDeviceScalar<T>()>>
     : TraitsBase<T, Dir::Out> {
   static constexpr Shape shape = Shape::VectorList;
-  static std::string describe() { return "Output<VectorList<" + typeName(DeviceTypeOf<T>::value) + ">>"; }
   static void bind(void *f, const EdgeBinding *e, std::size_t k, Keep &keep) {
     auto rows = keepArray<T *>(keep, k);
     auto sizes = keepArray<std::size_t>(keep, k);
@@ -233,7 +223,6 @@ struct FieldTraits<Vector<E, L, A, I>,
   static constexpr Dir dir = FieldTraits<E>::dir;
   static constexpr TypeId type = FieldTraits<E>::type;
   static constexpr Shape shape = Shape::VectorOfVectors;
-  static std::string describe() { return "Vector<" + FieldTraits<E>::describe() + ">"; }
   static void bind(void *f, const EdgeBinding *e, std::size_t k, Keep &keep) {
     auto edges = keepArray<E>(keep, k);
     for (std::size_t i = 0; i < k; ++i)
@@ -248,7 +237,6 @@ template <class T> struct FieldTraits<T, std::enable_if_t<isDeviceScalar<T>()>> 
   static constexpr Dir dir = Dir::State;
   static constexpr TypeId type = DeviceTypeOf<T>::value;
   static constexpr Shape shape = Shape::Scalar;
-  static std::string describe() { return typeName(type); }
   static void setState(void *f, const unsigned char *bytes, std::size_t,
                        TypeId src, Keep &) {
     *static_cast<T *>(f) = loadAs<T>(bytes, src);
@@ -260,7 +248,6 @@ struct FieldTraits<Vector<T, L, A, I>, std::enable_if_t<isDeviceScalar<T>()>> {
   static constexpr Dir dir = Dir::State;
   static constexpr TypeId type = DeviceTypeOf<T>::value;
   static constexpr Shape shape = Shape::Vector;
-  static std::string describe() { return "Vector<" + typeName(type) + ">"; }
   static void setState(void *f, const unsigned char *bytes, std::size_t n,
                        TypeId src, Keep &keep) {
     auto data = keepArray<T>(keep, n);
@@ -275,8 +262,27 @@ struct FieldTraits<VectorList<T, L, A, I>, void> {
   static constexpr Dir dir = Dir::State;
   static constexpr TypeId type = DeviceTypeOf<T>::value;
   static constexpr Shape shape = Shape::Unsupported;
-  static std::string describe() { return "VectorList<" + typeName(type) + ">"; }
 };
+
+using BindField = void (*)(void *, const EdgeBinding *, std::size_t, Keep &);
+using SetFieldState = void (*)(void *, const unsigned char *, std::size_t, TypeId, Keep &);
+
+/// A field as codelets.cpp declares it (poplar::emulator::field): plain data,
+/// so that each program's registrations compile to constant tables and calls
+/// into the library (strings and std::function made every field cost tens of
+/// milliseconds of g++ -O2).
+struct FieldDecl {
+  const char *name;
+  Dir dir;
+  Shape shape;
+  TypeId type;
+  std::size_t offset; ///< of the field in a vertex object
+  BindField bind;        ///< edges
+  SetFieldState setState; ///< vertex state, unless Shape::Unsupported
+};
+
+/// The C++ type of a field for messages, e.g. "Input<Vector<float>>".
+std::string fieldTypeName(Dir d, Shape s, TypeId t);
 
 /// A field of a registered vertex class.
 struct FieldSpec {
@@ -285,10 +291,12 @@ struct FieldSpec {
   Shape shape = Shape::Scalar;
   TypeId type = TypeId::INVALID;
   std::string cppType; ///< for messages, e.g. "Input<Vector<float>>"
-  std::function<void *(void *)> address; ///< the field inside a vertex object
-  void (*bind)(void *, const EdgeBinding *, std::size_t, Keep &) = nullptr;
-  void (*setState)(void *, const unsigned char *, std::size_t, TypeId, Keep &) = nullptr;
+  std::size_t offset = 0;
+  BindField bind = nullptr;
+  SetFieldState setState = nullptr;
   bool isEdge() const { return dir != Dir::State; }
+  /// The field inside a vertex object.
+  void *address(void *obj) const { return static_cast<unsigned char *>(obj) + offset; }
 };
 
 /// A registered vertex class.
@@ -318,7 +326,9 @@ IPU_LOWER_EMU_HIDDEN Registry &registry();
 /// Adds a class to the registry (from a static initialiser, so it cannot
 /// throw: a class registered twice, or registering a field twice, records the
 /// problem, which Graph::addVertex reports).
-void registerVertexClass(std::unique_ptr<VertexClass> vc);
+void registerVertexClass(const char *name, bool multiVertex, void *(*create)(),
+                         void (*destroy)(void *), bool (*compute)(void *, unsigned),
+                         const FieldDecl *fields, std::size_t count);
 
 /// The registered class `name`, or nullptr.
 const VertexClass *findVertexClass(const std::string &name);

@@ -61,27 +61,23 @@ namespace emulator {
 
 /// Describes field `name` of a vertex class for the registry. The member
 /// must be declared in (or at offset 0 of) the registered class.
-template <class C, class F> FieldSpec field(const char *name, F C::*member) {
+template <class C, class F> FieldDecl field(const char *name, F C::*member) {
   using Tr = FieldTraits<F>;
   static_assert(Tr::supported,
                 "ipu-lower emulator: unsupported vertex field type (edges of "
                 "bool/char/short/int/unsigned/long long/half/float scalars, "
                 "Vector, VectorList, or state of those types)");
-  FieldSpec s;
-  s.name = name;
-  s.dir = Tr::dir;
-  s.shape = Tr::shape;
-  s.type = Tr::type;
-  s.cppType = Tr::describe();
-  s.address = [member](void *obj) -> void * {
-    return &(static_cast<C *>(obj)->*member);
-  };
+  const C probe{}; // where the member lies, measured on an object
+  const auto offset = static_cast<std::size_t>(
+      reinterpret_cast<const unsigned char *>(&(probe.*member)) -
+      reinterpret_cast<const unsigned char *>(&probe));
+  FieldDecl d{name, Tr::dir, Tr::shape, Tr::type, offset, nullptr, nullptr};
   if constexpr (Tr::dir != Dir::State) {
-    s.bind = &Tr::bind;
+    d.bind = &Tr::bind;
   } else if constexpr (Tr::shape != Shape::Unsupported) {
-    s.setState = &Tr::setState;
+    d.setState = &Tr::setState;
   }
-  return s;
+  return d;
 }
 
 template <class V> bool computeVertex(void *obj, unsigned workerId) {
@@ -108,17 +104,13 @@ template <class V> bool computeVertex(void *obj, unsigned workerId) {
 /// per class in codelets.cpp, guarded by #ifdef IPU_LOWER_EMULATOR).
 template <class V> class VertexRegistration {
 public:
-  VertexRegistration(const char *name, std::initializer_list<FieldSpec> fields) {
+  VertexRegistration(const char *name, std::initializer_list<FieldDecl> fields) {
     static_assert(std::is_default_constructible<V>::value,
                   "ipu-lower emulator: vertex classes must be default-constructible");
-    auto vc = std::make_unique<VertexClass>();
-    vc->name = name;
-    vc->multiVertex = std::is_base_of<MultiVertex, V>::value;
-    vc->create = []() -> void * { return new V(); };
-    vc->destroy = [](void *p) { delete static_cast<V *>(p); };
-    vc->compute = &computeVertex<V>;
-    vc->fields.assign(fields.begin(), fields.end());
-    registerVertexClass(std::move(vc));
+    registerVertexClass(
+        name, std::is_base_of<MultiVertex, V>::value, []() -> void * { return new V(); },
+        [](void *p) { delete static_cast<V *>(p); }, &computeVertex<V>, fields.begin(),
+        fields.size());
   }
 };
 

@@ -14,8 +14,16 @@ const char *dirName(Dir d) {
   return "?";
 }
 
-std::string edgeName(Dir d, const std::string &inner) {
-  return std::string(dirName(d)) + "<" + inner + ">";
+std::string fieldTypeName(Dir d, Shape s, TypeId t) {
+  std::string inner = typeName(t);
+  if (s == Shape::Vector || s == Shape::VectorOfVectors)
+    inner = "Vector<" + inner + ">";
+  else if (s == Shape::VectorList || s == Shape::Unsupported)
+    inner = "VectorList<" + inner + ">";
+  if (d == Dir::State)
+    return inner;
+  const std::string edge = std::string(dirName(d)) + "<" + inner + ">";
+  return s == Shape::VectorOfVectors ? "Vector<" + edge + ">" : edge;
 }
 
 int VertexClass::fieldIndex(const std::string &n) const {
@@ -37,7 +45,19 @@ Registry &registry() {
   return r;
 }
 
-void registerVertexClass(std::unique_ptr<VertexClass> vc) {
+void registerVertexClass(const char *name, bool multiVertex, void *(*create)(),
+                         void (*destroy)(void *), bool (*compute)(void *, unsigned),
+                         const FieldDecl *fields, std::size_t count) {
+  auto vc = std::make_unique<VertexClass>();
+  vc->name = name;
+  vc->multiVertex = multiVertex;
+  vc->create = create;
+  vc->destroy = destroy;
+  vc->compute = compute;
+  for (const FieldDecl *f = fields; f != fields + count; ++f)
+    vc->fields.push_back(FieldSpec{f->name, f->dir, f->shape, f->type,
+                                   fieldTypeName(f->dir, f->shape, f->type), f->offset,
+                                   f->bind, f->setState});
   Registry &r = registry();
   auto it = r.classes.find(vc->name);
   if (it != r.classes.end()) { // cannot throw during static initialisation
@@ -52,8 +72,7 @@ void registerVertexClass(std::unique_ptr<VertexClass> vc) {
         vc->problem = "codelet '" + vc->name + "' registers field '" +
                       vc->fields[i].name + "' twice";
   vc->registrations = 1;
-  const std::string name = vc->name;
-  r.classes.emplace(name, std::move(vc));
+  r.classes.emplace(vc->name, std::move(vc));
 }
 
 const VertexClass *findVertexClass(const std::string &name) {
