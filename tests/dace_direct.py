@@ -21,6 +21,7 @@ import os
 import re
 import shlex
 import subprocess
+from collections.abc import Sequence
 from pathlib import Path
 
 import dace
@@ -41,7 +42,7 @@ _BUILD_TYPE_FLAGS = {
 _CMAKE_ARGUMENT = re.compile(r'-D(\w+)="?(.*?)"?')
 
 
-def compiler_command(environment_flags: list[str] = ()) -> list[str]:
+def compiler_command(environment_flags: Sequence[str] = ()) -> list[str]:
     """The compiler and the flags of a DaCe CPU compile, in cmake's order: the config's
     `compiler.cpu.args` and the environments' flags, the build type's flags, then what the
     library target adds (position independent code, OpenMP)."""
@@ -87,8 +88,8 @@ def cmake_only(program_folder: Path) -> str | None:
     return None
 
 
-def _run(command: list, cwd: Path | None = None) -> None:
-    result = subprocess.run(command, cwd=cwd, capture_output=True, text=True)
+def _run(command: list) -> None:
+    result = subprocess.run(command, capture_output=True, text=True)
     if result.returncode:
         # DaCe's own message and error, which callers catch (a program the compiler rejects).
         raise CompilationError("Compiler failure:\n" + shlex.join(map(str, command)) + "\n" + result.stderr)

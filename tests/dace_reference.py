@@ -76,7 +76,9 @@ def build_program(sdfg: dace.SDFG, program_folder: Path) -> None:
     build.fill_scope_connectors()
     compiler.generate_program_folder(build, codegen.generate_code(build), str(program_folder))
     if dace_direct.cmake_only(program_folder):
-        # DaCe's own configure and build of the folder, the rest of sdfg.compile().
+        # DaCe's own configure and build of the folder, the rest of sdfg.compile(): for
+        # another target's code or a library's package (a BLAS or LAPACK node expanded for
+        # a library; the tests expand theirs 'pure', so none of their programs comes here).
         compiler.configure_and_compile(str(program_folder), build.name)
     else:
         dace_direct.build(program_folder, build.name, BUILDS)

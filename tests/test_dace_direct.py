@@ -18,6 +18,7 @@ from dace_reference import BUILDS, build_key, build_program, parsed
 pytestmark = pytest.mark.skipif(shutil.which("g++") is None, reason="needs g++")
 
 N = dace.symbol("N")
+needs_cmake = pytest.mark.skipif(shutil.which("cmake") is None, reason="needs cmake")
 
 
 @dace.program
@@ -39,6 +40,7 @@ def _machine_code(library) -> str:
     return listing.stdout.split("\n", 3)[3]  # after the line that names the file
 
 
+@needs_cmake
 @pytest.mark.skipif(shutil.which("objdump") is None, reason="needs objdump")
 def test_one_call_builds_the_machine_code_of_dace_cmake_build(direct_build, tmp_path):
     sdfg, folder = direct_build
@@ -84,7 +86,7 @@ def _scaled(environment) -> dace.SDFG:
     return sdfg
 
 
-@pytest.mark.parametrize("packages, by_cmake", [([], False), (["Threads"], True)])
+@pytest.mark.parametrize("packages, by_cmake", [([], False), pytest.param(["Threads"], True, marks=needs_cmake)])
 def test_an_environment_includes_and_flags_build_in_one_call_its_packages_by_cmake(tmp_path, packages, by_cmake):
     (tmp_path / "include").mkdir()
     (tmp_path / "include" / "direct_scale.h").write_text("inline int direct_scale(int x) { return SCALE * x; }\n")
