@@ -8,8 +8,9 @@ from pathlib import Path
 import pytest
 
 os.environ.setdefault("IPU_LOWER_CACHE", str(Path(__file__).resolve().parents[1] / "build" / "test-cache"))
-# DaCe's references build at -O1 instead of -O3 -march=native -ffast-math: a fifth faster, and
-# fast-math's flush-to-zero would otherwise hold for the rest of the pytest worker.
+# DaCe's references build without -O3 -march=native -ffast-math (DaCe's default arguments):
+# faster to build, and fast-math's flush-to-zero would otherwise hold for the rest of the pytest
+# worker. DaCe's default build type (RelWithDebInfo) then adds -O2 -g -DNDEBUG, as its cmake does.
 os.environ.setdefault("DACE_compiler_cpu_args", "-std=c++14 -fPIC -O1")
 
 BUILDING_MODULES = {
