@@ -73,7 +73,8 @@ from xdsl.traits import (
 )
 from xdsl.utils.exceptions import VerifyException
 
-from ipu_lower.element_types import element_type, element_type_named
+from ipu_lower.element_table import element_type_named
+from ipu_lower.element_types import element_type, mlir_type
 
 _IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _TOKEN = re.compile(r"[0-9]+|[A-Za-z_][A-Za-z0-9_]*")
@@ -245,7 +246,7 @@ class ArrayType(ParametrizedAttribute, TypeAttribute):
                                 f"expected an element type, got '{ident}' "
                                 "(a compound dimension is written in parentheses: (N + 1) x f32)"
                             )
-                        return (ArrayAttr([expr_attr(d) for d in dims]), row.mlir)
+                        return (ArrayAttr([expr_attr(d) for d in dims]), mlir_type(row))
                     try:
                         dims.append(IndexExpr.symbol(ident))
                     except ValueError as err:

@@ -17,10 +17,13 @@ import warnings
 from collections.abc import Iterable, Iterator
 from contextvars import ContextVar
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from xdsl.dialects.builtin import FileLineColLoc, ModuleOp, StringAttr
-from xdsl.ir import Operation
 from xdsl.utils.exceptions import DiagnosticException, ParseError
+
+if TYPE_CHECKING:  # the IR's modules, imported where an op is described: ipu-run has no IR
+    from xdsl.dialects.builtin import ModuleOp
+    from xdsl.ir import Operation
 
 _ERROR = "error: "
 
@@ -72,6 +75,8 @@ def one_line(text: object) -> str:
 
 def describe(op: Operation) -> str:
     """Where `op` came from: file:line:col when parsed from a file, else its name and label."""
+    from xdsl.dialects.builtin import FileLineColLoc, StringAttr
+
     loc = op.location
     if isinstance(loc, FileLineColLoc):
         return f"{loc.filename.data}:{loc.line.data}:{loc.column.data}"

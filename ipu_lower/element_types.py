@@ -1,11 +1,5 @@
-"""The element types ipu-lower knows, in one table that every level and the runtime use.
-
-Each row says how one scalar type is spelled in MLIR, in Poplar (`poplar::Type`), in
-codelet C++, across the host C ABI, in numpy and in ctypes, and how many bytes it takes.
-float64 and int64 have no Poplar type: the IPU has neither, so they exist only at the
-`sdfg` level until `ipu-demote-f64` rewrites them (sources: Poplar's `poplar/Type.hpp`
-lists FLOAT, HALF, INT, SHORT, SIGNED_CHAR, BOOL among others, and no DOUBLE or LONGLONG
-usable in codelets).
+"""The element types of `ipu_lower.element_table` as MLIR types: each row's xDSL
+attribute, and the signedness rules of the IR.
 
 Unsigned types (`ui8`, `ui16`, `ui32`: Poplar's UNSIGNED_CHAR, UNSIGNED_SHORT,
 UNSIGNED_INT) are the element types of containers, variables, tensors and fields, and the
@@ -20,80 +14,30 @@ way MLIR's own conversions of unsigned tensors to `arith` do.
 
 from __future__ import annotations
 
-import ctypes
-from dataclasses import dataclass
-
-from xdsl.dialects.builtin import (
-    IntegerType,
-    Signedness,
-    UnrealizedConversionCastOp,
-    f16,
-    f32,
-    f64,
-    i1,
-    i8,
-    i16,
-    i32,
-    i64,
-)
+from xdsl.context import Context
+from xdsl.dialects.builtin import IntegerType, Signedness, UnrealizedConversionCastOp
 from xdsl.ir import Attribute, Operation
+from xdsl.parser import Parser
+
+from ipu_lower.element_table import ELEMENT_TYPES, ElementType
 
 ui8 = IntegerType(8, Signedness.UNSIGNED)
 ui16 = IntegerType(16, Signedness.UNSIGNED)
 ui32 = IntegerType(32, Signedness.UNSIGNED)
 
-
-@dataclass(frozen=True)
-class ElementType:
-    mlir: Attribute
-    bytes: int
-    numpy: str
-    """numpy dtype name (DaCe's typeclasses have the same names)."""
-    cpp: str
-    """the type in codelet C++ (`half` is Poplar's device type)."""
-    host_cpp: str
-    """the type of host data at the C ABI (half crosses as raw IEEE binary16 words)."""
-    ctypes: type
-    poplar: str | None
-    """the `poplar::Type` constant, or None where the IPU has no such type."""
-
-    @property
-    def name(self) -> str:
-        return str(self.mlir)
+# Builtin types parse without any dialect: the MLIR spelling is the one source of each.
+_MLIR = {row.name: Parser(Context(), row.name).parse_type() for row in ELEMENT_TYPES}
+_BY_MLIR = {_MLIR[row.name]: row for row in ELEMENT_TYPES}
 
 
-ELEMENT_TYPES: tuple[ElementType, ...] = (
-    ElementType(f32, 4, "float32", "float", "float", ctypes.c_float, "FLOAT"),
-    ElementType(f16, 2, "float16", "half", "std::uint16_t", ctypes.c_uint16, "HALF"),
-    ElementType(i32, 4, "int32", "int", "int", ctypes.c_int32, "INT"),
-    ElementType(i16, 2, "int16", "short", "short", ctypes.c_int16, "SHORT"),
-    ElementType(i8, 1, "int8", "signed char", "signed char", ctypes.c_int8, "SIGNED_CHAR"),
-    ElementType(ui32, 4, "uint32", "unsigned int", "unsigned int", ctypes.c_uint32, "UNSIGNED_INT"),
-    ElementType(ui16, 2, "uint16", "unsigned short", "unsigned short", ctypes.c_uint16, "UNSIGNED_SHORT"),
-    ElementType(ui8, 1, "uint8", "unsigned char", "unsigned char", ctypes.c_uint8, "UNSIGNED_CHAR"),
-    ElementType(i1, 1, "bool", "bool", "bool", ctypes.c_bool, "BOOL"),
-    ElementType(f64, 8, "float64", "double", "double", ctypes.c_double, None),
-    ElementType(i64, 8, "int64", "long long", "long long", ctypes.c_int64, None),
-)
-
-_BY_MLIR = {row.mlir: row for row in ELEMENT_TYPES}
-_BY_NAME = {row.name: row for row in ELEMENT_TYPES}
-_BY_NUMPY = {row.numpy: row for row in ELEMENT_TYPES}
+def mlir_type(row: ElementType) -> Attribute:
+    """The MLIR type of a row."""
+    return _MLIR[row.name]
 
 
 def element_type(t: Attribute) -> ElementType | None:
     """The row of an MLIR element type, or None when it is not one of ours."""
     return _BY_MLIR.get(t)
-
-
-def element_type_named(name: str) -> ElementType | None:
-    """The row of `f32`, `i16`, ... (MLIR spelling)."""
-    return _BY_NAME.get(name)
-
-
-def element_type_of_numpy(name: str) -> ElementType | None:
-    """The row of a numpy dtype name such as `float32` (also DaCe's typeclass names)."""
-    return _BY_NUMPY.get(name)
 
 
 def on_ipu(t: Attribute) -> bool:

@@ -167,7 +167,7 @@ class Program:
 
     @property
     def estimate(self) -> Any:
-        """The cost model's estimate of a run (`ipu_lower.cost_model.ProgramEstimate`)."""
+        """The cost model's estimate of a run (`ipu_lower.estimates.ProgramEstimate`)."""
         return None if self.last is None else self.last.estimate
 
     @property

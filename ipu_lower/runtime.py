@@ -6,6 +6,9 @@ arguments (numpy arrays and scalars); outputs are written back into the arrays, 
 last run's cycle estimate and profile are kept. Shared libraries are cached by the hash
 of what they are built from, and lowerings by the SDFG, the options and the tool's own
 sources (`_lowering_key`): a warm call skips the passes and g++ alike.
+
+Running a built program (`CompiledProgram`, ipu-run) needs numpy and ctypes only: the
+functions that compile import DaCe, sympy, xDSL and the passes when called.
 """
 
 from __future__ import annotations
@@ -25,20 +28,18 @@ from collections.abc import Callable, Mapping
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from ipu_lower import cache
-from ipu_lower.cost_model import Counts, PlannedStep, ProgramEstimate, WhileLoop
 from ipu_lower.diagnostics import UnknownSymbolWarning, unknown_symbols, warn
-from ipu_lower.dialects.index_expr import IndexExpr
-from ipu_lower.element_types import element_type_of_numpy
-from ipu_lower.frontend.symbolic import SymbolicError, to_index_expr
+from ipu_lower.element_table import element_type_of_numpy
+from ipu_lower.estimates import Counts, PlannedStep, ProgramEstimate, WhileLoop
 from ipu_lower.program import IDENTIFIER, Program, symbol_value
-from ipu_lower.targets.codelet_printer import CODELET_INCLUDES
-from ipu_lower.targets.host_printer import (
+from ipu_lower.targets.abi import (
     ABI_FUNCTIONS,
+    CODELET_INCLUDES,
     DYNAMIC_SLICE_INCLUDES,
     ELEMENTWISE_INCLUDES,
     HOST_INCLUDES,
@@ -46,7 +47,9 @@ from ipu_lower.targets.host_printer import (
     POPOPS_INCLUDES,
     REDUCE_INCLUDES,
 )
-from ipu_lower.targets.print_context import cpp_string
+
+if TYPE_CHECKING:
+    from ipu_lower.dialects.index_expr import IndexExpr
 
 EMULATOR = Path(__file__).resolve().parent / "emulator"
 EMULATOR_INCLUDE = EMULATOR / "include"  # the headers: Poplar's API and the internals
@@ -159,6 +162,8 @@ def _build_emulator(store: cache.Cache, out: Path) -> None:
     BUILD_WORKERS, so that the workers end together; say so when it starts and ends, on
     stderr even when it is no terminal (WARNING records: what Python prints without any
     logging configured, and what a test can capture)."""
+    from ipu_lower.targets.print_context import cpp_string
+
     start = time.monotonic()
     units = emulator_units(BUILD_WORKERS)
     _log.warning(
@@ -538,7 +543,7 @@ class CompiledProgram:
     @property
     def estimate(self) -> ProgramEstimate:
         """The cost model's estimate of a run, before running (loops whose trip count is
-        known only at run time apart: `ipu_lower.cost_model.ProgramEstimate`)."""
+        known only at run time apart: `ipu_lower.estimates.ProgramEstimate`)."""
         data = self.manifest["estimate"]
         return ProgramEstimate(
             data["cycles"],
@@ -865,6 +870,8 @@ def declared_shapes(sdfg: Any) -> dict[str, list[IndexExpr]]:
     """The shape of each array argument, as index expressions of the SDFG's symbols
     (arrays whose shape is not one are left out: no symbol is taken from them)."""
     from dace import data
+
+    from ipu_lower.frontend.symbolic import SymbolicError, to_index_expr
 
     shapes = {}
     for name, descriptor in sdfg.arglist().items():

@@ -55,7 +55,7 @@ from xdsl.pattern_rewriter import (
 
 from ipu_lower.diagnostics import describe, error
 from ipu_lower.dialects import sdfg as sd
-from ipu_lower.dialects.constant_value import converted, dense_value, value_array
+from ipu_lower.dialects.constant_arrays import converted, dense_value, value_array
 
 DECLARED_TYPES = "sdfg.declared_types"
 """The module attribute naming, per program, its arguments' declared 64-bit types."""

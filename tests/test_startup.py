@@ -1,10 +1,15 @@
-"""ipu-opt starts fast: its dialects, passes and target are registered by name and
-imported when a run uses them, so `--help` imports neither DaCe nor numpy nor sympy."""
+"""The tools start fast. ipu-opt's dialects, passes and target are registered by name and
+imported when a run uses them, so `--help` imports neither DaCe nor numpy nor sympy, and
+reading and printing IR imports only the dialects it holds, without numpy. ipu-run
+imports what running a built program needs: no xDSL IR, sympy, DaCe or cost model.
+
+Each test reads the modules a fresh process has imported (`sys.modules`), not times."""
 
 import subprocess
 import sys
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from ipu_lower.cli import _POPLAR_CPP, _poplar_cpp_target
@@ -12,6 +17,15 @@ from ipu_lower.registry import get_all_dialects, get_all_passes
 
 HEAVY = ("dace", "numpy", "sympy", "networkx", "ipu_lower.passes", "ipu_lower.dialects.sdfg",
          "ipu_lower.dialects.ipu", "ipu_lower.dialects.poplar", "ipu_lower.targets")
+IR_HEAVY = ("dace", "numpy", "sympy", "networkx", "ipu_lower.passes", "ipu_lower.dialects.ipu",
+            "ipu_lower.dialects.poplar", "ipu_lower.targets", "ipu_lower.cost_model", "ipu_lower.frontend.importer")
+RUN_HEAVY = ("dace", "sympy", "networkx", "xdsl.ir", "xdsl.dialects", "ipu_lower.passes", "ipu_lower.dialects.sdfg",
+             "ipu_lower.dialects.ipu", "ipu_lower.dialects.poplar", "ipu_lower.cost_model", "ipu_lower.frontend",
+             "ipu_lower.element_types", "ipu_lower.targets.poplar_cpp", "ipu_lower.targets.host_printer",
+             "ipu_lower.targets.codelet_printer", "ipu_lower.targets.print_context")
+RUN_MAIN = "ipu_lower.run_cli:ipu_run_main"
+EXAMPLES = Path(__file__).resolve().parents[1] / "ipu_lower" / "examples"
+AXPY = Path(__file__).resolve().parent / "lit" / "Inputs" / "axpy.mlir"
 
 
 @pytest.mark.parametrize("name", sorted(get_all_passes()))
@@ -28,21 +42,23 @@ def test_the_target_is_registered_under_its_own_name():
     assert _poplar_cpp_target().name == _POPLAR_CPP
 
 
-def _modules_after(args: list[str]) -> set[str]:
-    """The modules a fresh process has imported once `ipu-opt ARGS` returns."""
+def _modules_after(args: list[str], main: str = "ipu_lower.cli:ipu_opt_main") -> set[str]:
+    """The modules a fresh process has imported once `main(ARGS)` (ipu-opt's unless
+    given) returns."""
+    module, function = main.split(":")
     script = (
         "import sys\n"
-        "from ipu_lower.cli import ipu_opt_main\n"
-        f"try: ipu_opt_main({args!r})\n"
+        f"from {module} import {function}\n"
+        f"try: {function}({args!r})\n"
         "except SystemExit: pass\n"
         "print(' '.join(sys.modules), file=sys.stderr)\n"
     )
     result = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True)
-    return set(result.stderr.split())
+    return set(result.stderr.splitlines()[-1].split())
 
 
-def _heavy(modules: set[str]) -> set[str]:
-    return {m for m in modules if m.startswith(HEAVY)}
+def _heavy(modules: set[str], heavy: tuple[str, ...] = HEAVY) -> set[str]:
+    return {m for m in modules if m.startswith(heavy)}
 
 
 def test_help_imports_no_pass_dialect_dace_numpy_or_sympy():
@@ -61,6 +77,36 @@ def test_a_run_imports_what_it_uses(tmp_path):
     assert "ipu_lower.passes.plan_exchange" in modules
     assert "ipu_lower.targets.poplar_cpp" in modules
     assert "ipu_lower.passes.tile_partition" not in modules  # a pass the run does not use
+
+
+def test_reading_and_printing_ir_imports_its_dialects_only():
+    """No numpy, sympy or DaCe, nor the ipu and poplar dialects the input does not hold."""
+    modules = _modules_after([str(AXPY)])
+    assert {"ipu_lower.dialects.sdfg", "xdsl.dialects.arith"} <= modules
+    assert _heavy(modules, IR_HEAVY) == set()
+
+
+def test_ipu_run_help_imports_no_ir_sympy_dace_or_cost_model():
+    modules = _modules_after(["--help"], RUN_MAIN)
+    assert "ipu_lower.runtime" in modules and "numpy" in modules  # it did import the runtime
+    assert _heavy(modules, RUN_HEAVY) == set()
+
+
+@pytest.mark.build
+def test_ipu_run_of_a_built_program_imports_no_ir_sympy_dace_or_cost_model(tmp_path):
+    from ipu_lower.cli import ipu_opt_main
+
+    out = tmp_path / "saxpy"
+    ipu_opt_main([str(EXAMPLES / "saxpy.sdfg"), "--symbols", "N=8", "-p", "sdfg-to-poplar", "-t", "poplar-cpp",
+                  "-o", str(out)])
+    np.save(tmp_path / "x.npy", np.arange(8, dtype=np.float32))
+    np.save(tmp_path / "y.npy", np.ones(8, np.float32))
+    modules = _modules_after([str(out), "--arg", "a=2", "--arg", f"x={tmp_path / 'x.npy'}",
+                              "--arg", f"y={tmp_path / 'y.npy'}"], RUN_MAIN)
+    np.testing.assert_array_equal(np.load(tmp_path / "y.npy"), 2 * np.arange(8, dtype=np.float32) + 1)  # it ran
+    assert _heavy(modules, RUN_HEAVY) == set()
+    # What the same measurement sees of a lowering (so that the assertion above can fail).
+    assert _heavy(_modules_after([str(AXPY), "--symbols", "N=6", "-p", "sdfg-to-poplar"]), RUN_HEAVY)
 
 
 def test_a_tasklet_naming_dace_does_not_ask_dace_for_the_free_symbols(tmp_path, monkeypatch):

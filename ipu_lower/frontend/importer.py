@@ -50,9 +50,10 @@ from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.transforms.dead_code_elimination import region_dce
 
 from ipu_lower.dialects import sdfg as sd
-from ipu_lower.dialects.constant_value import converted, dense_value
+from ipu_lower.dialects.constant_arrays import converted, dense_value
 from ipu_lower.dialects.index_expr import IndexExpr
-from ipu_lower.element_types import element_type, element_type_of_numpy
+from ipu_lower.element_table import element_type_of_numpy
+from ipu_lower.element_types import element_type, mlir_type
 from ipu_lower.frontend import control_flow as cf
 from ipu_lower.frontend import nested, views
 from ipu_lower.frontend.branches import tasklets_from_branches
@@ -223,7 +224,7 @@ class _SdfgImporter:
         row = element_type_of_numpy(np.dtype(numpy_type).name) if scalar else None
         if row is None:
             raise self.fail(f"{what} has unsupported data type '{_dtype_name(dtype)}'")
-        return row.mlir
+        return mlir_type(row)
 
     def expr(self, value, what: str, state=None, node=None, dims=None) -> IndexExpr:
         try:

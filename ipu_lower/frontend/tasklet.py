@@ -85,7 +85,8 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Attribute, Block, Operation, SSAValue
 from xdsl.rewriter import InsertPoint
 
-from ipu_lower.element_types import ELEMENT_TYPES, is_unsigned, signless
+from ipu_lower.element_table import ELEMENT_TYPES
+from ipu_lower.element_types import is_unsigned, mlir_type, signless
 
 __all__ = ["TaskletError", "translate_tasklet"]
 
@@ -104,7 +105,7 @@ class TaskletError(Exception):
 # Types
 
 
-_SUPPORTED_TYPES: tuple[Attribute, ...] = tuple(row.mlir for row in ELEMENT_TYPES)
+_SUPPORTED_TYPES: tuple[Attribute, ...] = tuple(mlir_type(row) for row in ELEMENT_TYPES)
 _FLOAT_RANK = {16: 0, 32: 1, 64: 2}
 
 
@@ -235,7 +236,7 @@ def _literal_type_for(lit: _Lit, other: Attribute) -> Attribute:
 MODULE_NAMES = ("math", "np", "numpy", "dace", "cmath")
 
 # numpy / DaCe type names (`dace.float32(x)`, `np.int16(x)`); `bool_` is numpy's spelling
-_CAST_TYPES: dict[str, Attribute] = {row.numpy: row.mlir for row in ELEMENT_TYPES} | {"bool_": i1}
+_CAST_TYPES: dict[str, Attribute] = {row.numpy: mlir_type(row) for row in ELEMENT_TYPES} | {"bool_": i1}
 _BUILTIN_CASTS: dict[str, Attribute] = {"float": f32, "int": i32, "bool": i1}  # C++ float()/int()
 
 _UNARY_FLOAT_OPS: dict[str, type[Operation]] = {

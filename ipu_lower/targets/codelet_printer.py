@@ -27,6 +27,7 @@ from ipu_lower.dialects import poplar
 from ipu_lower.dialects.codelet_body import VectorStreams, vector_streams
 from ipu_lower.element_types import element_type
 from ipu_lower.names import UniqueNames
+from ipu_lower.targets.abi import POPLAR_INCLUDES, STD_INCLUDES
 from ipu_lower.targets.cpp_expr import (
     CPP_HELPERS,
     cpp_constant,
@@ -42,10 +43,6 @@ BLOCK_EXTENT = "blockExtent"
 """Prefix of the vertex-state fields the host sets to a grid vertex's box extents
 (`blockExtent0`, `blockExtent1`, ...)."""
 _VERTEX_NAMES = ("compute", "numWorkers", "workerId", BLOCK_START)
-POPLAR_INCLUDES = ("<poplar/HalfFloat.hpp>", "<poplar/Vertex.hpp>")
-STD_INCLUDES = ("<cmath>", "<cstdint>", "<limits>")
-CODELET_INCLUDES = POPLAR_INCLUDES + STD_INCLUDES
-"""What every codelets.cpp includes on the host (not <ipu_vector_math>, popc's alone)."""
 
 
 def uses_block_start(body: Block) -> bool:

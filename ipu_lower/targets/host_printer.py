@@ -24,16 +24,25 @@ from xdsl.dialects.builtin import MemRefType, f16
 from xdsl.ir import Operation, SSAValue
 
 from ipu_lower.dialects import poplar
-from ipu_lower.dialects.constant_value import value_array
+from ipu_lower.dialects.constant_arrays import value_array
 from ipu_lower.dialects.popops_reduce import POPOPS_OPERATION, accumulator_type
 from ipu_lower.element_types import element_type
 from ipu_lower.names import UniqueNames, c_identifier
+from ipu_lower.targets.abi import (
+    ABI_FUNCTIONS,
+    CAST_INCLUDES,
+    CONSTANT_INCLUDES,
+    DYNAMIC_SLICE_INCLUDES,
+    ELEMENTWISE_INCLUDES,
+    HOST_INCLUDES,
+    POPLIN_INCLUDES,
+    POPOPS_INCLUDES,
+    REDUCE_INCLUDES,
+    SCALED_ADD_INCLUDES,
+)
 from ipu_lower.targets.codelet_printer import BLOCK_EXTENT, BLOCK_START, block_extents, uses_block_start
 from ipu_lower.targets.cpp_expr import float_literal
 from ipu_lower.targets.print_context import PrintContext, cpp_string
-
-ABI_FUNCTIONS = ("init", "run", "exit", "last_error", "signature")
-"""The functions host.cpp exports, each named `<prefix>_<function>`."""
 
 # Names the host template uses; generated names must not collide with them.
 HOST_RESERVED = (
@@ -41,28 +50,6 @@ HOST_RESERVED = (
     "ipu_lower_attach", "TileRun", "TileBlock", "for_each_block", "std", "poplar", "main",
     "GridAxis", "grid_axis", "GridBlock", "for_each_box", "repeat", "ipu_lower_check_count",
 )
-
-HOST_INCLUDES = (
-    "<cstddef>", "<cstdint>", "<cstdlib>", "<exception>", "<memory>", "<stdexcept>",
-    "<string>", "<utility>", "<vector>", "<poplar/DeviceManager.hpp>", "<poplar/Engine.hpp>",
-    "<poplar/Graph.hpp>", "<poplar/IPUModel.hpp>", "<poplar/Program.hpp>",
-)
-DYNAMIC_SLICE_INCLUDES = ("<popops/DynamicSlice.hpp>",)
-"""For programs that slice at run time (poplibs' popops)."""
-REDUCE_INCLUDES = ("<popops/Reduce.hpp>",)
-"""For programs that reduce with popops."""
-ELEMENTWISE_INCLUDES = ("<popops/ElementWise.hpp>",)
-"""For programs that scale a product's result (popops::mulInPlace) or map an expression op."""
-SCALED_ADD_INCLUDES = ("<popops/ScaledAdd.hpp>",)
-"""For programs that call popops::scaledAddTo or scaledSubtractFrom."""
-CAST_INCLUDES = ("<popops/Cast.hpp>",)
-"""For programs that call popops::cast."""
-POPOPS_INCLUDES = ("<popops/codelets.hpp>",)
-"""For programs that call popops at all."""
-POPLIN_INCLUDES = ("<poplin/MatMul.hpp>", "<poplin/codelets.hpp>")
-"""For programs that multiply matrices (poplibs' poplin)."""
-CONSTANT_INCLUDES = ("<limits>",)
-"""For programs with constants (their infinities and NaNs)."""
 
 ATTACH_FUNCTION = """\
 // A real IPU when IPU_LOWER_HARDWARE is set in the environment, else the IPU Model.

@@ -20,7 +20,8 @@ from ipu_lower.dialects import poplar
 from ipu_lower.passes.demote_f64 import DECLARED_TYPES
 from ipu_lower.targets.codelet_printer import print_codelet, print_codelets_header
 from ipu_lower.element_types import element_type
-from ipu_lower.targets.host_printer import ABI_FUNCTIONS, abi_arguments, print_host, program_prefix
+from ipu_lower.targets.abi import ABI_FUNCTIONS
+from ipu_lower.targets.host_printer import abi_arguments, print_host, program_prefix
 from ipu_lower.targets.print_context import PrintContext
 
 FILE_MARKER = "// FILE: "
