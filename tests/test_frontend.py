@@ -183,10 +183,8 @@ EXPECTED: dict[str, dict] = {
         "containers": {
             "A": ("!sdfg.array<M x N x f32>", False),
             "B": ("!sdfg.array<M x N x f32>", False),
-            # DaCe's transient scalars between the tasklets; inside the map they become SSA values
-            "__tmp1": ("!sdfg.array<f32>", True),
-            "__tmp2": ("!sdfg.array<f32>", True),
-            "__tmp3": ("!sdfg.array<f32>", True),
+            # DaCe's transient scalars between the tasklets (__tmp1, ...) are SSA values of
+            # the map, not containers
         },
         "states": 1,
         "maps": [(("i", "j"), ("0", "0"), ("M", "N"), ("1", "1"))],

@@ -73,7 +73,6 @@ from ipu_lower.frontend.reductions import (
 )
 from ipu_lower.frontend.symbolic import SymbolicError, read_symbolic, to_index_expr
 from ipu_lower.frontend.tasklet import MODULE_NAMES, TaskletError, translate_tasklet
-from ipu_lower.frontend.weak_literals import weaken_literals
 
 
 class SdfgImportError(Exception):
@@ -157,6 +156,8 @@ class _SdfgImporter:
         """The views of the state being imported, by name (see `views`)."""
         self.popops_reductions: set = set()
         """The `Reduce` nodes popops reduces (`reductions.popops_reductions`)."""
+        self.values_of: set[str] = set()
+        """Transients some map holds as SSA values between its tasklets."""
 
     @cached_property
     def free_symbols(self) -> frozenset[str]:
@@ -175,7 +176,6 @@ class _SdfgImporter:
     def run(self) -> sd.SdfgOp:
         tasklets_from_branches(self.sdfg)
         expand_library_fallbacks(self.sdfg)
-        weaken_literals(self.sdfg)
         try:
             interchange_map_loops(self.sdfg)
         except MapLoopError as err:
@@ -197,7 +197,9 @@ class _SdfgImporter:
             if not views.is_view(desc):  # views are resolved to what they view
                 self.container_ops.append(self.container(name, desc))
         program = self.program(self.sdfg)
-        body = Block([*self.container_ops, *program])
+        # a transient that became SSA values only is no container any more
+        containers = [op for op in self.container_ops if op.result.uses or op.container_name.data not in self.values_of]
+        body = Block([*containers, *program])
         symbols = sorted(set().union(*(e.symbols() for _, e in sd.index_exprs(body))))
         return sd.SdfgOp(self.sdfg.name, args, symbols, Region(body))
 
@@ -796,6 +798,7 @@ class _SdfgImporter:
                 values[(tasklet, edge.src_conn)] = result
             elif isinstance(dst, nodes.AccessNode) and state.entry_node(dst) is not None:
                 values[dst] = result
+                self.values_of.add(dst.data)
             else:
                 container, indices, subset = self.element_subset(state, tasklet, edge.data)
                 if edge.data.wcr is not None:
