@@ -1859,6 +1859,8 @@ class LibraryReduceOp(_ReduceBoxes, IRDLOperation):
             return f"it reduces float32, float16 or int32 into the same type, not {self.input.type.element_type} into {element}"  # type: ignore[union-attr]
         if not isinstance(self.parent_op(), StateOp):
             return "it is inside a map"
+        if self.out == self.input:
+            return "its output is its input (poplibs writes one while it reads the other)"
         if self.padded is not None:
             return "its input is padded (our tree fuses the padding away)"
         if self.kind.data != "add" and (self.update is not None or not self.neutral()):

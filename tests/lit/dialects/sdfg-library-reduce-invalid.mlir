@@ -3,8 +3,9 @@
 // Every verifier of sdfg.library_reduce, one case each: one range per dimension, the
 // axes, the output's shape (the kept extents), a scalar input, the identity's type, the
 // path and what popops' path needs (its element types, only sums update, no padded
-// input, a static output box, a reduced extent, outside maps), sizes that do not move
-// with the index operands, declared symbols; and its place in a state or a map.
+// input, a static output box, a reduced extent, outside maps, the output not the
+// input), sizes that do not move with the index operands, declared symbols, index
+// operands of enclosing loops and maps in order; and its place in a state or a map.
 
 sdfg.sdfg @f args [] symbols ["N"] {
   %A = sdfg.container "A" transient : !sdfg.array<3 x 4 x f32>
@@ -216,3 +217,14 @@ sdfg.sdfg @f args [] symbols ["N"] {
 }
 
 // CHECK: sdfg-library-reduce-invalid.mlir:[[# @LINE - 6]]:9: error: must use each index operand, in the order its subsets first name them
+
+// -----
+
+sdfg.sdfg @f args [] symbols ["N"] {
+  %A = sdfg.container "A" transient : !sdfg.array<3 x 4 x f32>
+  sdfg.state "s" {
+    sdfg.library_reduce "r" add %A[0:3, 0:4] to %A[0:1, 0:1] axes [0, 1] identity(0.000000e+00 : f32) path "popops" : !sdfg.array<3 x 4 x f32>, !sdfg.array<3 x 4 x f32>
+  }
+}
+
+// CHECK: sdfg-library-reduce-invalid.mlir:[[# @LINE - 4]]:5: error: cannot take the popops path: its output is its input (poplibs writes one while it reads the other)
