@@ -1865,6 +1865,8 @@ class LibraryReduceOp(_ReduceBoxes, IRDLOperation):
             return "its input is padded (our tree fuses the padding away)"
         if self.kind.data != "add" and (self.update is not None or not self.neutral()):
             return f"poplibs updates only sums, and this {self.kind.data} updates its output (no neutral identity, or update)"
+        if self.update is not None and self.identity is not None and not self.neutral():
+            return "it updates its output from an identity that is not neutral, which would be written over the output's value"
         if any(e.dims() for e in exprs(self.output_subset)):
             return "its output box moves with an index operand"
         one = IndexExpr.constant(1)

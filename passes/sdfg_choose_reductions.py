@@ -6,7 +6,9 @@ reduction that it reduces as tuned library code and plans over the tiles itself:
 outside maps, of float32, float16 or int32 into the same type, that reduces some
 dimension of more than one element, into an output box no index operand moves, whose
 result starts from a neutral identity unless it is a sum (poplibs updates only sums: a
-sum onto the output's value, or from another identity written first, is `update`), and
+sum onto the output's value, or from another identity written first, is `update`; a sum
+onto the output's value from another identity would need that identity combined with
+the value, not written over it, so it stays on our tree), and
 whose input is not `padded` (`static_loop_extents` pads it for a guarded map that
 sdfg-fuse-maps fuses with our tree's map, so that the padded transient never exists;
 popops would need it in memory). An input box that loop variables move is copied out

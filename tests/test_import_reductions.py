@@ -342,6 +342,7 @@ def test_dace_reduce_semantics_on_the_popops_path(build, expected, init):
         lambda: reduce_sdfg(MUL, 2),  # poplibs updates only sums
         lambda: reduce_sdfg(MUL, None),  # into the old value
         lambda: reduce_sdfg(ADD, 0, dace.uint32),  # not a popops element type
+        lambda: reduce_sdfg(ADD, 5, out_wcr=ADD),  # 5 combined with s's value, not written over it
     ],
 )
 def test_other_reduce_nodes_stay_on_the_tree(build):

@@ -2,10 +2,11 @@
 
 // Every verifier of sdfg.library_reduce, one case each: one range per dimension, the
 // axes, the output's shape (the kept extents), a scalar input, the identity's type, the
-// path and what popops' path needs (its element types, only sums update, no padded
-// input, a static output box, a reduced extent, outside maps, the output not the
-// input), sizes that do not move with the index operands, declared symbols, index
-// operands of enclosing loops and maps in order; and its place in a state or a map.
+// path and what popops' path needs (its element types, only sums update, an update from
+// a neutral identity only, no padded input, a static output box, a reduced extent,
+// outside maps, the output not the input), sizes that do not move with the index
+// operands, declared symbols, index operands of enclosing loops and maps in order; and
+// its place in a state or a map.
 
 sdfg.sdfg @f args [] symbols ["N"] {
   %A = sdfg.container "A" transient : !sdfg.array<3 x 4 x f32>
@@ -228,3 +229,15 @@ sdfg.sdfg @f args [] symbols ["N"] {
 }
 
 // CHECK: sdfg-library-reduce-invalid.mlir:[[# @LINE - 4]]:5: error: cannot take the popops path: its output is its input (poplibs writes one while it reads the other)
+
+// -----
+
+sdfg.sdfg @f args [] symbols ["N"] {
+  %A = sdfg.container "A" transient : !sdfg.array<3 x 4 x f32>
+  %s = sdfg.container "s" transient : !sdfg.array<f32>
+  sdfg.state "s" {
+    sdfg.library_reduce "r" add %A[0:3, 0:4] to %s[] axes [0, 1] identity(5.000000e+00 : f32) update path "popops" : !sdfg.array<3 x 4 x f32>, !sdfg.array<f32>
+  }
+}
+
+// CHECK: sdfg-library-reduce-invalid.mlir:[[# @LINE - 4]]:5: error: cannot take the popops path: it updates its output from an identity that is not neutral, which would be written over the output's value

@@ -2,8 +2,9 @@
 
 // Each reduction gets its path: popops for one outside maps, of float32, float16 or
 // int32 into the same type, that reduces a dimension of more than one element, into an
-// output box no index operand moves, from a neutral identity unless it is a sum, whose
-// input is not padded; our tree for any other. A path already given stays.
+// output box no index operand moves, from a neutral identity unless it is a sum (and
+// onto the output's value only from a neutral one or none), whose input is not padded;
+// our tree for any other. A path already given stays.
 
 sdfg.sdfg @popops args ["A", "B", "k", "s", "m", "n"] symbols ["M", "N"] {
   %A = sdfg.container "A" : !sdfg.array<M x N x f32>
@@ -45,6 +46,7 @@ sdfg.sdfg @tree args ["A", "u", "s", "r", "b"] symbols ["M", "N"] {
       sdfg.library_reduce "unsigned" add %u[0:N] to %b[] axes [0] identity(0 : ui8) : !sdfg.array<N x ui8>, !sdfg.array<ui8>
       sdfg.library_reduce "product_from_two" mul %A[0:M, 0:N] to %s[0:1] axes [0, 1] identity(2.000000e+00 : f32) : !sdfg.array<M x N x f32>, !sdfg.array<1 x f32>
       sdfg.library_reduce "product_onto" mul %A[0:M, 0:N] to %s[0:1] axes [0, 1] : !sdfg.array<M x N x f32>, !sdfg.array<1 x f32>
+      sdfg.library_reduce "five_onto" add %A[0:M, 0:N] to %s[0:1] axes [0, 1] identity(5.000000e+00 : f32) update : !sdfg.array<M x N x f32>, !sdfg.array<1 x f32>
       sdfg.library_reduce "output_moves" add %A[%i:%i + 1, 0:N] to %r[%i:%i + 1] axes [1] identity(0.000000e+00 : f32) : !sdfg.array<M x N x f32>, !sdfg.array<M x f32>
       sdfg.library_reduce "padded" add %p[0:N] to %s[0:1] axes [0] identity(0.000000e+00 : f32) padded : !sdfg.array<N x f32>, !sdfg.array<1 x f32>
       sdfg.library_reduce "one_element" add %A[0:1, 0:N] to %p[0:N] axes [0] identity(0.000000e+00 : f32) : !sdfg.array<M x N x f32>, !sdfg.array<N x f32>
@@ -60,6 +62,7 @@ sdfg.sdfg @tree args ["A", "u", "s", "r", "b"] symbols ["M", "N"] {
 // CHECK:       sdfg.library_reduce "unsigned" {{.*}} path "tree" :
 // CHECK-NEXT:  sdfg.library_reduce "product_from_two" {{.*}} path "tree" :
 // CHECK-NEXT:  sdfg.library_reduce "product_onto" {{.*}} path "tree" :
+// CHECK-NEXT:  sdfg.library_reduce "five_onto" {{.*}} update path "tree" :
 // CHECK-NEXT:  sdfg.library_reduce "output_moves" {{.*}} path "tree" :
 // CHECK-NEXT:  sdfg.library_reduce "padded" {{.*}} padded path "tree" :
 // CHECK-NEXT:  sdfg.library_reduce "one_element" {{.*}} path "tree" :
