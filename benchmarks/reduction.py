@@ -3,7 +3,7 @@ against the same reduction in one or two levels and against popops::reduce.
 
 The sum is a map that accumulates into s (`s[0] += x[i]`, a write-conflict resolution),
 which stays on our tree; `np.sum(x)` of the same x goes to popops::reduceWithOutput
-instead (ipu_lower.frontend.reductions). For each size: every level of the plan (its
+instead (sdfg-choose-reductions). For each size: every level of the plan (its
 vertices, the values its busiest vertex folds, how: `folded` = each worker its own
 partial results, `float2` = the same a vector at a time, `outputs` = the workers share
 the results, `final` = into the destination; its estimated cycles: busiest vertex,

@@ -26,6 +26,7 @@ from xdsl.dialects.builtin import (
     FloatAttr,
     IntegerAttr,
     IntegerType,
+    Signedness,
     UnrealizedConversionCastOp,
     f32,
 )
@@ -43,6 +44,22 @@ def accumulator_type(t: Attribute) -> Attribute:
     if isinstance(t, IntegerType) and 1 < t.width.data < 32:
         return IntegerType(32, t.signedness.data)
     return t
+
+
+_LARGEST_FLOAT = {16: 65504.0, 32: 3.4028234663852886e38, 64: 1.7976931348623157e308}
+"""The largest finite value of each float width (IEEE binary16, 32 and 64)."""
+
+
+def is_neutral(kind: str, value: int | float, element: Attribute) -> bool:
+    """Whether combining with `value` under `kind` leaves every `element` value unchanged."""
+    if isinstance(element, IntegerType):
+        width = element.width.data
+        unsigned = element.signedness.data == Signedness.UNSIGNED
+        lowest, highest = (0, 2**width - 1) if unsigned else (-(2 ** (width - 1)), 2 ** (width - 1) - 1)
+    else:
+        highest = _LARGEST_FLOAT[element.bitwidth]  # type: ignore[attr-defined]
+        lowest = -highest
+    return {"add": value == 0, "mul": value == 1, "min": value >= highest, "max": value <= lowest}[kind]
 
 
 def combine(kind: str, a: SSAValue, b: SSAValue, unsigned: bool = False) -> Operation:

@@ -21,22 +21,26 @@ from typing import Any, ClassVar
 from ipu_lower.dialects.constant_value import parse_typed_value, print_typed_value, verify_value
 from ipu_lower.dialects.index_expr import IndexExpr, check_symbol_name, parse_index_expr
 from ipu_lower.dialects.matmul import MatmulMixin
-from ipu_lower.dialects.popops_reduce import ReduceMixin, parse_head, parse_tail, reduce_properties
-from ipu_lower.dialects.reduction import REDUCTION_KINDS
+from ipu_lower.dialects.popops_reduce import ReduceMixin, parse_head, parse_tail, popops_element, reduce_properties
+from ipu_lower.dialects.reduction import REDUCTION_KINDS, is_neutral, typed_value
 from ipu_lower.dialects.syntax import LabelledBodyMixin, parse_body, parse_regions, print_body, print_regions
+from xdsl.dialects import arith
 from xdsl.dialects.builtin import (
     ArrayAttr,
     DenseArrayBase,
     DenseIntOrFPElementsAttr,
+    FloatAttr,
     Float16Type,
     Float32Type,
     Float64Type,
     IndexType,
+    IntegerAttr,
     IntegerType,
     StringAttr,
     UnitAttr,
     i1,
     i32,
+    i64,
 )
 from xdsl.ir import (
     Attribute,
@@ -74,7 +78,7 @@ from xdsl.traits import (
 from xdsl.utils.exceptions import VerifyException
 
 from ipu_lower.element_table import element_type_named
-from ipu_lower.element_types import element_type, mlir_type
+from ipu_lower.element_types import element_type, mlir_type, signless
 
 _IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _TOKEN = re.compile(r"[0-9]+|[A-Za-z_][A-Za-z0-9_]*")
@@ -177,6 +181,12 @@ def access_operands(operands: Sequence[SSAValue], subset: Sequence[IndexExpr]) -
     used = first_use_order(subset)
     renumber = {d: IndexExpr.dim(k) for k, d in enumerate(used)}
     return [operands[d] for d in used], [e.substitute(dims=renumber) for e in subset]
+
+
+def access_ranges(operands: Sequence[SSAValue], ranges: Sequence[Range]) -> tuple[list[SSAValue], list[Range]]:
+    """`access_operands` of boxes: the operands the ranges use and the ranges over them."""
+    used, flat = access_operands(operands, [e for r in ranges for e in r])
+    return used, list(zip(flat[::2], flat[1::2]))
 
 
 def _verify_declared(op: Operation, values: Sequence[IndexExpr]) -> None:
@@ -812,6 +822,15 @@ def _parse_ranges(parser: Parser, dims: _OperandDims) -> list[Range]:
         return begin, parse_index_expr(parser, dims)
 
     return parser.parse_comma_separated_list(parser.Delimiter.SQUARE, parse_range)
+
+
+def _parse_boxes(parser: Parser, dims: _OperandDims) -> tuple[UnresolvedOperand, list[Range], UnresolvedOperand, list[Range]]:
+    """`%in[ranges] to %out[ranges]`."""
+    source = parser.parse_unresolved_operand()
+    source_subset = _parse_ranges(parser, dims)
+    parser.parse_keyword("to")
+    out = parser.parse_unresolved_operand()
+    return source, source_subset, out, _parse_ranges(parser, dims)
 
 
 def _flat(ranges: Sequence[Range]) -> ArrayAttr[IndexExprAttr]:
@@ -1587,8 +1606,18 @@ class MatmulOp(MatmulMixin, IRDLOperation):
         return cls(label, *values, boxes=extras)
 
 
+class _ReduceBoxes:
+    """The boxes of `sdfg.reduce` and `sdfg.library_reduce`, as ranges."""
+
+    def input_ranges(self) -> list[Range]:
+        return _pairs(self.input_subset)  # type: ignore[attr-defined]
+
+    def output_ranges(self) -> list[Range]:
+        return _pairs(self.output_subset)  # type: ignore[attr-defined]
+
+
 @irdl_op_definition
-class ReduceOp(ReduceMixin, IRDLOperation):
+class ReduceOp(_ReduceBoxes, ReduceMixin, IRDLOperation):
     """A DaCe `Reduce` library node that popops reduces (`ipu_lower.dialects.popops_reduce`):
     the box `input_subset` of `input` reduced over `dims` (dimensions of the box) into
     the box `output_subset` of `out`, combined with the value there when `update`. The
@@ -1624,12 +1653,6 @@ class ReduceOp(ReduceMixin, IRDLOperation):
         properties.update(input_subset=_flat(input_subset), output_subset=_flat(output_subset))
         super().__init__(operands=[input, out], properties=properties)
 
-    def input_ranges(self) -> list[Range]:
-        return _pairs(self.input_subset)
-
-    def output_ranges(self) -> list[Range]:
-        return _pairs(self.output_subset)
-
     def in_shape(self) -> list[IndexExpr]:
         return [end - begin for begin, end in self.input_ranges()]
 
@@ -1658,17 +1681,250 @@ class ReduceOp(ReduceMixin, IRDLOperation):
     def parse(cls, parser: Parser) -> ReduceOp:
         label, kind = parse_head(parser)
         no_dims = _OperandDims(parser)
-        source = parser.parse_unresolved_operand()
-        source_subset = _parse_ranges(parser, no_dims)
-        parser.parse_keyword("to")
-        out = parser.parse_unresolved_operand()
-        out_subset = _parse_ranges(parser, no_dims)
+        source, source_subset, out, out_subset = _parse_boxes(parser, no_dims)
         if no_dims.operands:
             parser.raise_error("'sdfg.reduce' subsets use symbols only, not SSA values")
         dims, update, attrs, types = parse_tail(parser)
         op = cls(
             label, kind, parser.resolve_operand(source, types[0]), source_subset,
             parser.resolve_operand(out, types[1]), out_subset, dims.get_values(), update,  # type: ignore[arg-type]
+        )
+        op.attributes.update(attrs)
+        return op
+
+
+def kept_shape_error(in_sizes: Sequence[IndexExpr], axes: Sequence[int], out_sizes: Sequence[IndexExpr]) -> str | None:
+    """Why a box of `out_sizes` cannot hold the reduction of a box of `in_sizes` over
+    `axes` (the kept extents, in order, extent-1 dimensions not counting on either
+    side); None when it can."""
+    one = IndexExpr.constant(1)
+    kept = [n for d, n in enumerate(in_sizes) if d not in axes and n != one]
+    varying = [n for n in out_sizes if n != one]
+    if kept == varying:
+        return None
+    return (
+        f"the kept input dimensions ({', '.join(map(str, kept)) or 'none'}) do not match the output "
+        f"({', '.join(map(str, varying)) or 'one element'})"
+    )
+
+
+def enclosing_indices(op: Operation) -> list[SSAValue]:
+    """The variables of the `sdfg.for` loops and the parameters of the `sdfg.map`s
+    enclosing `op`."""
+    found: list[SSAValue] = []
+    parent = op.parent_op()
+    while parent is not None and not isinstance(parent, SdfgOp):
+        if isinstance(parent, ForOp):
+            found.append(parent.variable)
+        elif isinstance(parent, MapOp):
+            found.extend(parent.params)
+        parent = parent.parent_op()
+    return found
+
+
+def constant_tasklet(label: str, value: IntegerAttr | FloatAttr) -> TaskletOp:
+    """A tasklet without inputs yielding `value` (an unsigned one is a signless constant
+    cast to its type: arith has no unsigned constants)."""
+    element = value.type
+    constant = arith.ConstantOp(IntegerAttr(value.value.data, signless(element), truncate_bits=True) if isinstance(value, IntegerAttr) else value)
+    ops: list[Operation] = [constant]
+    if (typed := typed_value(constant.result, element)) is not None:
+        ops.append(typed)
+    return TaskletOp(label, [], [("out", element)], Region(Block([*ops, YieldOp(ops[-1].results[0])])))
+
+
+REDUCTION_PATHS = ("popops", "tree")
+"""Where a `sdfg.library_reduce` goes: `sdfg.reduce` (popops) or a map of `sdfg.accumulate`."""
+
+
+@irdl_op_definition
+class LibraryReduceOp(_ReduceBoxes, IRDLOperation):
+    """DaCe's `Reduce` library node as the SDFG holds it: the box `input_subset` of
+    `input` reduced with `kind` over `axes` (dimensions of the box) into the box
+    `output_subset` of `out`. With an `identity` (a value of the output's element type)
+    the output is set to it first and every value combined into it; without one the
+    values are combined into the output's old value; `update` is a write-conflict
+    resolution of the same kind on the output memlet, which combines the result into the
+    old value too (DaCe's pure expansion, dace/libraries/standard/nodes/reduce.py).
+
+    It stands in a state or in a map, and its boxes are ranges of symbols and of the
+    `indices`: variables of enclosing `sdfg.for` loops and parameters of enclosing maps
+    (`%A[%i:%i + 1, 0:N]`, the row a map parameter picks), whose sizes never depend on
+    them. `padded` says that `static_loop_extents` made the input a padded transient
+    (holding the identity outside the box a loop variable sized), to be set by its pass
+    once it is one. `path` is the decision of sdfg-choose-reductions; `"popops"` is
+    checked against what popops reduces (`dialects/popops_reduce.py`).
+
+    A separate op from `sdfg.reduce`, which is what popops takes: that op's verifier
+    states poplibs' rules (element types, static boxes, updates of sums only, outside
+    maps) that ipu-tile-partition relies on; this one holds whatever a DaCe program
+    holds, for passes to hoist, copy, choose and expand (`sdfg-expand-reductions`).
+
+    `sdfg.library_reduce "Reduce" add %A[%i:%i + 1, 0:N] to %t[] axes [0, 1]
+    identity(0.000000e+00 : f32) : !sdfg.array<M x N x f32>, !sdfg.array<f32>`
+    """
+
+    name = "sdfg.library_reduce"
+    label = _label_prop()
+    kind = prop_def(StringAttr)
+    input = operand_def(ArrayType)
+    out = operand_def(ArrayType)
+    indices = var_operand_def(IndexType)
+    input_subset = prop_def(ArrayAttr[IndexExprAttr])
+    output_subset = prop_def(ArrayAttr[IndexExprAttr])
+    axes = prop_def(DenseArrayBase)
+    identity = opt_prop_def(IntegerAttr | FloatAttr)
+    update = opt_prop_def(UnitAttr)
+    padded = opt_prop_def(UnitAttr)
+    path = opt_prop_def(StringAttr)
+    traits = traits_def(HasParent(StateOp, MapOp))
+
+    def __init__(
+        self,
+        label: str,
+        kind: str,
+        input: SSAValue,
+        input_subset: Sequence[Range],
+        out: SSAValue,
+        output_subset: Sequence[Range],
+        axes: Sequence[int],
+        indices: Sequence[SSAValue] = (),
+        identity: IntegerAttr | FloatAttr | None = None,
+        update: bool = False,
+        padded: bool = False,
+        path: str | None = None,
+    ):
+        properties: dict[str, Attribute] = {
+            "label": StringAttr(label),
+            "kind": StringAttr(kind),
+            "input_subset": _flat(input_subset),
+            "output_subset": _flat(output_subset),
+            "axes": DenseArrayBase.from_list(i64, list(axes)),
+        }
+        if identity is not None:
+            properties["identity"] = identity
+        properties.update((key, UnitAttr()) for key, on in (("update", update), ("padded", padded)) if on)
+        if path is not None:
+            properties["path"] = StringAttr(path)
+        super().__init__(operands=[input, out, indices], properties=properties)
+
+    def axis_list(self) -> list[int]:
+        return list(self.axes.get_values())  # type: ignore[arg-type]
+
+    def element(self) -> Attribute:
+        return self.out.type.element_type  # type: ignore[union-attr]
+
+    def verify_(self) -> None:
+        if self.kind.data not in REDUCTION_KINDS:
+            raise VerifyException(f"unknown reduction '{self.kind.data}' (expected {', '.join(REDUCTION_KINDS)})")
+        sizes = []
+        for value, subset, what in ((self.input, self.input_subset, "input"), (self.out, self.output_subset, "output")):
+            assert isinstance(value.type, ArrayType)
+            if len(subset.data) != 2 * value.type.rank:
+                raise VerifyException(f"{what} subset needs one range per dimension of a rank-{value.type.rank} container")
+            names = [v.name_hint or f"d{k}" for k, v in enumerate(self.indices)]
+            for begin, end in _pairs(subset):
+                if any(d >= len(self.indices) for e in (begin, end) for d in e.dims()):
+                    raise VerifyException(f"{what} range '{begin}:{end}' uses a dimension that is not an operand")
+                if (end - begin).dims():
+                    text = f"{begin.format(lambda d: names[d])}:{end.format(lambda d: names[d])}"
+                    raise VerifyException(f"{what} range '{text}' has a size that depends on an index operand")
+            _verify_declared(self, exprs(subset))
+            sizes.append([end - begin for begin, end in _pairs(subset)])
+        if first_use_order(exprs(self.input_subset) + exprs(self.output_subset)) != list(range(len(self.indices))):
+            raise VerifyException("must use each index operand, in the order its subsets first name them")
+        enclosing = enclosing_indices(self)
+        if any(value not in enclosing for value in self.indices):
+            raise VerifyException("index operands must be variables of enclosing sdfg.for loops or parameters of enclosing maps")
+        axes, rank = self.axis_list(), len(sizes[0])
+        if not rank:
+            raise VerifyException("reduces a scalar")
+        if axes != sorted(set(axes)) or any(not 0 <= a < rank for a in axes):
+            raise VerifyException(f"axes {axes} must be distinct ascending dimensions of the rank-{rank} input")
+        if (message := kept_shape_error(sizes[0], axes, sizes[1])) is not None:
+            raise VerifyException(message)
+        if self.identity is not None and self.identity.type != self.element():
+            raise VerifyException(f"identity {self.identity} is not a value of the output's element type {self.element()}")
+        if self.path is not None:
+            if self.path.data not in REDUCTION_PATHS:
+                raise VerifyException(f"path '{self.path.data}' is not one of {', '.join(REDUCTION_PATHS)}")
+            if self.path.data == "popops" and (reason := self.not_popops()) is not None:
+                raise VerifyException(f"cannot take the popops path: {reason}")
+
+    def not_popops(self) -> str | None:
+        """Why popops cannot reduce this (`dialects/popops_reduce.py`), None when it can;
+        an input box the indices move is copied first (sdfg-copy-reduction-boxes)."""
+        element = self.element()
+        if not popops_element(self.input.type.element_type) or self.input.type.element_type != element:  # type: ignore[union-attr]
+            return f"it reduces float32, float16 or int32 into the same type, not {self.input.type.element_type} into {element}"  # type: ignore[union-attr]
+        if not isinstance(self.parent_op(), StateOp):
+            return "it is inside a map"
+        if self.out == self.input:
+            return "its output is its input (poplibs writes one while it reads the other)"
+        if self.padded is not None:
+            return "its input is padded (our tree fuses the padding away)"
+        if self.kind.data != "add" and (self.update is not None or not self.neutral()):
+            return f"poplibs updates only sums, and this {self.kind.data} updates its output (no neutral identity, or update)"
+        if self.update is not None and self.identity is not None and not self.neutral():
+            return "it updates its output from an identity that is not neutral, which would be written over the output's value"
+        if any(e.dims() for e in exprs(self.output_subset)):
+            return "its output box moves with an index operand"
+        one = IndexExpr.constant(1)
+        sizes = [end - begin for begin, end in self.input_ranges()]
+        if all(sizes[a] == one for a in self.axis_list()):
+            return "it reduces no dimension of more than one element"
+        return None
+
+    def neutral(self) -> bool:
+        """Whether the identity leaves every value unchanged (False without one)."""
+        return self.identity is not None and is_neutral(self.kind.data, self.identity.value.data, self.element())
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_attribute(self.label)
+        printer.print_string(f" {self.kind.data} ")
+        _print_ranges(printer, self.input, self.input_ranges(), self.indices)
+        printer.print_string(" to ")
+        _print_ranges(printer, self.out, self.output_ranges(), self.indices)
+        printer.print_string(f" axes {self.axis_list()}")
+        if self.identity is not None:
+            printer.print_string(" identity(")
+            printer.print_attribute(self.identity)
+            printer.print_string(")")
+        for key in ("update", "padded"):
+            if key in self.properties:
+                printer.print_string(f" {key}")
+        if self.path is not None:
+            printer.print_string(" path ")
+            printer.print_attribute(self.path)
+        printer.print_op_attributes(self.attributes)
+        printer.print_string(" : ")
+        printer.print_list([self.input.type, self.out.type], printer.print_attribute)
+
+    @classmethod
+    def parse(cls, parser: Parser) -> LibraryReduceOp:
+        label, kind = parse_head(parser)
+        dims = _OperandDims(parser)
+        source, source_subset, out, out_subset = _parse_boxes(parser, dims)
+        parser.parse_keyword("axes")
+        axes = parser.parse_comma_separated_list(parser.Delimiter.SQUARE, lambda: parser.parse_integer(allow_boolean=False))
+        identity = None
+        if parser.parse_optional_keyword("identity") is not None:
+            parser.parse_punctuation("(")
+            identity = parser.parse_attribute()
+            parser.parse_punctuation(")")
+            if not isinstance(identity, IntegerAttr | FloatAttr):
+                parser.raise_error(f"identity {identity} is not an integer or float value")
+        flags = {key: parser.parse_optional_keyword(key) is not None for key in ("update", "padded")}
+        path = parser.parse_str_literal() if parser.parse_optional_keyword("path") is not None else None
+        attrs = parser.parse_optional_attr_dict()
+        parser.parse_punctuation(":")
+        in_type = parser.parse_type()
+        parser.parse_punctuation(",")
+        out_type = parser.parse_type()
+        op = cls(
+            label, kind, parser.resolve_operand(source, in_type), source_subset, parser.resolve_operand(out, out_type),
+            out_subset, axes, dims.resolve(), identity, path=path, **flags,  # type: ignore[arg-type]
         )
         op.attributes.update(attrs)
         return op
@@ -1694,6 +1950,7 @@ SDFG = Dialect(
         AccumulateOp,
         MatmulOp,
         ReduceOp,
+        LibraryReduceOp,
     ],
     [IndexExprAttr, ArrayType],
 )

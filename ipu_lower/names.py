@@ -47,7 +47,10 @@ class UniqueNames:
         self.taken: set[str] = set(reserved)
 
     def fresh(self, text: str, fallback: str = "v") -> str:
-        base = c_identifier(text, fallback)
+        return self.unique(c_identifier(text, fallback))
+
+    def unique(self, base: str) -> str:
+        """`base` itself (not made a C identifier), or with the first free suffix."""
         name, n = base, 0
         while name in self.taken:
             n += 1

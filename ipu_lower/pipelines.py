@@ -35,8 +35,12 @@ def _verify_between(previous: ModulePass | None, module: ModuleOp, following: Mo
 
 @dataclass(frozen=True)
 class SdfgToPoplarPass(PipelinePass):
-    """The whole lowering: sdfg-weaken-literals, (ipu-demote-f64,) sdfg-specialize, sdfg-fuse-maps,
-    sdfg-write-in-place, sdfg-chunk-reductions, sdfg-dynamic-copies, sdfg-stream-chunks, ipu-tile-partition,
+    """The whole lowering: sdfg-weaken-literals, sdfg-hoist-reductions, sdfg-choose-reductions,
+    sdfg-copy-reduction-boxes, sdfg-expand-reductions (before ipu-demote-f64: the imported
+    Reduce nodes take the paths their element types as DaCe declares them allow, before
+    float64 turns into float32, and before the passes that read `sdfg.reduce` and maps of
+    `sdfg.accumulate`), (ipu-demote-f64,) sdfg-specialize,
+    sdfg-fuse-maps, sdfg-write-in-place, sdfg-chunk-reductions, sdfg-dynamic-copies, sdfg-stream-chunks, ipu-tile-partition,
     ipu-plan-exchange, ipu-vertex-extraction, ipu-select-vertices, convert-ipu-to-poplar."""
 
     name = "sdfg-to-poplar"
@@ -57,9 +61,13 @@ class SdfgToPoplarPass(PipelinePass):
         from ipu_lower.passes.convert_ipu_to_poplar import ConvertIpuToPoplarPass
         from ipu_lower.passes.demote_f64 import IpuDemoteF64Pass
         from ipu_lower.passes.plan_exchange import IpuPlanExchangePass
+        from ipu_lower.passes.sdfg_choose_reductions import SdfgChooseReductionsPass
         from ipu_lower.passes.sdfg_chunk_reductions import SdfgChunkReductionsPass
+        from ipu_lower.passes.sdfg_copy_reduction_boxes import SdfgCopyReductionBoxesPass
         from ipu_lower.passes.sdfg_dynamic_copies import SdfgDynamicCopiesPass
+        from ipu_lower.passes.sdfg_expand_reductions import SdfgExpandReductionsPass
         from ipu_lower.passes.sdfg_fuse_maps import SdfgFuseMapsPass
+        from ipu_lower.passes.sdfg_hoist_reductions import SdfgHoistReductionsPass
         from ipu_lower.passes.sdfg_specialize import SdfgSpecializePass
         from ipu_lower.passes.sdfg_weaken_literals import SdfgWeakenLiteralsPass
         from ipu_lower.passes.sdfg_stream_chunks import SdfgStreamChunksPass
@@ -70,6 +78,10 @@ class SdfgToPoplarPass(PipelinePass):
 
         return (
             SdfgWeakenLiteralsPass(),
+            SdfgHoistReductionsPass(),
+            SdfgChooseReductionsPass(),
+            SdfgCopyReductionBoxesPass(),
+            SdfgExpandReductionsPass(),
             *([IpuDemoteF64Pass()] if self.demote_f64 else []),
             SdfgSpecializePass(symbols=self.symbols),
             SdfgFuseMapsPass(),

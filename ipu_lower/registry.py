@@ -25,6 +25,10 @@ _DIALECTS = {
 _PASSES = {
     "sdfg-to-poplar": ("ipu_lower.pipelines", "SdfgToPoplarPass"),
     "sdfg-weaken-literals": ("ipu_lower.passes.sdfg_weaken_literals", "SdfgWeakenLiteralsPass"),
+    "sdfg-hoist-reductions": ("ipu_lower.passes.sdfg_hoist_reductions", "SdfgHoistReductionsPass"),
+    "sdfg-choose-reductions": ("ipu_lower.passes.sdfg_choose_reductions", "SdfgChooseReductionsPass"),
+    "sdfg-copy-reduction-boxes": ("ipu_lower.passes.sdfg_copy_reduction_boxes", "SdfgCopyReductionBoxesPass"),
+    "sdfg-expand-reductions": ("ipu_lower.passes.sdfg_expand_reductions", "SdfgExpandReductionsPass"),
     "ipu-demote-f64": ("ipu_lower.passes.demote_f64", "IpuDemoteF64Pass"),
     "sdfg-specialize": ("ipu_lower.passes.sdfg_specialize", "SdfgSpecializePass"),
     "sdfg-fuse-maps": ("ipu_lower.passes.sdfg_fuse_maps", "SdfgFuseMapsPass"),

@@ -7,7 +7,7 @@ This pass rewrites every f64 (and, with `int64=true`, i64) element type of data 
 types held in properties (a host program's argument memrefs), descending into types
 only. An integer attribute or a dense array in a property (reduction dims, slice
 bounds, a program index, a comparison predicate) is an index or a shape, not data: it
-keeps its i64. Constants are data: integers keep their low 32 bits, as a C cast to int
+keeps its i64. Constants and the identities of `sdfg.library_reduce` are data: integers keep their low 32 bits, as a C cast to int
 does, floats their value; the 64-bit types' bounds (DaCe's identities of min and max)
 become the 32-bit types' bounds, and a finite float beyond float32's range is an error.
 The values of constant containers are converted before their type is; one that overflows
@@ -110,8 +110,9 @@ def _check_constants(module: ModuleOp) -> None:
     """A float64 constant that float32 cannot hold (finite, beyond its range, not a bound)
     is an error: demoted, it would be infinity."""
     for op in module.walk():
-        if isinstance(op, arith.ConstantOp) and isinstance(op.value, FloatAttr) and op.value.type == f64:
-            number = op.value.value.data
+        value = op.value if isinstance(op, arith.ConstantOp) else op.identity if isinstance(op, sd.LibraryReduceOp) else None
+        if isinstance(value, FloatAttr) and value.type == f64:
+            number = value.value.data
             if _FLOAT32_MAX < abs(number) < _FLOAT64_MAX:
                 raise error(op, f"float64 constant {number} is beyond float32's range (largest {_FLOAT32_MAX:.8g}); it cannot be demoted")
 
@@ -124,6 +125,19 @@ class _DemoteConstant(RewritePattern):
     def match_and_rewrite(self, op: arith.ConstantOp, rewriter: PatternRewriter) -> None:
         if (value := _demoted_constant(op.value, self.int64)) is not None:
             rewriter.replace(op, arith.ConstantOp(value))
+
+
+@dataclass
+class _DemoteIdentity(RewritePattern):
+    """A reduction's identity is data, demoted as a constant is."""
+
+    int64: bool
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: sd.LibraryReduceOp, rewriter: PatternRewriter) -> None:
+        if op.identity is not None and (value := _demoted_constant(op.identity, self.int64)) is not None:
+            op.identity = value
+            rewriter.notify_op_modified(op)
 
 
 @dataclass
@@ -188,6 +202,6 @@ class IpuDemoteF64Pass(ModulePass):
                 declared[program.sym_name.data] = DictionaryAttr(arguments)
         if declared:
             op.attributes[DECLARED_TYPES] = DictionaryAttr(declared)
-        first = [_DemoteValue(values), _DemoteConstant(self.int64), _Demote(int64=self.int64)]
+        first = [_DemoteValue(values), _DemoteConstant(self.int64), _DemoteIdentity(self.int64), _Demote(int64=self.int64)]
         for patterns in (first, [_DropIdentityCast()]):
             PatternRewriteWalker(GreedyRewritePatternApplier(patterns, dce_enabled=False)).rewrite_module(op)

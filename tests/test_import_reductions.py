@@ -1,7 +1,9 @@
-"""The importer on reductions: `Reduce` nodes popops can reduce become `sdfg.reduce`
-with DaCe's meaning of identities; WCR memlets, `Dot` and the other `Reduce` nodes become
-maps that `sdfg.accumulate` (ipu_lower.frontend.reductions), and what it cannot import
-is one line naming the SDFG, state and node."""
+"""The importer on reductions, and the passes that expand them: each `Reduce` node is one
+`sdfg.library_reduce` as DaCe holds it; sdfg-choose-reductions and
+sdfg-expand-reductions make those popops can reduce `sdfg.reduce` with DaCe's meaning of
+identities and the others maps that `sdfg.accumulate`, as WCR memlets and integer `Dot`
+nodes are imported (ipu_lower.frontend.reductions); what the importer cannot import is
+one line naming the SDFG, state and node."""
 
 import importlib.util
 from pathlib import Path
@@ -15,6 +17,11 @@ from dace.frontend.operations import detect_reduction_type
 from ipu_lower.dialects import sdfg as sd
 from ipu_lower.frontend.importer import SdfgImportError, import_sdfg
 from ipu_lower.frontend.reductions import reduction_kind, reduction_type
+from ipu_lower.passes.sdfg_choose_reductions import SdfgChooseReductionsPass
+from ipu_lower.passes.sdfg_copy_reduction_boxes import SdfgCopyReductionBoxesPass
+from ipu_lower.passes.sdfg_expand_reductions import SdfgExpandReductionsPass
+from ipu_lower.passes.sdfg_hoist_reductions import SdfgHoistReductionsPass
+from xdsl.context import Context
 
 N = dace.symbol("N")
 M = dace.symbol("M")
@@ -139,6 +146,15 @@ def imported(program):
     return module
 
 
+def expanded(module):
+    """`module` after the passes that hoist, choose, copy and expand reductions."""
+    for step in (SdfgHoistReductionsPass(), SdfgChooseReductionsPass(), SdfgCopyReductionBoxesPass(),
+                 SdfgExpandReductionsPass()):
+        step.apply(Context(), module)
+    module.verify()
+    return module
+
+
 def ops_of(module, kind):
     return [op for op in module.walk() if isinstance(op, kind)]
 
@@ -202,7 +218,7 @@ def reduces(module) -> list[tuple]:
 def test_reduce_node_with_its_neutral_identity_is_a_popops_reduction(program, expected):
     """numpy's reductions start from the operation's identity (0, the smallest int32,
     the largest float32): a plain `sdfg.reduce`, nothing written first."""
-    module = imported(program)
+    module = expanded(imported(program))
     assert reduces(module) == [expected]
     assert not accumulates(module) and not ops_of(module, sd.MapOp)
 
@@ -227,7 +243,7 @@ def byte_column_maxima(A: dace.uint8[M, N], s: dace.uint8[N]):
 def test_reduce_node_on_the_tree_writes_its_identity_then_accumulates(program, identity, expected):
     """Element types popops does not reduce (16-bit, unsigned) stay on our tree: the
     identity written into the output, then a map that accumulates."""
-    module = imported(program)
+    module = expanded(imported(program))
     assert accumulates(module) == expected and not reduces(module)
     state = ops_of(module, sd.StateOp)[0]
     ops = list(state.body.block.ops)
@@ -241,12 +257,43 @@ def test_reduce_node_on_the_tree_writes_its_identity_then_accumulates(program, i
     assert len(reads) == 1 and reads[0].split("[")[0] in ("A", "x")
 
 
+def library_reduces(module) -> list[tuple]:
+    """Each `sdfg.library_reduce`: kind, input box, output box, axes, identity, update."""
+
+    def box(value, ranges) -> str:
+        return f"{sd.container_name(value)}[{', '.join(f'{b}:{e}' for b, e in ranges)}]"
+
+    return [
+        (op.kind.data, box(op.input, op.input_ranges()), box(op.out, op.output_ranges()), op.axis_list(),
+         None if op.identity is None else op.identity.value.data, op.update is not None)
+        for op in ops_of(module, sd.LibraryReduceOp)
+    ]
+
+
+@pytest.mark.parametrize(
+    "program, expected",
+    [
+        (np_sum, ("add", "A[0:N]", "__tmp0[]", [0], 0.0, False)),
+        (np_max, ("max", "A[0:N]", "__tmp0[]", [0], -(2**31), False)),
+        (column_sums, ("add", "A[0:M, 0:N]", "s[0:N]", [0], 0.0, False)),
+        (short_sum, ("add", "x[0:N]", "__tmp0[]", [0], 0, False)),
+    ],
+)
+def test_reduce_node_is_imported_as_it_is(program, expected):
+    """One `sdfg.library_reduce` per node, whatever path it takes later: no path yet."""
+    module = imported(program)
+    assert library_reduces(module) == [expected]
+    assert not reduces(module) and not accumulates(module)
+    assert all(op.path is None for op in ops_of(module, sd.LibraryReduceOp))
+
+
 def test_axis_reduction_into_a_view_writes_the_viewed_array():
-    """numpy's `s[:] = np.sum(A, axis=0)` reduces into a view of s: the view goes."""
+    """numpy's `s[:] = np.sum(A, axis=0)` reduces into a view of s: the importer resolves
+    the view, so the reduction writes the box of s it views."""
     module = imported(column_sums)
     names = [op.container_name.data for op in ops_of(module, sd.ContainerOp)]
     assert names == ["A", "s"]
-    (op,) = ops_of(module, sd.ReduceOp)
+    (op,) = ops_of(module, sd.LibraryReduceOp)
     assert sd.container_name(op.out) == "s" and [str(e) for _, e in op.output_ranges()] == ["N"]
 
 
@@ -283,6 +330,7 @@ ADD, MUL, MIN = "lambda a, b: a + b", "lambda a, b: a * b", "lambda a, b: min(a,
 def test_dace_reduce_semantics_on_the_popops_path(build, expected, init):
     module = import_sdfg(build())
     module.verify()
+    expanded(module)
     assert reduces(module) == [expected]
     constants = [op.value.value.data for op in module.walk() if op.name == "arith.constant"]
     assert constants == init
@@ -294,11 +342,20 @@ def test_dace_reduce_semantics_on_the_popops_path(build, expected, init):
         lambda: reduce_sdfg(MUL, 2),  # poplibs updates only sums
         lambda: reduce_sdfg(MUL, None),  # into the old value
         lambda: reduce_sdfg(ADD, 0, dace.uint32),  # not a popops element type
+        lambda: reduce_sdfg(ADD, 5, out_wcr=ADD),  # 5 combined with s's value, not written over it
     ],
 )
 def test_other_reduce_nodes_stay_on_the_tree(build):
-    module = import_sdfg(build())
+    module = expanded(import_sdfg(build()))
     assert not reduces(module) and accumulates(module)
+
+
+def test_an_update_onto_the_output_accumulates_the_identity_on_the_tree():
+    """A product from 2 onto s's value (a WCR of the same product on the output): s is
+    multiplied by 2, then by every value, where popops updates only sums."""
+    module = expanded(import_sdfg(reduce_sdfg(MUL, 2, out_wcr=MUL)))
+    assert accumulates(module) == [("mul", "s[0]"), ("mul", "s[0]")]
+    assert not ops_of(module, sd.WriteOp)
 
 
 def test_np_dot_is_the_sum_of_products_from_zero():
@@ -317,7 +374,7 @@ def unsigned_minimum(x: dace.uint8[N], s: dace.uint8[1]):
 
 def test_unsigned_identity_is_a_signless_constant_cast_to_its_type():
     """arith has no unsigned constants: uint8's largest value, 255, is the i8 -1 cast."""
-    module = imported(unsigned_minimum)
+    module = expanded(imported(unsigned_minimum))
     (init,) = [op for op in ops_of(module, sd.TaskletOp) if op.label.data.endswith("_init")]
     constant, cast, _ = init.body.block.ops
     assert (constant.value.value.data, str(constant.result.type)) == (-1, "i8")
@@ -368,7 +425,44 @@ def reduce_with_lambda_sdfg(wcr) -> dace.SDFG:
     return sdfg
 
 
+def odd_reduce_sdfg(case: str) -> dace.SDFG:
+    """A Reduce node the importer cannot take as it is, one way per case."""
+    sdfg = dace.SDFG("odd_reduce")
+    sdfg.add_array("A", [M, N], dace.float32)
+    sdfg.add_array("x", [2 * N], dace.float32)
+    sdfg.add_scalar("c", dace.float32)
+    sdfg.add_array("s", [1], dace.float32)
+    state = sdfg.add_state("main")
+    reduce = state.add_reduce(ADD, [0] if case == "keeps a dimension" else None, 0)
+    source = {"keeps a dimension": "A[0:M, 0:N]", "strided": "x[0:2 * N:2]", "scalar": "c"}.get(case, "x[0:2 * N]")
+    if case == "reshaped view":
+        sdfg.add_view("v", [N, 2], dace.float32)
+        view = state.add_access("v")
+        state.add_edge(state.add_read("x"), None, view, "views", dace.Memlet("x[0:2 * N]"))
+        state.add_edge(view, None, reduce, None, dace.Memlet("v[0:N, 0:2]"))
+    else:
+        memlet = dace.Memlet(source, wcr=ADD if case == "WCR on the input" else None)
+        state.add_edge(state.add_read(source.split("[")[0]), None, reduce, None, memlet)
+    if case == "two inputs":
+        state.add_edge(state.add_read("A"), None, reduce, None, dace.Memlet("A[0:M, 0:N]"))
+    state.add_edge(reduce, None, state.add_write("s"), None, dace.Memlet("s[0]"))
+    return sdfg
+
+
+ODD_REDUCE = "SDFG 'odd_reduce', state 'main', node 'Reduce' (Reduce): "
+
 DIAGNOSED = {
+    **{
+        f"Reduce: {case}": (lambda case=case: odd_reduce_sdfg(case), ODD_REDUCE + message)
+        for case, message in {
+            "keeps a dimension": "the kept input dimensions (N) do not match the output (one element) 's'",
+            "strided": "strided subset 'x[0:2*N:2]' is not supported yet",
+            "scalar": "reduces a scalar",
+            "reshaped view": "accesses 'v', a view that is not a box of 'x' (a transpose or a reshape); not supported yet",
+            "WCR on the input": "input memlet with write-conflict resolution is not supported",
+            "two inputs": "needs exactly one input connected to a container",
+        }.items()
+    },
     "unknown WCR lambda": (
         lambda: unknown_wcr_program().to_sdfg(simplify=True),
         "SDFG 'unknown_wcr_weighted', state 'MapState', node 'unknown_wcr_weighted_",
@@ -385,6 +479,11 @@ DIAGNOSED = {
     "identity out of range": (
         lambda: reduce_with_identity_sdfg(2**40),
         "SDFG 'odd_identity', state 'main', node 'Reduce' (Reduce): identity '1099511627776' is not a constant",
+    ),
+    "WCR of another kind on the output": (
+        lambda: reduce_sdfg(ADD, 0, out_wcr=MUL),
+        "SDFG 'reduce_semantics', state 'main', node 'Reduce' (Reduce): output memlet's write-conflict resolution "
+        "'lambda a, b: a * b' is not the reduction's own (add); not supported yet",
     ),
     "identity not a number": (
         lambda: reduce_with_identity_sdfg("N"),

@@ -17,8 +17,9 @@ loop variable, is an extra input: `sdfg.apply` for loop variables and sizes, a r
 symbols that hold data), memlets `sdfg.read`/`sdfg.write`, AccessNode-to-AccessNode
 edges `sdfg.copy` (a read and a write when a loop variable picks the element).
 Transient scalars that only connect tasklets inside one map scope become SSA values.
-Memlets with write-conflict resolution become `sdfg.accumulate`; `Reduce` and `Dot`
-library nodes a map that accumulates (`ipu_lower.frontend.reductions`).
+Memlets with write-conflict resolution become `sdfg.accumulate`; a `Reduce` node, in a
+state or in a map, one `sdfg.library_reduce` as it is, which the sdfg-*-reductions
+passes transform; an integer `Dot` a map that accumulates (`ipu_lower.frontend.reductions`).
 A container that is a constant of the SDFG (`constants_prop`: an array literal of the
 program) carries its values (`ipu_lower.dialects.constant_value`).
 Anything not supported yet raises `SdfgImportError` naming the SDFG, state and node.
@@ -61,16 +62,7 @@ from ipu_lower.frontend.library_fallbacks import expand_library_fallbacks
 from ipu_lower.frontend.loop_extents import LoopExtentError, static_loop_extents
 from ipu_lower.frontend.map_loops import MapLoopError, interchange_map_loops
 from ipu_lower.frontend.matmul import import_product, is_product, stays_a_reduction
-from ipu_lower.frontend.reductions import (
-    ReductionImporter,
-    hoist_reductions_out_of_maps,
-    library_kind,
-    popops_reductions,
-    reduce_whole_containers,
-    reduction_kind,
-    unknown_reduction,
-    write_reductions_through_views,
-)
+from ipu_lower.frontend.reductions import ReductionImporter, library_kind, reduction_kind, unknown_reduction
 from ipu_lower.frontend.symbolic import SymbolicError, read_symbolic, to_index_expr
 from ipu_lower.frontend.tasklet import MODULE_NAMES, TaskletError, translate_tasklet
 
@@ -154,8 +146,8 @@ class _SdfgImporter:
         """Every symbol some interstate edge or loop assigns."""
         self.aliases: dict[str, views.Alias] = {}
         """The views of the state being imported, by name (see `views`)."""
-        self.popops_reductions: set = set()
-        """The `Reduce` nodes popops reduces (`reductions.popops_reductions`)."""
+        self.padded: set = set()
+        """The library nodes `static_loop_extents` made read padded transients."""
         self.values_of: set[str] = set()
         """Transients some map holds as SSA values between its tasklets."""
 
@@ -181,17 +173,13 @@ class _SdfgImporter:
         except MapLoopError as err:
             raise self.fail(err.message, err.state, err.node) from err
         try:
-            padded = static_loop_extents(self.sdfg)
+            self.padded = static_loop_extents(self.sdfg)
         except LoopExtentError as err:
             raise self.fail(err.message, err.state, err.node) from err
         try:
             infer_connector_types(self.sdfg)
         except Exception as err:  # DaCe raises many kinds; report them as input errors
             raise self.fail(f"DaCe cannot infer connector types: {err}") from err
-        write_reductions_through_views(self.sdfg)
-        hoist_reductions_out_of_maps(self.sdfg)
-        self.popops_reductions = popops_reductions(self.sdfg, self.assigned, padded)
-        reduce_whole_containers(self.sdfg, self.popops_reductions, self.assigned)
         args = self.argument_names()
         for name, desc in self.sdfg.arrays.items():
             if not views.is_view(desc):  # views are resolved to what they view
@@ -726,6 +714,8 @@ class _SdfgImporter:
                     )
             elif isinstance(node, nodes.MapEntry):
                 raise self.fail("nested maps are not supported yet", state, node)
+            elif library_kind(node) == "reduce":
+                block.add_ops(ReductionImporter(self, state).reduce(node))
             elif not isinstance(node, nodes.MapExit):
                 raise self.fail(
                     f"{type(node).__name__} nodes inside a map are not supported yet", state, node

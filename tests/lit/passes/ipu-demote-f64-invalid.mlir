@@ -35,3 +35,16 @@ sdfg.sdfg @huge args ["y"] symbols [] {
 }
 
 // CHECK: ipu-demote-f64-invalid.mlir:[[# @LINE - 7]]:7: error: float64 constant 1e+300 is beyond float32's range (largest 3.4028235e+38); it cannot be demoted
+
+// -----
+
+// A reduction's identity is such a constant too.
+sdfg.sdfg @huge_identity args ["x", "y"] symbols [] {
+  %x = sdfg.container "x" : !sdfg.array<4 x f64>
+  %y = sdfg.container "y" : !sdfg.array<f64>
+  sdfg.state "s" {
+    sdfg.library_reduce "r" add %x[0:4] to %y[] axes [0] identity(1.0e+300 : f64) : !sdfg.array<4 x f64>, !sdfg.array<f64>
+  }
+}
+
+// CHECK: ipu-demote-f64-invalid.mlir:[[# @LINE - 4]]:5: error: float64 constant 1e+300 is beyond float32's range (largest 3.4028235e+38); it cannot be demoted

@@ -119,16 +119,21 @@ sdfg.sdfg @compare args ["k", "b"] symbols [] {
 
 // Properties that are indices or shapes are not data and keep their i64: a reduction's
 // dims (once [0, 0], its i64 bytes read as i32), alpha of a product, whose f64 operands
-// become f32; the constants that are DaCe's identities of min and max, the 64-bit
-// types' bounds, become the 32-bit types' bounds (other integers keep their low bits).
+// become f32; the constants and reduction identities that are DaCe's identities of min
+// and max, the 64-bit types' bounds, become the 32-bit types' bounds (other integers
+// keep their low bits).
 sdfg.sdfg @reduced args ["A", "B", "C", "s", "k"] symbols [] {
   %A = sdfg.container "A" : !sdfg.array<3 x 4 x f32>
   %B = sdfg.container "B" : !sdfg.array<4 x 3 x f64>
   %C = sdfg.container "C" : !sdfg.array<4 x 4 x f64>
   %s = sdfg.container "s" : !sdfg.array<4 x f32>
   %k = sdfg.container "k" : !sdfg.array<4 x i64>
+  %m = sdfg.container "m" transient : !sdfg.array<f64>
+  %n = sdfg.container "n" transient : !sdfg.array<i64>
   sdfg.state "s0" {
     sdfg.reduce "cols" add %A[0:3, 0:4] to %s[0:4] dims [0] : !sdfg.array<3 x 4 x f32>, !sdfg.array<4 x f32>
+    sdfg.library_reduce "least" min %B[0:4, 0:3] to %m[] axes [0, 1] identity(1.7976931348623157e+308 : f64) : !sdfg.array<4 x 3 x f64>, !sdfg.array<f64>
+    sdfg.library_reduce "most" max %k[0:4] to %n[] axes [0] identity(-9223372036854775808 : i64) : !sdfg.array<4 x i64>, !sdfg.array<i64>
     sdfg.matmul "mm" %B, transpose %B to %C alpha 2.0 : !sdfg.array<4 x 3 x f64>, !sdfg.array<4 x 3 x f64>, !sdfg.array<4 x 4 x f64>
   }
   sdfg.state "s1" {
@@ -145,13 +150,15 @@ sdfg.sdfg @reduced args ["A", "B", "C", "s", "k"] symbols [] {
 
 // CHECK-LABEL: sdfg.sdfg @reduced
 // CHECK:         sdfg.reduce "cols" add %A[0:3, 0:4] to %s[0:4] dims [0] : !sdfg.array<3 x 4 x f32>, !sdfg.array<4 x f32>
+// CHECK-NEXT:    sdfg.library_reduce "least" min %B[0:4, 0:3] to %m[] axes [0, 1] identity(3.40282347e+38 : f32) : !sdfg.array<4 x 3 x f32>, !sdfg.array<f32>
+// CHECK-NEXT:    sdfg.library_reduce "most" max %k[0:4] to %n[] axes [0] identity(-2147483648 : i32) : !sdfg.array<4 x i32>, !sdfg.array<i32>
 // CHECK-NEXT:    sdfg.matmul "mm" %B, transpose %B to %C alpha 2.000000e+00 : !sdfg.array<4 x 3 x f32>, !sdfg.array<4 x 3 x f32>, !sdfg.array<4 x 4 x f32>
 // CHECK:         arith.constant 3.40282347e+38 : f32
 // CHECK-NEXT:    arith.constant -3.40282347e+38 : f32
 // CHECK-NEXT:    arith.constant 2147483647 : i32
 // CHECK-NEXT:    arith.constant -2147483648 : i32
 
-// WARN: ipu-demote-f64.mlir:[[# @LINE - 28]]:3: demoting container 'B' from f64 to f32
+// WARN: ipu-demote-f64.mlir:[[# @LINE - 34]]:3: demoting container 'B' from f64 to f32
 // KEEP64: arith.constant 9223372036854775807 : i64
 
 // At the tile level, views, dynamic slices and repeats keep their dims, sizes and
