@@ -35,7 +35,7 @@ def _verify_between(previous: ModulePass | None, module: ModuleOp, following: Mo
 
 @dataclass(frozen=True)
 class SdfgToPoplarPass(PipelinePass):
-    """The whole lowering: (ipu-demote-f64,) sdfg-specialize, sdfg-fuse-maps,
+    """The whole lowering: sdfg-inline-nested, (ipu-demote-f64,) sdfg-specialize, sdfg-fuse-maps,
     sdfg-write-in-place, sdfg-chunk-reductions, sdfg-dynamic-copies, sdfg-stream-chunks, ipu-tile-partition,
     ipu-plan-exchange, ipu-vertex-extraction, ipu-select-vertices, convert-ipu-to-poplar."""
 
@@ -60,6 +60,7 @@ class SdfgToPoplarPass(PipelinePass):
         from ipu_lower.passes.sdfg_chunk_reductions import SdfgChunkReductionsPass
         from ipu_lower.passes.sdfg_dynamic_copies import SdfgDynamicCopiesPass
         from ipu_lower.passes.sdfg_fuse_maps import SdfgFuseMapsPass
+        from ipu_lower.passes.sdfg_inline_nested import SdfgInlineNestedPass
         from ipu_lower.passes.sdfg_specialize import SdfgSpecializePass
         from ipu_lower.passes.sdfg_stream_chunks import SdfgStreamChunksPass
         from ipu_lower.passes.sdfg_write_in_place import SdfgWriteInPlacePass
@@ -68,6 +69,7 @@ class SdfgToPoplarPass(PipelinePass):
         from ipu_lower.passes.vertex_extraction import IpuVertexExtractionPass
 
         return (
+            SdfgInlineNestedPass(),
             *([IpuDemoteF64Pass()] if self.demote_f64 else []),
             SdfgSpecializePass(symbols=self.symbols),
             SdfgFuseMapsPass(),

@@ -24,6 +24,7 @@ _DIALECTS = {
 # In the order of the lowering, the whole pipeline first (`ipu-opt --help` lists them so).
 _PASSES = {
     "sdfg-to-poplar": ("ipu_lower.pipelines", "SdfgToPoplarPass"),
+    "sdfg-inline-nested": ("ipu_lower.passes.sdfg_inline_nested", "SdfgInlineNestedPass"),
     "ipu-demote-f64": ("ipu_lower.passes.demote_f64", "IpuDemoteF64Pass"),
     "sdfg-specialize": ("ipu_lower.passes.sdfg_specialize", "SdfgSpecializePass"),
     "sdfg-fuse-maps": ("ipu_lower.passes.sdfg_fuse_maps", "SdfgFuseMapsPass"),
