@@ -1,15 +1,18 @@
 """Tests for views, transposes and nested SDFGs in the importer
-(ipu_lower/frontend/views.py, ipu_lower/frontend/nested.py): what accesses of which
-containers they become, and the one-line errors for those it cannot resolve.
+(ipu_lower/frontend/views.py; nested SDFGs become `sdfg.nested`, which sdfg-inline-nested
+inlines): what accesses of which containers they become, and the one-line errors for
+those it cannot resolve.
 (No `from __future__ import annotations`: DaCe reads the programs' annotations.)"""
 
 import dace
 import pytest
+from xdsl.context import Context
 
 from ipu_lower.dialects import sdfg as sd
 from ipu_lower.dialects.index_expr import IndexExpr
 from ipu_lower.frontend.importer import SdfgImportError, import_sdfg
 from ipu_lower.frontend.views import ViewError, window
+from ipu_lower.passes.sdfg_inline_nested import SdfgInlineNestedPass
 
 M = dace.symbol("M")
 N = dace.symbol("N")
@@ -39,6 +42,27 @@ def copies(sdfg_op: sd.SdfgOp) -> list[str]:
         f"{sd.container_name(op.destination)}{[(str(b), str(e)) for b, e in op.destination_ranges()]}"
         for op in sdfg_op.walk()
         if isinstance(op, sd.CopyOp)
+    ]
+
+
+def inlined(sdfg: dace.SDFG) -> sd.SdfgOp:
+    """`sdfg` imported, its nested SDFGs inlined by sdfg-inline-nested."""
+    module = import_sdfg(sdfg)
+    module.verify()
+    SdfgInlineNestedPass().apply(Context(), module)
+    module.verify()
+    (sdfg_op,) = module.ops
+    return sdfg_op
+
+
+def bindings(sdfg_op: sd.SdfgOp) -> list[str]:
+    """Each `sdfg.nested` as `label: direction x = A[...], ... | K = ...`, over `d0, d1, ...`
+    of the argument (no index operands in these programs)."""
+    return [
+        f"{op.label.data}: "
+        + ", ".join(f"{d} {c} = {sd.container_name(v)}[{', '.join(map(str, b))}]" for c, d, v, b in op.arguments())
+        + " | " + ", ".join(f"{k} = {v}" for k, v in op.symbol_mapping().items())
+        for op in sdfg_op.walk() if isinstance(op, sd.NestedOp)
     ]
 
 
@@ -203,12 +227,19 @@ def rows_caller(A: dace.float32[M, N], B: dace.float32[M, N]):
 
 
 @pytest.mark.parametrize("simplify", [False, True])
+def test_nested_sdfg_is_imported_as_it_is(simplify):
+    sdfg_op = imported(caller, simplify)
+    (text,) = bindings(sdfg_op)
+    assert text.endswith("doubled: in x = a[d0 + 1], out y = b[d0] | N = N")  # doubled(a[1:], b[:-1])
+    (nested,) = [op for op in sdfg_op.walk() if isinstance(op, sd.NestedOp)]
+    assert nested.inner.arg_names.data[0].data == "x" and "t" in container_names(nested.inner)
+
+
+@pytest.mark.parametrize("simplify", [False, True])
 def test_nested_sdfg_states_replace_the_call(simplify):
     sdfg = caller.to_sdfg(simplify=simplify)
     assert any(isinstance(n, dace.nodes.NestedSDFG) for n, _ in sdfg.all_nodes_recursive())
-    module = import_sdfg(sdfg)
-    module.verify()
-    (sdfg_op,) = module.ops
+    sdfg_op = inlined(sdfg)
     texts = access_texts(sdfg_op)
     assert "r a[__i0 + 1]" in texts  # x[i] of doubled(a[1:], ...) is a[i + 1]
     assert not any(" x[" in t or " y[" in t for t in texts)
@@ -216,7 +247,8 @@ def test_nested_sdfg_states_replace_the_call(simplify):
 
 
 def test_nested_sdfg_rows_and_a_renamed_transient():
-    sdfg_op = imported(rows_caller)
+    assert bindings(imported(rows_caller))[0].endswith("doubled: in x = A[1, d0], out y = B[2, d0] | N = N")
+    sdfg_op = inlined(rows_caller.to_sdfg(simplify=False))
     texts = access_texts(sdfg_op)
     assert "r A[1, __i0]" in texts  # x[i] of doubled(A[1], B[2]) is A[1, i]
     assert "__tmp2[('0', 'N')] -> B[('2', '3'), ('0', 'N')]" in copies(sdfg_op)  # y[:] = ... is B[2, :]
@@ -239,7 +271,8 @@ def increment_part_of_a_row(A: dace.float32[M, N]):
 
 
 def test_nested_sdfg_with_another_symbol_name():
-    sdfg_op = imported(increment_part_of_a_row)
+    assert bindings(imported(increment_part_of_a_row))[0].endswith("increment: inout u = A[2, d0 + 1] | K = N - 1")
+    sdfg_op = inlined(increment_part_of_a_row.to_sdfg(simplify=False))
     (map_op,) = [op for op in sdfg_op.walk() if isinstance(op, sd.MapOp)]
     assert [str(hi) for _, hi, _ in map_op.ranges()] == ["N - 1"]  # K is N - 1 here
     assert "r A[2, __i0 + 1]" in access_texts(sdfg_op)
