@@ -292,3 +292,20 @@ def test_nested_sdfg_argument_with_strides_that_do_not_address_it():
     assert "\n" not in message
     assert "(NestedSDFG): nested SDFG '" in message and "doubled': argument 'x' of 'A" in message
     assert "which are neither the strides (N) of the viewed subset's dimensions" in message
+
+
+@dace.program
+def rows_in_a_loop(A: dace.float32[M, N], B: dace.float32[M, N]):
+    for t in range(M):
+        doubled(A[t], B[t])
+
+
+def test_nested_sdfg_in_a_loop_binds_the_loop_variable():
+    # the loop keeps the nested SDFG even simplified; its rows move with t, an index operand
+    sdfg_op = imported(rows_in_a_loop, simplify=True)
+    (nested,) = [op for op in sdfg_op.walk() if isinstance(op, sd.NestedOp)]
+    (loop,) = [op for op in sdfg_op.walk() if isinstance(op, sd.ForOp)]
+    assert list(nested.indices) == [loop.variable]
+    assert [[str(e) for e in b] for *_, b in nested.arguments()] == [["d0", "d1"], ["d0", "d1"]]  # A[t, i], B[t, i]
+    texts = access_texts(inlined(rows_in_a_loop.to_sdfg(simplify=True)))
+    assert "r A[t, __i0]" in texts and "w t[__i0]" in texts

@@ -604,7 +604,7 @@ class _SdfgImporter:
         inner = _SdfgImporter(node.sdfg, nested=True).run()
         scope = {**self.loop_vars, **self.map_params}
         names = list(scope)
-        own = len(names) + 64  # the argument's own dimensions, after any operand
+        own = len(names)  # an argument's index k is dimension own + k until the operands are known
         dims = {n: k for k, n in enumerate(names)}
         symbols, mapping = [], {}
         for name in inner.symbol_names():
@@ -647,7 +647,7 @@ class _SdfgImporter:
                 state, node,
             )
         memlet = edges[0].data
-        if memlet.data is None or memlet.data not in self.containers and memlet.data not in self.aliases:
+        if memlet.data is None or (memlet.data not in self.containers and memlet.data not in self.aliases):
             raise self.fail(f"argument '{name}' of nested SDFG '{node.label}' is not given a container", state, node)
         try:
             indices = views.descriptor_window(
