@@ -1937,6 +1937,11 @@ class NestedOp(IRDLOperation):
         return op
 
 
+def first_nested(op: Operation) -> NestedOp | None:
+    """The first `sdfg.nested` in `op`: the passes after sdfg-inline-nested take none."""
+    return next((o for o in op.walk() if isinstance(o, NestedOp)), None)
+
+
 def map_parameters(op: Operation) -> list[SSAValue]:
     """The parameters of the `sdfg.map` ops enclosing `op` in its SDFG, outermost first."""
     found: list[SSAValue] = []

@@ -61,8 +61,10 @@ def _unresolved(exprs: list[IndexExpr], what: str, op: Operation) -> None:
 
 def plan_substitution(module: ModuleOp, values: dict[str, int]) -> dict[IndexExpr, IndexExpr]:
     """Each expression of the module with `values` substituted; an expression that has no
-    value (overflow, division by zero) or a shape or map range left with a symbol is a
-    located error."""
+    value (overflow, division by zero), a shape or map range left with a symbol, and a
+    nested SDFG (whose symbols are its own) are located errors."""
+    if (nested := sd.first_nested(module)) is not None:  # its symbols are its own, not the module's
+        raise error(nested, f"nested SDFG '{nested.label.data}' is not inlined; run sdfg-inline-nested first")
     substituted: dict[IndexExpr, IndexExpr] = {}
     for op, e in sd.index_exprs(module):
         if e not in substituted:
