@@ -309,3 +309,35 @@ def test_nested_sdfg_in_a_loop_binds_the_loop_variable():
     assert [[str(e) for e in b] for *_, b in nested.arguments()] == [["d0", "d1"], ["d0", "d1"]]  # A[t, i], B[t, i]
     texts = access_texts(inlined(rows_in_a_loop.to_sdfg(simplify=True)))
     assert "r A[t, __i0]" in texts and "w t[__i0]" in texts
+
+
+def test_nested_sdfg_left_in_a_map_is_imported_in_the_map(monkeypatch):
+    # the rewrites before import take the nested SDFGs out of most maps; one they leave
+    # (here: with those rewrites off) is an sdfg.nested in the sdfg.map, its argument at
+    # the map parameter, and sdfg-inline-nested says it cannot inline it yet
+    from ipu_lower.diagnostics import IpuLowerError
+    from ipu_lower.frontend import importer
+
+    monkeypatch.setattr(importer, "interchange_map_loops", lambda sdfg: None)
+    monkeypatch.setattr(importer, "tasklets_from_branches", lambda sdfg: None)
+    inner = dace.SDFG("inner")
+    inner.add_array("a", [2], dace.float32)
+    inner.add_array("b", [2], dace.float32)
+    s = inner.add_state("s")
+    s.add_nedge(s.add_read("a"), s.add_write("b"), dace.Memlet("a[0:2]"))
+    sdfg = dace.SDFG("outer")
+    sdfg.add_array("x", [N, 2], dace.float32)
+    sdfg.add_array("y", [N, 2], dace.float32)
+    state = sdfg.add_state("main")
+    entry, exit_ = state.add_map("m", {"i": "0:N"})
+    node = state.add_nested_sdfg(inner, sdfg, {"a"}, {"b"}, {})
+    state.add_memlet_path(state.add_read("x"), entry, node, dst_conn="a", memlet=dace.Memlet("x[i, 0:2]"))
+    state.add_memlet_path(node, exit_, state.add_write("y"), src_conn="b", memlet=dace.Memlet("y[i, 0:2]"))
+    module = import_sdfg(sdfg)
+    module.verify()
+    (nested,) = [op for op in module.walk() if isinstance(op, sd.NestedOp)]
+    (map_op,) = [op for op in module.walk() if isinstance(op, sd.MapOp) and op.label.data == "m"]
+    assert nested.parent_op() is map_op and list(nested.indices) == list(map_op.params)
+    assert [[str(e) for e in b] for *_, b in nested.arguments()] == [["d0", "d1"], ["d0", "d1"]]  # x[i, k], y[i, k]
+    with pytest.raises(IpuLowerError, match="nested SDFG 'inner' is inside map 'm'; nested SDFGs inside maps"):
+        SdfgInlineNestedPass().apply(Context(), module)
