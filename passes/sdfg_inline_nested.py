@@ -79,7 +79,7 @@ def check_inlining(module: ModuleOp) -> None:
                 f"'{op.name}' uses a symbol that nested SDFG '{_label(caller)}' is given a loop variable for, where "
                 "only symbols may appear; not supported yet",
             )
-        if not isinstance(op, _ACCESSES):
+        if not isinstance(op, (*_ACCESSES, sd.NestedOp)):  # a nested SDFG's binding composes too
             for value in op.operands:
                 if (part := _part_of(value)) is not None:
                     raise error(

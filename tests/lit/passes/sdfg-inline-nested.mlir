@@ -148,11 +148,11 @@ sdfg.sdfg @loop args ["B"] symbols ["M", "N"] {
 // -----
 
 // A nested SDFG in a nested SDFG is inlined first: the outer call then inlines states that
-// access its caller's container directly.
+// access its argument, a part of its caller's container, which composes again.
 sdfg.sdfg @twice args ["a"] symbols ["N"] {
-  %a = sdfg.container "a" : !sdfg.array<N x f32>
+  %a = sdfg.container "a" : !sdfg.array<(N + 1) x f32>
   sdfg.state "call" {
-    sdfg.nested "outer" (inout x = %a[d0]) symbols (N = N) : !sdfg.array<N x f32> {
+    sdfg.nested "outer" (inout x = %a[d0 + 1]) symbols (N = N) : !sdfg.array<(N + 1) x f32> {
       sdfg.sdfg @outer args ["x"] symbols ["N"] {
         %x = sdfg.container "x" : !sdfg.array<N x f32>
         sdfg.state "call_inner" {
@@ -171,8 +171,8 @@ sdfg.sdfg @twice args ["a"] symbols ["N"] {
 }
 
 // CHECK:      sdfg.sdfg @twice args ["a"] symbols ["N"] {
-// CHECK-NEXT:   %a = sdfg.container "a" : !sdfg.array<N x f32>
+// CHECK-NEXT:   %a = sdfg.container "a" : !sdfg.array<(N + 1) x f32>
 // CHECK-NEXT:   sdfg.state "s" {
-// CHECK-NEXT:     sdfg.copy %a[2:N] to %a[1:N - 1] : !sdfg.array<N x f32>, !sdfg.array<N x f32>
+// CHECK-NEXT:     sdfg.copy %a[3:N + 1] to %a[2:N] : !sdfg.array<(N + 1) x f32>, !sdfg.array<(N + 1) x f32>
 // CHECK-NEXT:   }
 // CHECK-NEXT: }
