@@ -1714,7 +1714,8 @@ class NestedOp(IRDLOperation):
     `symbols` maps every symbol of the inner SDFG to an expression of the caller's
     symbols and the `indices` (DaCe's symbol_mapping).
 
-    `sdfg.nested "f" (in x = %a[d0 + 1], out y = %b[d0]) symbols (K = N - 1) : !sdfg.array<N x f32>, ... { sdfg.sdfg @f ... }`
+    `sdfg.nested "f" (in x = %a[d0 + 1], out y = %b[d0]) symbols (K = N - 1)
+        : !sdfg.array<N x f32>, !sdfg.array<N x f32> { sdfg.sdfg @f ... }`
 
     In an expression of a binding, dimension j < len(indices) is `indices[j]` and
     dimension len(indices) + k the argument's index k.
@@ -1786,19 +1787,27 @@ class NestedOp(IRDLOperation):
         self._verify_arguments(label, inner)
         names = [n.data for n in self.symbol_names.data]
         if len(names) != len(self.symbol_values.data):
-            raise VerifyException(f"nested SDFG '{label}' maps {len(names)} symbols to {len(self.symbol_values.data)} values")
+            raise VerifyException(
+                f"nested SDFG '{label}' maps {len(names)} symbols to {len(self.symbol_values.data)} values"
+            )
         for name in names:
             if names.count(name) > 1:
                 raise VerifyException(f"nested SDFG '{label}' maps symbol '{name}' twice")
             if name not in inner.symbol_names():
-                raise VerifyException(f"nested SDFG '{label}' maps '{name}', which is not a symbol of sdfg '{inner.sym_name.data}'")
+                raise VerifyException(
+                    f"nested SDFG '{label}' maps '{name}', which is not a symbol of sdfg '{inner.sym_name.data}'"
+                )
         for name in inner.symbol_names():
             if name not in names:
-                raise VerifyException(f"symbol '{name}' of sdfg '{inner.sym_name.data}' is not mapped by nested SDFG '{label}'")
+                raise VerifyException(
+                    f"symbol '{name}' of sdfg '{inner.sym_name.data}' is not mapped by nested SDFG '{label}'"
+                )
         n = len(self.indices)
         for e in exprs(self.symbol_values):
             if any(d >= n for d in e.dims()):
-                raise VerifyException(f"nested SDFG '{label}' maps a symbol to '{e}', which uses a dimension that is not an operand")
+                raise VerifyException(
+                    f"nested SDFG '{label}' maps a symbol to '{e}', which uses a dimension that is not an operand"
+                )
         used = [d for d in first_use_order(self.index_exprs()) if d < n]
         if used != list(range(n)):
             raise VerifyException(
@@ -1835,14 +1844,18 @@ class NestedOp(IRDLOperation):
                 raise VerifyException(f"{what} has {len(binding)} indices for a rank-{outer.rank} container")
             for e in binding:
                 if any(d >= n + own.rank for d in e.dims()):
-                    raise VerifyException(f"{what} index '{e}' uses a dimension the rank-{own.rank} argument does not have")
+                    raise VerifyException(
+                        f"{what} index '{e}' uses a dimension the rank-{own.rank} argument does not have"
+                    )
             if own.element_type != outer.element_type:
                 raise VerifyException(f"{what} has element type {own.element_type} but is bound to {outer}")
-            if direction == "in" and any(writes_operand(u.operation) is u.operation.operands[u.index] for u in args[name].result.uses):
+            if direction == "in" and any(_writes(use) for use in args[name].result.uses):
                 raise VerifyException(f"{what} is an input, but sdfg '{inner.sym_name.data}' writes it")
         for name in args:
             if name not in seen:
-                raise VerifyException(f"argument '{name}' of sdfg '{inner.sym_name.data}' is not bound by nested SDFG '{label}'")
+                raise VerifyException(
+                    f"argument '{name}' of sdfg '{inner.sym_name.data}' is not bound by nested SDFG '{label}'"
+                )
 
     def index_exprs(self) -> list[IndexExpr]:
         """The bindings' expressions, then the symbols' values, in printed order."""
@@ -1921,7 +1934,8 @@ class NestedOp(IRDLOperation):
         attrs = parser.parse_optional_attr_dict_with_keyword()
         body = parser.parse_region()
         n = len(dims.operands)
-        own = {_OWN_DIM + k: IndexExpr.dim(n + k) for a in arguments for e in a[3] for k in (d - _OWN_DIM for d in e.dims()) if k >= 0}
+        top = max((d for a in arguments for e in a[3] for d in e.dims()), default=_OWN_DIM)
+        own = {d: IndexExpr.dim(n + d - _OWN_DIM) for d in range(_OWN_DIM, top + 1)}
         resolved = [
             (name, direction, parser.resolve_operand(container, t), [e.substitute(dims=own) for e in binding])
             for (name, direction, container, binding), t in zip(arguments, types)
@@ -1935,6 +1949,15 @@ class NestedOp(IRDLOperation):
         if attrs:
             op.attributes.update(attrs.data)
         return op
+
+
+def _writes(use) -> bool:
+    """Whether the op of `use` writes the container it uses there (a nested SDFG: as
+    an argument it does not only read)."""
+    op = use.operation
+    if isinstance(op, NestedOp):
+        return op.directions.data[use.index].data != "in"  # the containers are its first operands
+    return writes_operand(op) is op.operands[use.index]
 
 
 def first_nested(op: Operation) -> NestedOp | None:

@@ -345,3 +345,26 @@ sdfg.sdfg @caller args ["a", "B"] symbols ["N"] {
 }
 
 // CHECK: sdfg-nested-invalid.mlir:[[# @LINE - 10]]:7: error: sdfg.nested must be inside an sdfg.state or sdfg.map
+
+// -----
+
+// ... also when a nested SDFG inside writes it.
+sdfg.sdfg @caller args ["a"] symbols ["N"] {
+  %a = sdfg.container "a" : !sdfg.array<N x f32>
+  sdfg.state "s" {
+    sdfg.nested "g" (in x = %a[d0]) symbols (K = N) : !sdfg.array<N x f32> {
+      sdfg.sdfg @g args ["x"] symbols ["K"] {
+        %x = sdfg.container "x" : !sdfg.array<K x f32>
+        sdfg.state "call" {
+          sdfg.nested "h" (out y = %x[d0]) symbols (L = K) : !sdfg.array<K x f32> {
+            sdfg.sdfg @h args ["y"] symbols ["L"] {
+              %y = sdfg.container "y" : !sdfg.array<L x f32>
+            }
+          }
+        }
+      }
+    }
+  }
+}
+
+// CHECK: sdfg-nested-invalid.mlir:[[# @LINE - 15]]:5: error: connector 'x' of nested SDFG 'g' is an input, but sdfg 'g' writes it
