@@ -341,3 +341,28 @@ def test_nested_sdfg_left_in_a_map_is_imported_in_the_map(monkeypatch):
     assert [[str(e) for e in b] for *_, b in nested.arguments()] == [["d0", "d1"], ["d0", "d1"]]  # x[i, k], y[i, k]
     with pytest.raises(IpuLowerError, match="nested SDFG 'inner' is inside map 'm'; nested SDFGs inside maps"):
         SdfgInlineNestedPass().apply(Context(), module)
+
+
+def test_nested_sdfg_argument_at_a_symbol_that_holds_data():
+    # p = k[0] on an interstate edge: a value at run time, which a binding cannot hold yet
+    inner = dace.SDFG("inner")
+    inner.add_array("a", [2], dace.float32)
+    inner.add_array("b", [2], dace.float32)
+    s = inner.add_state("s")
+    s.add_nedge(s.add_read("a"), s.add_write("b"), dace.Memlet("a[0:2]"))
+    sdfg = dace.SDFG("outer")
+    sdfg.add_array("x", [N], dace.float32)
+    sdfg.add_array("y", [N], dace.float32)
+    sdfg.add_array("k", [1], dace.int32)
+    sdfg.add_symbol("p", dace.int32)
+    first, state = sdfg.add_state("first"), sdfg.add_state("main")
+    sdfg.add_edge(first, state, dace.InterstateEdge(assignments={"p": "k[0]"}))
+    node = state.add_nested_sdfg(inner, sdfg, {"a"}, {"b"}, {})
+    state.add_edge(state.add_read("x"), None, node, "a", dace.Memlet("x[p:p+2]"))
+    state.add_edge(node, "b", state.add_write("y"), None, dace.Memlet("y[0:2]"))
+    with pytest.raises(SdfgImportError) as info:
+        import_sdfg(sdfg)
+    assert str(info.value) == (
+        "SDFG 'outer', state 'main', node 'inner' (NestedSDFG): argument 'a' of nested SDFG 'inner' is the part of "
+        "'x' at 'p', a symbol an interstate edge assigns (data at run time); not supported yet"
+    )

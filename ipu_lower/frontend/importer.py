@@ -618,6 +618,12 @@ class _SdfgImporter:
             direction, outer, binding = self.argument(state, node, name.data, mapping)
             binding = [e.substitute({n: IndexExpr.dim(dims[n]) for n in e.symbols() if n in dims},
                                     {k: IndexExpr.dim(own + k) for k in e.dims()}) for e in binding]
+            if assigned := sorted(set().union(*(e.symbols() for e in binding)) & self.assigned):
+                raise self.fail(
+                    f"argument '{name.data}' of nested SDFG '{node.label}' is the part of '{sd.container_name(outer)}' "
+                    f"at '{assigned[0]}', a symbol an interstate edge assigns (data at run time); not supported yet",
+                    state, node,
+                )
             arguments.append((name.data, direction, outer, binding))
         every = [e for *_, b in arguments for e in b] + [v for _, v in symbols]
         used = [d for d in sd.first_use_order(every) if d < own]
