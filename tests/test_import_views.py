@@ -311,6 +311,16 @@ def test_nested_sdfg_in_a_loop_binds_the_loop_variable():
     assert "r A[t, __i0]" in texts and "w t[__i0]" in texts
 
 
+def copy_of_two() -> dace.SDFG:
+    """A nested SDFG `inner` that copies its argument a (2 elements) into b."""
+    inner = dace.SDFG("inner")
+    inner.add_array("a", [2], dace.float32)
+    inner.add_array("b", [2], dace.float32)
+    s = inner.add_state("s")
+    s.add_nedge(s.add_read("a"), s.add_write("b"), dace.Memlet("a[0:2]"))
+    return inner
+
+
 def test_nested_sdfg_left_in_a_map_is_imported_in_the_map(monkeypatch):
     # the rewrites before import take the nested SDFGs out of most maps; one they leave
     # (here: with those rewrites off) is an sdfg.nested in the sdfg.map, its argument at
@@ -320,17 +330,12 @@ def test_nested_sdfg_left_in_a_map_is_imported_in_the_map(monkeypatch):
 
     monkeypatch.setattr(importer, "interchange_map_loops", lambda sdfg: None)
     monkeypatch.setattr(importer, "tasklets_from_branches", lambda sdfg: None)
-    inner = dace.SDFG("inner")
-    inner.add_array("a", [2], dace.float32)
-    inner.add_array("b", [2], dace.float32)
-    s = inner.add_state("s")
-    s.add_nedge(s.add_read("a"), s.add_write("b"), dace.Memlet("a[0:2]"))
     sdfg = dace.SDFG("outer")
     sdfg.add_array("x", [N, 2], dace.float32)
     sdfg.add_array("y", [N, 2], dace.float32)
     state = sdfg.add_state("main")
     entry, exit_ = state.add_map("m", {"i": "0:N"})
-    node = state.add_nested_sdfg(inner, sdfg, {"a"}, {"b"}, {})
+    node = state.add_nested_sdfg(copy_of_two(), sdfg, {"a"}, {"b"}, {})
     state.add_memlet_path(state.add_read("x"), entry, node, dst_conn="a", memlet=dace.Memlet("x[i, 0:2]"))
     state.add_memlet_path(node, exit_, state.add_write("y"), src_conn="b", memlet=dace.Memlet("y[i, 0:2]"))
     module = import_sdfg(sdfg)
@@ -345,11 +350,6 @@ def test_nested_sdfg_left_in_a_map_is_imported_in_the_map(monkeypatch):
 
 def test_nested_sdfg_argument_at_a_symbol_that_holds_data():
     # p = k[0] on an interstate edge: a value at run time, which a binding cannot hold yet
-    inner = dace.SDFG("inner")
-    inner.add_array("a", [2], dace.float32)
-    inner.add_array("b", [2], dace.float32)
-    s = inner.add_state("s")
-    s.add_nedge(s.add_read("a"), s.add_write("b"), dace.Memlet("a[0:2]"))
     sdfg = dace.SDFG("outer")
     sdfg.add_array("x", [N], dace.float32)
     sdfg.add_array("y", [N], dace.float32)
@@ -357,7 +357,7 @@ def test_nested_sdfg_argument_at_a_symbol_that_holds_data():
     sdfg.add_symbol("p", dace.int32)
     first, state = sdfg.add_state("first"), sdfg.add_state("main")
     sdfg.add_edge(first, state, dace.InterstateEdge(assignments={"p": "k[0]"}))
-    node = state.add_nested_sdfg(inner, sdfg, {"a"}, {"b"}, {})
+    node = state.add_nested_sdfg(copy_of_two(), sdfg, {"a"}, {"b"}, {})
     state.add_edge(state.add_read("x"), None, node, "a", dace.Memlet("x[p:p+2]"))
     state.add_edge(node, "b", state.add_write("y"), None, dace.Memlet("y[0:2]"))
     with pytest.raises(SdfgImportError) as info:
