@@ -329,20 +329,26 @@ def _call(kind: str, a: IndexExpr, b: IndexExpr) -> IndexExpr:
 # -- parsing -----------------------------------------------------------------------------
 
 
-def parse_index_expr(parser, parse_dimension: Callable[[], int | None] | None = None) -> IndexExpr:
+def parse_index_expr(
+    parser,
+    parse_dimension: Callable[[], int | None] | None = None,
+    named_dimension: Callable[[int], int] | None = None,
+) -> IndexExpr:
     """Parse an expression with an xDSL parser.
 
     `parse_dimension` parses an operand that stands for a dimension and returns its
     position (or None when the next token is not one); without it, dimensions are
-    written `d0`, `d1`, ....
+    written `d0`, `d1`, .... With both, `named_dimension` gives the position of `dN`
+    (an op whose expressions have operands and numbered dimensions, `sdfg.nested`).
     """
-    return _ExprParser(parser, parse_dimension).expr(0)
+    return _ExprParser(parser, parse_dimension, named_dimension).expr(0)
 
 
 class _ExprParser:
-    def __init__(self, parser, parse_dimension):
+    def __init__(self, parser, parse_dimension, named_dimension=None):
         self.p = parser
         self.parse_dimension = parse_dimension
+        self.named_dimension = named_dimension
 
     def _nested(self, depth: int) -> int:
         if depth >= MAX_NESTING:
@@ -405,8 +411,11 @@ class _ExprParser:
             b = self.expr(self._nested(depth))
             self.p.parse_punctuation(")")
             return self._built(lambda: _call(name, a, b))
-        if self.parse_dimension is None and (match := _DIM_NAME.fullmatch(name)):
-            return IndexExpr.dim(int(match.group(1)))
+        if match := _DIM_NAME.fullmatch(name):
+            if self.parse_dimension is None:
+                return IndexExpr.dim(int(match.group(1)))
+            if self.named_dimension is not None:
+                return IndexExpr.dim(self.named_dimension(int(match.group(1))))
         return self._built(lambda: IndexExpr.symbol(name))
 
 

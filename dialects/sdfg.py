@@ -54,6 +54,7 @@ from xdsl.ir import (
     TypeAttribute,
 )
 from xdsl.irdl import (
+    AttrSizedOperandSegments,
     IRDLOperation,
     irdl_attr_definition,
     irdl_op_definition,
@@ -282,11 +283,27 @@ def _label_prop():
 def index_exprs(op: Operation | Block) -> Iterator[tuple[Operation, IndexExpr]]:
     """Every (op, expression) pair of `op` (or of a block) and the ops nested in it."""
     for inner in op.walk():
-        for result in inner.results:
-            if isinstance(result.type, ArrayType):
-                yield from ((inner, d) for d in result.type.dims())
-        for value in inner.properties.values():
-            yield from ((inner, e) for e in _nested_exprs(value))
+        yield from ((inner, e) for e in op_index_exprs(inner))
+
+
+def op_index_exprs(op: Operation) -> Iterator[IndexExpr]:
+    """The expressions of `op` itself: its properties' and its results' shapes."""
+    for result in op.results:
+        if isinstance(result.type, ArrayType):
+            yield from result.type.dims()
+    for value in op.properties.values():
+        yield from _nested_exprs(value)
+
+
+def sdfg_index_exprs(block: Block) -> Iterator[tuple[Operation, IndexExpr]]:
+    """`index_exprs` of the body of an SDFG, without the SDFGs nested in it (whose
+    expressions are in their own symbols): what the SDFG's symbols must declare."""
+    for op in block.ops:
+        yield from ((op, e) for e in op_index_exprs(op))
+        if not isinstance(op, NestedOp):
+            for region in op.regions:
+                for inner in region.blocks:
+                    yield from sdfg_index_exprs(inner)
 
 
 def _nested_exprs(value: Attribute) -> Iterator[IndexExpr]:
@@ -1778,6 +1795,48 @@ class LibraryReduceOp(_ReduceBoxes, IRDLOperation):
     padded = opt_prop_def(UnitAttr)
     path = opt_prop_def(StringAttr)
     traits = traits_def(HasParent(StateOp, MapOp))
+NESTED_DIRECTIONS = ("in", "out", "inout")
+"""How a nested SDFG uses an argument: DaCe's in connectors, out connectors, or both."""
+
+_OWN_DIM = 1 << 20
+"""Where the parser numbers an argument's own dimensions until it knows the operands."""
+
+
+@irdl_op_definition
+class NestedOp(IRDLOperation):
+    """DaCe's NestedSDFG node: its region holds the called SDFG (one `sdfg.sdfg`, with
+    its own containers, arguments and symbols), run where the op stands, in a state or
+    a map.
+
+    Each connector binds an argument of the inner SDFG to caller data: the container
+    operand `data[k]` and, per dimension of that container, its index as an expression
+    of the argument's own indices (`d0`, `d1`, ...), the caller's symbols and the
+    `indices` (variables of enclosing `sdfg.for` loops, parameters of enclosing maps):
+    the alias DaCe spells with the connector memlet's subset and the argument's strides,
+    made explicit. `x = %a[d0 + 1]` is `inner(a[1:])`, `y = %B[2, d0]` a row of B. A
+    direction says whether the inner SDFG reads the argument, writes it or both.
+    `symbols` maps every symbol of the inner SDFG to an expression of the caller's
+    symbols and the `indices` (DaCe's symbol_mapping).
+
+    `sdfg.nested "f" (in x = %a[d0 + 1], out y = %b[d0]) symbols (K = N - 1)
+        : !sdfg.array<N x f32>, !sdfg.array<N x f32> { sdfg.sdfg @f ... }`
+
+    In an expression of a binding, dimension j < len(indices) is `indices[j]` and
+    dimension len(indices) + k the argument's index k.
+    """
+
+    name = "sdfg.nested"
+    label = _label_prop()
+    connectors = prop_def(ArrayAttr[StringAttr])
+    directions = prop_def(ArrayAttr[StringAttr])
+    bindings = prop_def(ArrayAttr[ArrayAttr[IndexExprAttr]])
+    symbol_names = prop_def(ArrayAttr[StringAttr])
+    symbol_values = prop_def(ArrayAttr[IndexExprAttr])
+    data = var_operand_def(ArrayType)
+    indices = var_operand_def(IndexType)
+    body = region_def("single_block")
+    traits = traits_def(NoTerminator())
+    irdl_options = (AttrSizedOperandSegments(as_property=True),)
 
     def __init__(
         self,
@@ -1930,6 +1989,245 @@ class LibraryReduceOp(_ReduceBoxes, IRDLOperation):
         return op
 
 
+        arguments: Sequence[tuple[str, str, SSAValue, Sequence[IndexExpr]]],
+        symbols: Sequence[tuple[str, IndexExpr]],
+        indices: Sequence[SSAValue],
+        inner: SdfgOp,
+    ):
+        """`arguments`: (connector, direction, container, binding) each."""
+        super().__init__(
+            operands=[[a[2] for a in arguments], indices],
+            properties={
+                "label": StringAttr(label),
+                "connectors": ArrayAttr([StringAttr(a[0]) for a in arguments]),
+                "directions": ArrayAttr([StringAttr(a[1]) for a in arguments]),
+                "bindings": ArrayAttr([ArrayAttr([expr_attr(e) for e in a[3]]) for a in arguments]),
+                "symbol_names": ArrayAttr([StringAttr(n) for n, _ in symbols]),
+                "symbol_values": ArrayAttr([expr_attr(v) for _, v in symbols]),
+            },
+            regions=[Region(Block([inner]))],
+        )
+
+    @property
+    def inner(self) -> SdfgOp:
+        op = self.body.block.first_op
+        assert isinstance(op, SdfgOp)  # verified
+        return op
+
+    def arguments(self) -> list[tuple[str, str, SSAValue, list[IndexExpr]]]:
+        """(connector, direction, container, binding) of each argument."""
+        return [
+            (c.data, d.data, v, exprs(b))
+            for c, d, v, b in zip(self.connectors.data, self.directions.data, self.data, self.bindings.data)
+        ]
+
+    def symbol_mapping(self) -> dict[str, IndexExpr]:
+        return {n.data: v for n, v in zip(self.symbol_names.data, exprs(self.symbol_values))}
+
+    def verify_(self) -> None:
+        label = self.label.data
+        ops = list(self.body.block.ops)
+        if len(ops) != 1 or not isinstance(ops[0], SdfgOp):
+            raise VerifyException(f"nested SDFG '{label}' must hold exactly one sdfg.sdfg")
+        inner = ops[0]
+        counts = {len(self.connectors.data), len(self.directions.data), len(self.bindings.data), len(self.data)}
+        if len(counts) != 1:
+            raise VerifyException(
+                f"nested SDFG '{label}' has {len(self.connectors.data)} connectors, {len(self.directions.data)} "
+                f"directions, {len(self.bindings.data)} bindings and {len(self.data)} containers"
+            )
+        self._verify_arguments(label, inner)
+        names = [n.data for n in self.symbol_names.data]
+        if len(names) != len(self.symbol_values.data):
+            raise VerifyException(
+                f"nested SDFG '{label}' maps {len(names)} symbols to {len(self.symbol_values.data)} values"
+            )
+        for name in names:
+            if names.count(name) > 1:
+                raise VerifyException(f"nested SDFG '{label}' maps symbol '{name}' twice")
+            if name not in inner.symbol_names():
+                raise VerifyException(
+                    f"nested SDFG '{label}' maps '{name}', which is not a symbol of sdfg '{inner.sym_name.data}'"
+                )
+        for name in inner.symbol_names():
+            if name not in names:
+                raise VerifyException(
+                    f"symbol '{name}' of sdfg '{inner.sym_name.data}' is not mapped by nested SDFG '{label}'"
+                )
+        n = len(self.indices)
+        for e in exprs(self.symbol_values):
+            if any(d >= n for d in e.dims()):
+                raise VerifyException(
+                    f"nested SDFG '{label}' maps a symbol to '{e}', which uses a dimension that is not an operand"
+                )
+        used = [d for d in first_use_order(self.index_exprs()) if d < n]
+        if used != list(range(n)):
+            raise VerifyException(
+                f"nested SDFG '{label}' must use each index operand, in the order its bindings and symbols first name them"
+            )
+        scope = loop_variables(self) + map_parameters(self)
+        if any(value not in scope for value in self.indices):
+            raise VerifyException(
+                f"the index operands of nested SDFG '{label}' may be variables of enclosing sdfg.for loops "
+                "and parameters of enclosing maps only"
+            )
+        _verify_declared(self, self.index_exprs())
+        if not isinstance(self.parent_op(), StateOp | MapOp):
+            raise VerifyException("sdfg.nested must be inside an sdfg.state or sdfg.map")
+
+    def _verify_arguments(self, label: str, inner: SdfgOp) -> None:
+        args = {c.container_name.data: c for c in inner.containers() if c.transient is None}
+        n = len(self.indices)
+        seen: set[str] = set()
+        for name, direction, value, binding in self.arguments():
+            what = f"connector '{name}' of nested SDFG '{label}'"
+            if not is_identifier(name):
+                raise VerifyException(f"{what} is not an identifier")
+            if name in seen:
+                raise VerifyException(f"{what} is bound twice")
+            seen.add(name)
+            if direction not in NESTED_DIRECTIONS:
+                raise VerifyException(f"{what} has direction '{direction}', not one of {', '.join(NESTED_DIRECTIONS)}")
+            if name not in args:
+                raise VerifyException(f"{what} is not an argument of sdfg '{inner.sym_name.data}'")
+            outer, own = value.type, args[name].result.type
+            assert isinstance(outer, ArrayType) and isinstance(own, ArrayType)
+            if len(binding) != outer.rank:
+                raise VerifyException(f"{what} has {len(binding)} indices for a rank-{outer.rank} container")
+            for e in binding:
+                if any(d >= n + own.rank for d in e.dims()):
+                    raise VerifyException(
+                        f"{what} index '{e}' uses a dimension the rank-{own.rank} argument does not have"
+                    )
+            if own.element_type != outer.element_type:
+                raise VerifyException(f"{what} has element type {own.element_type} but is bound to {outer}")
+            if direction == "in" and any(_writes(use) for use in args[name].result.uses):
+                raise VerifyException(f"{what} is an input, but sdfg '{inner.sym_name.data}' writes it")
+        for name in args:
+            if name not in seen:
+                raise VerifyException(
+                    f"argument '{name}' of sdfg '{inner.sym_name.data}' is not bound by nested SDFG '{label}'"
+                )
+
+    def index_exprs(self) -> list[IndexExpr]:
+        """The bindings' expressions, then the symbols' values, in printed order."""
+        return [e for b in self.bindings.data for e in exprs(b)] + exprs(self.symbol_values)
+
+    def print(self, printer: Printer) -> None:
+        n = len(self.indices)
+
+        def expr(e: IndexExpr) -> None:
+            marker = "\x00"
+            for k, piece in enumerate(e.format(lambda d: f"{marker}{d}{marker}").split(marker)):
+                if k % 2 == 0:
+                    printer.print_string(piece)
+                elif int(piece) < n:
+                    printer.print_ssa_value(self.indices[int(piece)])
+                else:
+                    printer.print_string(f"d{int(piece) - n}")
+
+        def argument(arg: tuple[str, str, SSAValue, list[IndexExpr]]) -> None:
+            printer.print_string(f"{arg[1]} {arg[0]} = ")
+            printer.print_ssa_value(arg[2])
+            printer.print_string("[")
+            printer.print_list(arg[3], expr)
+            printer.print_string("]")
+
+        printer.print_string(" ")
+        printer.print_attribute(self.label)
+        printer.print_string(" (")
+        printer.print_list(self.arguments(), argument)
+        printer.print_string(")")
+        if self.symbol_names.data:
+            printer.print_string(" symbols (")
+            printer.print_list(
+                self.symbol_mapping().items(), lambda item: (printer.print_string(f"{item[0]} = "), expr(item[1]))
+            )
+            printer.print_string(")")
+        if self.data:
+            printer.print_string(" : ")
+            printer.print_list([v.type for v in self.data], printer.print_attribute)
+        printer.print_op_attributes(self.attributes, print_keyword=True)
+        printer.print_string(" ")
+        printer.print_region(self.body, print_entry_block_args=False)
+
+    @classmethod
+    def parse(cls, parser: Parser) -> NestedOp:
+        label = parser.parse_str_literal()
+        dims = _OperandDims(parser)
+
+        def expr() -> IndexExpr:
+            return parse_index_expr(parser, dims, lambda k: _OWN_DIM + k)
+
+        def argument() -> tuple[str, str, UnresolvedOperand, list[IndexExpr]]:
+            direction = parser.parse_keyword_in(NESTED_DIRECTIONS, " (a direction)")
+            name = parser.parse_identifier()
+            parser.parse_punctuation("=")
+            container = parser.parse_unresolved_operand()
+            return name, direction, container, parser.parse_comma_separated_list(parser.Delimiter.SQUARE, expr)
+
+        def symbol() -> tuple[str, IndexExpr]:
+            name = parser.parse_identifier()
+            parser.parse_punctuation("=")
+            value = expr()
+            if any(d >= _OWN_DIM for d in value.dims()):
+                parser.raise_error(f"the value of symbol '{name}' uses an argument's index")
+            return name, value
+
+        arguments = parser.parse_comma_separated_list(parser.Delimiter.PAREN, argument)
+        symbols = []
+        if parser.parse_optional_keyword("symbols"):
+            symbols = parser.parse_comma_separated_list(parser.Delimiter.PAREN, symbol)
+        types: list[Attribute] = []
+        if parser.parse_optional_punctuation(":"):
+            types = parser.parse_comma_separated_list(parser.Delimiter.NONE, parser.parse_type)
+        if len(types) != len(arguments):
+            parser.raise_error(f"{len(arguments)} arguments but {len(types)} container types")
+        attrs = parser.parse_optional_attr_dict_with_keyword()
+        body = parser.parse_region()
+        n = len(dims.operands)
+        top = max((d for a in arguments for e in a[3] for d in e.dims()), default=_OWN_DIM)
+        own = {d: IndexExpr.dim(n + d - _OWN_DIM) for d in range(_OWN_DIM, top + 1)}
+        resolved = [
+            (name, direction, parser.resolve_operand(container, t), [e.substitute(dims=own) for e in binding])
+            for (name, direction, container, binding), t in zip(arguments, types)
+        ]
+        inner = body.block.first_op if body.blocks else None
+        body_ops = list(body.block.ops) if body.blocks else []
+        if len(body_ops) != 1 or not isinstance(inner, SdfgOp):
+            parser.raise_error("sdfg.nested holds exactly one sdfg.sdfg")
+        inner.detach()
+        op = cls(label, resolved, symbols, dims.resolve(), inner)
+        if attrs:
+            op.attributes.update(attrs.data)
+        return op
+
+
+def _writes(use) -> bool:
+    """Whether the op of `use` writes the container it uses there (a nested SDFG: as
+    an argument it does not only read)."""
+    op = use.operation
+    if isinstance(op, NestedOp):
+        return op.directions.data[use.index].data != "in"  # the containers are its first operands
+    return writes_operand(op) is op.operands[use.index]
+
+
+def first_nested(op: Operation) -> NestedOp | None:
+    """The first `sdfg.nested` in `op`: the passes after sdfg-inline-nested take none."""
+    return next((o for o in op.walk() if isinstance(o, NestedOp)), None)
+
+
+def map_parameters(op: Operation) -> list[SSAValue]:
+    """The parameters of the `sdfg.map` ops enclosing `op` in its SDFG, outermost first."""
+    found: list[SSAValue] = []
+    parent = op.parent_op()
+    while parent is not None and not isinstance(parent, SdfgOp):
+        if isinstance(parent, MapOp):
+            found[:0] = parent.params
+        parent = parent.parent_op()
+    return found
+
+
 SDFG = Dialect(
     "sdfg",
     [
@@ -1951,6 +2249,7 @@ SDFG = Dialect(
         MatmulOp,
         ReduceOp,
         LibraryReduceOp,
+        NestedOp,
     ],
     [IndexExprAttr, ArrayType],
 )

@@ -35,11 +35,11 @@ def _verify_between(previous: ModulePass | None, module: ModuleOp, following: Mo
 
 @dataclass(frozen=True)
 class SdfgToPoplarPass(PipelinePass):
-    """The whole lowering: sdfg-weaken-literals, sdfg-hoist-reductions, sdfg-choose-reductions,
-    sdfg-copy-reduction-boxes, sdfg-expand-reductions (before ipu-demote-f64: the imported
-    Reduce nodes take the paths their element types as DaCe declares them allow, before
-    float64 turns into float32, and before the passes that read `sdfg.reduce` and maps of
-    `sdfg.accumulate`), (ipu-demote-f64,) sdfg-specialize,
+    """The whole lowering: sdfg-inline-nested, sdfg-weaken-literals, sdfg-hoist-reductions,
+    sdfg-choose-reductions, sdfg-copy-reduction-boxes, sdfg-expand-reductions (before
+    ipu-demote-f64: the imported Reduce nodes take the paths their element types as DaCe
+    declares them allow, before float64 turns into float32, and before the passes that
+    read `sdfg.reduce` and maps of `sdfg.accumulate`), (ipu-demote-f64,) sdfg-specialize,
     sdfg-fuse-maps, sdfg-write-in-place, sdfg-chunk-reductions, sdfg-dynamic-copies, sdfg-stream-chunks, ipu-tile-partition,
     ipu-plan-exchange, ipu-vertex-extraction, ipu-select-vertices, convert-ipu-to-poplar."""
 
@@ -68,6 +68,7 @@ class SdfgToPoplarPass(PipelinePass):
         from ipu_lower.passes.sdfg_expand_reductions import SdfgExpandReductionsPass
         from ipu_lower.passes.sdfg_fuse_maps import SdfgFuseMapsPass
         from ipu_lower.passes.sdfg_hoist_reductions import SdfgHoistReductionsPass
+        from ipu_lower.passes.sdfg_inline_nested import SdfgInlineNestedPass
         from ipu_lower.passes.sdfg_specialize import SdfgSpecializePass
         from ipu_lower.passes.sdfg_weaken_literals import SdfgWeakenLiteralsPass
         from ipu_lower.passes.sdfg_stream_chunks import SdfgStreamChunksPass
@@ -77,6 +78,7 @@ class SdfgToPoplarPass(PipelinePass):
         from ipu_lower.passes.vertex_extraction import IpuVertexExtractionPass
 
         return (
+            SdfgInlineNestedPass(),
             SdfgWeakenLiteralsPass(),
             SdfgHoistReductionsPass(),
             SdfgChooseReductionsPass(),

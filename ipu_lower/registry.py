@@ -24,6 +24,7 @@ _DIALECTS = {
 # In the order of the lowering, the whole pipeline first (`ipu-opt --help` lists them so).
 _PASSES = {
     "sdfg-to-poplar": ("ipu_lower.pipelines", "SdfgToPoplarPass"),
+    "sdfg-inline-nested": ("ipu_lower.passes.sdfg_inline_nested", "SdfgInlineNestedPass"),
     "sdfg-weaken-literals": ("ipu_lower.passes.sdfg_weaken_literals", "SdfgWeakenLiteralsPass"),
     "sdfg-hoist-reductions": ("ipu_lower.passes.sdfg_hoist_reductions", "SdfgHoistReductionsPass"),
     "sdfg-choose-reductions": ("ipu_lower.passes.sdfg_choose_reductions", "SdfgChooseReductionsPass"),

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 from xdsl.context import Context
 from xdsl.dialects.builtin import ArrayAttr, ModuleOp, StringAttr
-from xdsl.ir import Operation
+from xdsl.ir import Operation, Region
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import (
     GreedyRewritePatternApplier,
@@ -61,8 +61,10 @@ def _unresolved(exprs: list[IndexExpr], what: str, op: Operation) -> None:
 
 def plan_substitution(module: ModuleOp, values: dict[str, int]) -> dict[IndexExpr, IndexExpr]:
     """Each expression of the module with `values` substituted; an expression that has no
-    value (overflow, division by zero) or a shape or map range left with a symbol is a
-    located error."""
+    value (overflow, division by zero), a shape or map range left with a symbol, and a
+    nested SDFG (whose symbols are its own) are located errors."""
+    if (nested := sd.first_nested(module)) is not None:  # its symbols are its own, not the module's
+        raise error(nested, f"nested SDFG '{nested.label.data}' is not inlined; run sdfg-inline-nested first")
     substituted: dict[IndexExpr, IndexExpr] = {}
     for op, e in sd.index_exprs(module):
         if e not in substituted:
@@ -201,19 +203,25 @@ class SdfgSpecializePass(ModulePass):
         known = {s for program in op.walk() if isinstance(program, sd.SdfgOp) for s in program.symbol_names()}
         if message := unknown_symbols(values, known):
             warnings.warn(message, UnknownSymbolWarning, stacklevel=2)
-        substituted = plan_substitution(op, values)
-        patterns = [
-            pattern(substituted, values)
-            for pattern in (
-                _SpecializeSdfg,
-                _SpecializeContainer,
-                _SpecializeMap,
-                _SpecializeAccess,
-                _SpecializeCopy,
-                _SpecializeMatmul,
-                _SpecializeExprProperties,
-            )
-        ]
-        PatternRewriteWalker(
-            GreedyRewritePatternApplier(patterns, dce_enabled=False), apply_recursively=False
-        ).rewrite_module(op)
+        substitute_exprs(op.body, plan_substitution(op, values), values)
+
+
+def substitute_exprs(region: Region, substituted: dict[IndexExpr, IndexExpr], values: dict[str, int]) -> None:
+    """Rewrite every expression of the ops in `region` to what `substituted` maps it to
+    (every expression there must be a key); SDFGs stop declaring the symbols of `values`.
+    `sdfg-inline-nested` substitutes a nested SDFG's symbol mapping with it."""
+    patterns = [
+        pattern(substituted, values)
+        for pattern in (
+            _SpecializeSdfg,
+            _SpecializeContainer,
+            _SpecializeMap,
+            _SpecializeAccess,
+            _SpecializeCopy,
+            _SpecializeMatmul,
+            _SpecializeExprProperties,
+        )
+    ]
+    PatternRewriteWalker(
+        GreedyRewritePatternApplier(patterns, dce_enabled=False), apply_recursively=False
+    ).rewrite_region(region)

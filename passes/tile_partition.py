@@ -1025,6 +1025,8 @@ class IpuTilePartitionPass(ModulePass):
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         arch = pass_arch(self.arch)
+        if (nested := sd.first_nested(op)) is not None:
+            raise error(nested, f"nested SDFG '{nested.label.data}' is not inlined; run sdfg-inline-nested first")
         for state in [s for s in op.walk() if isinstance(s, sd.StateOp)]:
             sink_reads(state)
         plans = {s: plan_partition(s, arch) for s in op.ops if isinstance(s, sd.SdfgOp)}

@@ -1,15 +1,18 @@
 """Tests for views, transposes and nested SDFGs in the importer
-(ipu_lower/frontend/views.py, ipu_lower/frontend/nested.py): what accesses of which
-containers they become, and the one-line errors for those it cannot resolve.
+(ipu_lower/frontend/views.py; nested SDFGs become `sdfg.nested`, which sdfg-inline-nested
+inlines): what accesses of which containers they become, and the one-line errors for
+those it cannot resolve.
 (No `from __future__ import annotations`: DaCe reads the programs' annotations.)"""
 
 import dace
 import pytest
+from xdsl.context import Context
 
 from ipu_lower.dialects import sdfg as sd
 from ipu_lower.dialects.index_expr import IndexExpr
 from ipu_lower.frontend.importer import SdfgImportError, import_sdfg
 from ipu_lower.frontend.views import ViewError, window
+from ipu_lower.passes.sdfg_inline_nested import SdfgInlineNestedPass
 
 M = dace.symbol("M")
 N = dace.symbol("N")
@@ -39,6 +42,27 @@ def copies(sdfg_op: sd.SdfgOp) -> list[str]:
         f"{sd.container_name(op.destination)}{[(str(b), str(e)) for b, e in op.destination_ranges()]}"
         for op in sdfg_op.walk()
         if isinstance(op, sd.CopyOp)
+    ]
+
+
+def inlined(sdfg: dace.SDFG) -> sd.SdfgOp:
+    """`sdfg` imported, its nested SDFGs inlined by sdfg-inline-nested."""
+    module = import_sdfg(sdfg)
+    module.verify()
+    SdfgInlineNestedPass().apply(Context(), module)
+    module.verify()
+    (sdfg_op,) = module.ops
+    return sdfg_op
+
+
+def bindings(sdfg_op: sd.SdfgOp) -> list[str]:
+    """Each `sdfg.nested` as `label: direction x = A[...], ... | K = ...`, over `d0, d1, ...`
+    of the argument (no index operands in these programs)."""
+    return [
+        f"{op.label.data}: "
+        + ", ".join(f"{d} {c} = {sd.container_name(v)}[{', '.join(map(str, b))}]" for c, d, v, b in op.arguments())
+        + " | " + ", ".join(f"{k} = {v}" for k, v in op.symbol_mapping().items())
+        for op in sdfg_op.walk() if isinstance(op, sd.NestedOp)
     ]
 
 
@@ -203,12 +227,19 @@ def rows_caller(A: dace.float32[M, N], B: dace.float32[M, N]):
 
 
 @pytest.mark.parametrize("simplify", [False, True])
+def test_nested_sdfg_is_imported_as_it_is(simplify):
+    sdfg_op = imported(caller, simplify)
+    (text,) = bindings(sdfg_op)
+    assert text.endswith("doubled: in x = a[d0 + 1], out y = b[d0] | N = N")  # doubled(a[1:], b[:-1])
+    (nested,) = [op for op in sdfg_op.walk() if isinstance(op, sd.NestedOp)]
+    assert nested.inner.arg_names.data[0].data == "x" and "t" in container_names(nested.inner)
+
+
+@pytest.mark.parametrize("simplify", [False, True])
 def test_nested_sdfg_states_replace_the_call(simplify):
     sdfg = caller.to_sdfg(simplify=simplify)
     assert any(isinstance(n, dace.nodes.NestedSDFG) for n, _ in sdfg.all_nodes_recursive())
-    module = import_sdfg(sdfg)
-    module.verify()
-    (sdfg_op,) = module.ops
+    sdfg_op = inlined(sdfg)
     texts = access_texts(sdfg_op)
     assert "r a[__i0 + 1]" in texts  # x[i] of doubled(a[1:], ...) is a[i + 1]
     assert not any(" x[" in t or " y[" in t for t in texts)
@@ -216,7 +247,8 @@ def test_nested_sdfg_states_replace_the_call(simplify):
 
 
 def test_nested_sdfg_rows_and_a_renamed_transient():
-    sdfg_op = imported(rows_caller)
+    assert bindings(imported(rows_caller))[0].endswith("doubled: in x = A[1, d0], out y = B[2, d0] | N = N")
+    sdfg_op = inlined(rows_caller.to_sdfg(simplify=False))
     texts = access_texts(sdfg_op)
     assert "r A[1, __i0]" in texts  # x[i] of doubled(A[1], B[2]) is A[1, i]
     assert "__tmp2[('0', 'N')] -> B[('2', '3'), ('0', 'N')]" in copies(sdfg_op)  # y[:] = ... is B[2, :]
@@ -239,7 +271,8 @@ def increment_part_of_a_row(A: dace.float32[M, N]):
 
 
 def test_nested_sdfg_with_another_symbol_name():
-    sdfg_op = imported(increment_part_of_a_row)
+    assert bindings(imported(increment_part_of_a_row))[0].endswith("increment: inout u = A[2, d0 + 1] | K = N - 1")
+    sdfg_op = inlined(increment_part_of_a_row.to_sdfg(simplify=False))
     (map_op,) = [op for op in sdfg_op.walk() if isinstance(op, sd.MapOp)]
     assert [str(hi) for _, hi, _ in map_op.ranges()] == ["N - 1"]  # K is N - 1 here
     assert "r A[2, __i0 + 1]" in access_texts(sdfg_op)
@@ -259,3 +292,77 @@ def test_nested_sdfg_argument_with_strides_that_do_not_address_it():
     assert "\n" not in message
     assert "(NestedSDFG): nested SDFG '" in message and "doubled': argument 'x' of 'A" in message
     assert "which are neither the strides (N) of the viewed subset's dimensions" in message
+
+
+@dace.program
+def rows_in_a_loop(A: dace.float32[M, N], B: dace.float32[M, N]):
+    for t in range(M):
+        doubled(A[t], B[t])
+
+
+def test_nested_sdfg_in_a_loop_binds_the_loop_variable():
+    # the loop keeps the nested SDFG even simplified; its rows move with t, an index operand
+    sdfg_op = imported(rows_in_a_loop, simplify=True)
+    (nested,) = [op for op in sdfg_op.walk() if isinstance(op, sd.NestedOp)]
+    (loop,) = [op for op in sdfg_op.walk() if isinstance(op, sd.ForOp)]
+    assert list(nested.indices) == [loop.variable]
+    assert [[str(e) for e in b] for *_, b in nested.arguments()] == [["d0", "d1"], ["d0", "d1"]]  # A[t, i], B[t, i]
+    texts = access_texts(inlined(rows_in_a_loop.to_sdfg(simplify=True)))
+    assert "r A[t, __i0]" in texts and "w t[__i0]" in texts
+
+
+def copy_of_two() -> dace.SDFG:
+    """A nested SDFG `inner` that copies its argument a (2 elements) into b."""
+    inner = dace.SDFG("inner")
+    inner.add_array("a", [2], dace.float32)
+    inner.add_array("b", [2], dace.float32)
+    s = inner.add_state("s")
+    s.add_nedge(s.add_read("a"), s.add_write("b"), dace.Memlet("a[0:2]"))
+    return inner
+
+
+def test_nested_sdfg_left_in_a_map_is_imported_in_the_map(monkeypatch):
+    # the rewrites before import take the nested SDFGs out of most maps; one they leave
+    # (here: with those rewrites off) is an sdfg.nested in the sdfg.map, its argument at
+    # the map parameter, and sdfg-inline-nested says it cannot inline it yet
+    from ipu_lower.diagnostics import IpuLowerError
+    from ipu_lower.frontend import importer
+
+    monkeypatch.setattr(importer, "interchange_map_loops", lambda sdfg: None)
+    monkeypatch.setattr(importer, "tasklets_from_branches", lambda sdfg: None)
+    sdfg = dace.SDFG("outer")
+    sdfg.add_array("x", [N, 2], dace.float32)
+    sdfg.add_array("y", [N, 2], dace.float32)
+    state = sdfg.add_state("main")
+    entry, exit_ = state.add_map("m", {"i": "0:N"})
+    node = state.add_nested_sdfg(copy_of_two(), sdfg, {"a"}, {"b"}, {})
+    state.add_memlet_path(state.add_read("x"), entry, node, dst_conn="a", memlet=dace.Memlet("x[i, 0:2]"))
+    state.add_memlet_path(node, exit_, state.add_write("y"), src_conn="b", memlet=dace.Memlet("y[i, 0:2]"))
+    module = import_sdfg(sdfg)
+    module.verify()
+    (nested,) = [op for op in module.walk() if isinstance(op, sd.NestedOp)]
+    (map_op,) = [op for op in module.walk() if isinstance(op, sd.MapOp) and op.label.data == "m"]
+    assert nested.parent_op() is map_op and list(nested.indices) == list(map_op.params)
+    assert [[str(e) for e in b] for *_, b in nested.arguments()] == [["d0", "d1"], ["d0", "d1"]]  # x[i, k], y[i, k]
+    with pytest.raises(IpuLowerError, match="nested SDFG 'inner' is inside map 'm'; nested SDFGs inside maps"):
+        SdfgInlineNestedPass().apply(Context(), module)
+
+
+def test_nested_sdfg_argument_at_a_symbol_that_holds_data():
+    # p = k[0] on an interstate edge: a value at run time, which a binding cannot hold yet
+    sdfg = dace.SDFG("outer")
+    sdfg.add_array("x", [N], dace.float32)
+    sdfg.add_array("y", [N], dace.float32)
+    sdfg.add_array("k", [1], dace.int32)
+    sdfg.add_symbol("p", dace.int32)
+    first, state = sdfg.add_state("first"), sdfg.add_state("main")
+    sdfg.add_edge(first, state, dace.InterstateEdge(assignments={"p": "k[0]"}))
+    node = state.add_nested_sdfg(copy_of_two(), sdfg, {"a"}, {"b"}, {})
+    state.add_edge(state.add_read("x"), None, node, "a", dace.Memlet("x[p:p+2]"))
+    state.add_edge(node, "b", state.add_write("y"), None, dace.Memlet("y[0:2]"))
+    with pytest.raises(SdfgImportError) as info:
+        import_sdfg(sdfg)
+    assert str(info.value) == (
+        "SDFG 'outer', state 'main', node 'inner' (NestedSDFG): argument 'a' of nested SDFG 'inner' is the part of "
+        "'x' at 'p', a symbol an interstate edge assigns (data at run time); not supported yet"
+    )

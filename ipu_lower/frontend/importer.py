@@ -22,6 +22,14 @@ state or in a map, one `sdfg.library_reduce` as it is, which the sdfg-*-reductio
 passes transform; an integer `Dot` a map that accumulates (`ipu_lower.frontend.reductions`).
 A container that is a constant of the SDFG (`constants_prop`: an array literal of the
 program) carries its values (`ipu_lower.dialects.constant_value`).
+A NestedSDFG node becomes `sdfg.nested`, its SDFG imported alone by another importer (its
+arguments' strides are those of the caller's data, so they need not be row-major there):
+each argument is bound to the caller's container on its connector's memlet (the root of a
+view), as an index per dimension of the container over the argument's indices
+(`views.descriptor_window`, with the node's symbol mapping applied to the argument's
+shape and strides), the map parameters and loop variables in scope becoming index
+operands; the symbol mapping, for the symbols the inner SDFG declares. Nothing is inlined
+here: `sdfg-inline-nested` does it.
 Anything not supported yet raises `SdfgImportError` naming the SDFG, state and node.
 """
 
@@ -56,7 +64,7 @@ from ipu_lower.dialects.index_expr import IndexExpr
 from ipu_lower.element_table import element_type_of_numpy
 from ipu_lower.element_types import element_type, mlir_type
 from ipu_lower.frontend import control_flow as cf
-from ipu_lower.frontend import nested, views
+from ipu_lower.frontend import views
 from ipu_lower.frontend.branches import tasklets_from_branches
 from ipu_lower.frontend.library_fallbacks import expand_library_fallbacks
 from ipu_lower.frontend.loop_extents import LoopExtentError, static_loop_extents
@@ -131,8 +139,11 @@ def _malformed(m: nodes.Map) -> str | None:
 
 
 class _SdfgImporter:
-    def __init__(self, sdfg: SDFG):
+    def __init__(self, sdfg: SDFG, nested: bool = False):
         self.sdfg = sdfg
+        self.nested_sdfg = nested
+        """Whether `sdfg` is the SDFG of a NestedSDFG node: its arguments' strides are
+        those of the caller's data, which the node's bindings hold."""
         self.where = f"SDFG '{sdfg.name}'"
         self.containers: dict[str, SSAValue] = {}
         self.container_ops: list[sd.ContainerOp] = []
@@ -188,7 +199,7 @@ class _SdfgImporter:
         # a transient that became SSA values only is no container any more
         containers = [op for op in self.container_ops if op.result.uses or op.container_name.data not in self.values_of]
         body = Block([*containers, *program])
-        symbols = sorted(set().union(*(e.symbols() for _, e in sd.index_exprs(body))))
+        symbols = sorted(set().union(*(e.symbols() for _, e in sd.sdfg_index_exprs(body))))
         return sd.SdfgOp(self.sdfg.name, args, symbols, Region(body))
 
     def argument_names(self) -> list[str]:
@@ -248,7 +259,7 @@ class _SdfgImporter:
         if isinstance(desc, dt.Scalar):
             shape: list[IndexExpr] = []
         else:
-            if not _is_row_major(desc):
+            if not _is_row_major(desc) and (desc.transient or not self.nested_sdfg):
                 raise self.fail(f"{what} is not a contiguous row-major array")
             shape = [self.expr(d, f"{what} has an unsupported shape") for d in desc.shape]
         storage = desc.storage.name if desc.storage.name in sd.CONTAINER_STORAGES else None
@@ -536,10 +547,7 @@ class _SdfgImporter:
     # -- dataflow ---------------------------------------------------------------------
 
     def state(self, state: SDFGState) -> list[Operation]:
-        """The state; or, when it calls nested SDFGs, the state split around the states
-        of each, which are inlined."""
         op = sd.StateOp(state.label)
-        ops: list[Operation] = [op]
         try:
             scope_children = state.scope_children()
         except (ValueError, RuntimeError) as err:  # DaCe's check of the nesting of map scopes
@@ -572,26 +580,84 @@ class _SdfgImporter:
             elif views.is_transpose(node):
                 block.add_op(self.transpose(state, node))
             elif isinstance(node, nodes.NestedSDFG):
-                ops += self.nested(state, node)
-                ops.append(sd.StateOp(f"{state.label}_after_{node.label}"))
-                block = ops[-1].body.block
+                block.add_op(self.nested(state, node))
             else:
                 raise self.fail(
                     f"{type(node).__name__} nodes are not supported yet", state, node
                 )
-        return [op for k, op in enumerate(ops) if k == 0 or not isinstance(op, sd.StateOp) or op.body.block.ops]
+        return [op]
 
-    def nested(self, state: SDFGState, node: nodes.NestedSDFG) -> list[Operation]:
-        """The states of a nested SDFG, inlined (see `nested`)."""
-        try:
-            moved, ops = nested.inline(
-                self.sdfg, state, node, self.aliases, self.containers, lambda inner: import_sdfg(inner).body.block.first_op
+    def nested(self, state: SDFGState, node: nodes.NestedSDFG) -> sd.NestedOp:
+        """A NestedSDFG node: its SDFG, imported alone, and what the node binds to each
+        argument and symbol (see `sd.NestedOp`), in the map parameters and loop
+        variables in scope."""
+        inner = _SdfgImporter(node.sdfg, nested=True).run()
+        scope = {**self.loop_vars, **self.map_params}
+        names = list(scope)
+        own = len(names)  # an argument's index k is dimension own + k until the operands are known
+        dims = {n: k for k, n in enumerate(names)}
+        symbols, mapping = [], {}
+        for name in inner.symbol_names():
+            if name not in node.symbol_mapping:
+                raise self.fail(f"symbol '{name}' of nested SDFG '{node.label}' is not mapped", state, node)
+            value = node.symbol_mapping[name]
+            symbols.append((name, self.expr(value, f"symbol '{name}' of nested SDFG '{node.label}'", state, node, dims)))
+            mapping[name] = to_index_expr(value)  # loop variables as symbols, as in the memlets' subsets
+        arguments = []
+        for name in inner.arg_names.data:
+            direction, outer, binding = self.argument(state, node, name.data, mapping)
+            binding = [e.substitute({n: IndexExpr.dim(dims[n]) for n in e.symbols() if n in dims},
+                                    {k: IndexExpr.dim(own + k) for k in e.dims()}) for e in binding]
+            if assigned := sorted(set().union(*(e.symbols() for e in binding)) & self.assigned):
+                raise self.fail(
+                    f"argument '{name.data}' of nested SDFG '{node.label}' is the part of '{sd.container_name(outer)}' "
+                    f"at '{assigned[0]}', a symbol an interstate edge assigns (data at run time); not supported yet",
+                    state, node,
+                )
+            arguments.append((name.data, direction, outer, binding))
+        every = [e for *_, b in arguments for e in b] + [v for _, v in symbols]
+        used = [d for d in sd.first_use_order(every) if d < own]
+        n = len(used)
+        renumber = {**{d: IndexExpr.dim(k) for k, d in enumerate(used)},
+                    **{own + k: IndexExpr.dim(n + k) for e in every for k in (d - own for d in e.dims()) if k >= 0}}
+        return sd.NestedOp(
+            node.label,
+            [(c, d, v, [e.substitute(dims=renumber) for e in b]) for c, d, v, b in arguments],
+            [(name, v.substitute(dims=renumber)) for name, v in symbols],
+            [scope[names[d]] for d in used],
+            inner,
+        )
+
+    def argument(self, state: SDFGState, node: nodes.NestedSDFG, name: str, symbols) -> tuple[str, SSAValue, list]:
+        """The direction of the argument `name` of a nested SDFG, the caller's container
+        its connector's memlet gives it (the root of a view) and the container's index
+        of each dimension, over the argument's own indices and the symbols in scope."""
+        edges = [e for e in state.in_edges(node) if e.dst_conn == name] + [
+            e for e in state.out_edges(node) if e.src_conn == name
+        ]
+        if not edges:
+            raise self.fail(f"argument '{name}' of nested SDFG '{node.label}' is not connected", state, node)
+        if len({(e.data.data, str(e.data.subset)) for e in edges}) != 1:
+            raise self.fail(
+                f"argument '{name}' of nested SDFG '{node.label}' is read and written through different memlets",
+                state, node,
             )
-        except nested.NestedError as err:
-            raise self.fail(err.message, state, node) from err
-        self.container_ops += moved
-        self.containers.update((op.container_name.data, op.result) for op in moved)
-        return ops
+        memlet = edges[0].data
+        if memlet.data is None or (memlet.data not in self.containers and memlet.data not in self.aliases):
+            raise self.fail(f"argument '{name}' of nested SDFG '{node.label}' is not given a container", state, node)
+        try:
+            indices = views.descriptor_window(
+                name, node.sdfg.arrays[name], memlet.data, self.sdfg.arrays[memlet.data], memlet.subset,
+                kind="argument", symbols=symbols,
+            )
+        except views.ViewError as err:
+            raise self.fail(f"nested SDFG '{node.label}': {err.message}", state, node) from err
+        alias = views.Alias(memlet.data, indices)
+        if memlet.data in self.aliases:
+            alias = alias.through(self.aliases[memlet.data])
+        reads, writes = name in node.in_connectors, name in node.out_connectors
+        direction = "inout" if reads and writes else "out" if writes else "in"
+        return direction, self.containers[alias.root], list(alias.indices)
 
     def copy(self, state: SDFGState, edge) -> sd.CopyOp | sd.MapOp:
         """A copy between containers (either possibly a view); its ranges may use the
@@ -716,6 +782,8 @@ class _SdfgImporter:
                 raise self.fail("nested maps are not supported yet", state, node)
             elif library_kind(node) == "reduce":
                 block.add_ops(ReductionImporter(self, state).reduce(node))
+            elif isinstance(node, nodes.NestedSDFG):
+                block.add_op(self.nested(state, node))
             elif not isinstance(node, nodes.MapExit):
                 raise self.fail(
                     f"{type(node).__name__} nodes inside a map are not supported yet", state, node

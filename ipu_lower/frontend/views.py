@@ -26,78 +26,20 @@ that reads and writes one element per point, like a DaCe `Transpose` library nod
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Mapping, Sequence
 
 from dace import data as dt
 from dace.libraries.standard.nodes import Transpose
 from dace.sdfg import SDFG, SDFGState, nodes
 from dace.sdfg.utils import get_view_edge
-from xdsl.ir import SSAValue
 
-from ipu_lower.dialects import sdfg as sd
+from ipu_lower.dialects.alias import ONE, Alias, ViewError, copy_op
 from ipu_lower.dialects.index_expr import IndexExpr
 from ipu_lower.frontend.symbolic import SymbolicError, to_index_expr
-
-Range = tuple[IndexExpr, IndexExpr]
-"""[begin, end) of one dimension."""
-
-
-class ViewError(Exception):
-    """A view the importer cannot resolve; `node` is where it is."""
-
-    def __init__(self, message: str, node=None):
-        super().__init__(message)
-        self.message = message
-        self.node = node
 
 
 def is_view(desc: dt.Data) -> bool:
     return isinstance(desc, dt.View)
-
-
-@dataclass(frozen=True)
-class Alias:
-    """The root container a name stands for, and the root index of each of its
-    dimensions as an expression of the name's own indices (dimension k is index k)."""
-
-    root: str
-    indices: tuple[IndexExpr, ...]
-
-    @staticmethod
-    def identity(name: str, rank: int) -> Alias:
-        return Alias(name, tuple(IndexExpr.dim(k) for k in range(rank)))
-
-    def apply(self, subset: Sequence[IndexExpr]) -> list[IndexExpr]:
-        """The root indices of the element `subset` of the name."""
-        dims = dict(enumerate(subset))
-        return [e.substitute(dims=dims) for e in self.indices]
-
-    def through(self, outer: Alias) -> Alias:
-        """This alias of a name that `outer` resolves in turn."""
-        return Alias(outer.root, tuple(outer.apply(self.indices)))
-
-    def box(self, ranges: Sequence[Range]) -> list[Range] | None:
-        """The root box of the box `ranges` of the name, when the root holds its elements
-        as a box in the same row-major order; else None."""
-        result: list[Range] = []
-        order: list[int] = []
-        for e in self.indices:
-            used = sorted(e.dims())
-            if not used:
-                result.append((e, e + 1))
-                continue
-            k = used[0]
-            if len(used) != 1 or e.dim_offset(k) is None:
-                return None
-            begin, end = ranges[k]
-            result.append((e.substitute(dims={k: begin}), e.substitute(dims={k: end})))
-            order.append(k)
-        extents = [end - begin for begin, end in ranges]
-        dropped = [k for k in range(len(ranges)) if k not in order]
-        if order != sorted(set(order)) or any(extents[k] != IndexExpr.constant(1) for k in dropped):
-            return None
-        return result
 
 
 def resolve(aliases: dict[str, Alias], name: str, subset: Sequence[IndexExpr]) -> tuple[str, list[IndexExpr]]:
@@ -125,9 +67,6 @@ def _contiguous_strides(shape: Sequence[IndexExpr]) -> list[IndexExpr]:
 
 def _text(values: Sequence[IndexExpr]) -> str:
     return "(" + ", ".join(str(v) for v in values) + ")"
-
-
-ONE = IndexExpr.constant(1)
 
 
 def window(
@@ -212,14 +151,17 @@ def _split(flat: IndexExpr, shape: Sequence[IndexExpr]) -> tuple[IndexExpr, ...]
 
 
 def descriptor_window(
-    name: str, desc: dt.Data, parent: str, parent_desc: dt.Data, subset, node=None, kind: str = "view"
+    name: str, desc: dt.Data, parent: str, parent_desc: dt.Data, subset, node=None, kind: str = "view",
+    symbols: Mapping[str, IndexExpr] | None = None,
 ) -> tuple[IndexExpr, ...]:
-    """`window` for DaCe descriptors and a DaCe subset (None: all of the parent)."""
+    """`window` for DaCe descriptors and a DaCe subset (None: all of the parent);
+    `symbols` are substituted into the shape and strides of `desc` (a nested SDFG's
+    argument, in its own symbols)."""
     what = f"{kind} '{name}' of '{parent}'"
     shape, strides, parent_shape, parent_strides = [], [], [], []  # DaCe gives Scalars shape (1,)
     if not isinstance(desc, dt.Scalar):
-        shape = _exprs(desc.shape, f"{what} has an unsupported shape", node)
-        strides = _exprs(desc.strides, f"{what} has unsupported strides", node)
+        shape = [e.substitute(symbols) for e in _exprs(desc.shape, f"{what} has an unsupported shape", node)]
+        strides = [e.substitute(symbols) for e in _exprs(desc.strides, f"{what} has unsupported strides", node)]
     if not isinstance(parent_desc, dt.Scalar):
         parent_shape = _exprs(parent_desc.shape, f"{what} views an unsupported shape", node)
         parent_strides = _exprs(parent_desc.strides, f"{what} views unsupported strides", node)
@@ -289,50 +231,6 @@ def _node_alias(sdfg: SDFG, state: SDFGState, node: nodes.AccessNode, resolved: 
 
 
 # -- copies through views and transposes -----------------------------------------------------
-
-
-def copy_op(
-    label: str,
-    source: tuple[SSAValue, Alias, list[Range]],
-    destination: tuple[SSAValue, Alias, list[Range]],
-    permutation: Sequence[int] | None = None,
-    indices: Sequence[SSAValue] = (),
-) -> sd.CopyOp | sd.MapOp:
-    """Copy the box of a source name (its root container, alias and box) to the box of a
-    destination name: an `sdfg.copy` of the root boxes when both keep their elements'
-    order, else a map over the destination's box, reading the source element at
-    `permutation` of the point (a transpose) and writing the point. Both boxes must have
-    the same extents once dimensions of extent 1 are dropped (in permuted order). The
-    boxes may use `indices` (loop variables) as dimensions; only an `sdfg.copy` can."""
-    (src_value, src_alias, src_ranges), (dst_value, dst_alias, dst_ranges) = source, destination
-    if permutation is None:
-        src_box, dst_box = src_alias.box(src_ranges), dst_alias.box(dst_ranges)
-        if src_box is not None and dst_box is not None:
-            return sd.CopyOp(src_value, src_box, dst_value, dst_box, indices)
-    if indices:
-        raise ViewError(f"copy '{label}' through a view that reorders elements, of a box that moves with a loop; "
-                        "not supported yet")
-    src_walk = [k for k, (b, e) in enumerate(src_ranges) if e - b != ONE]
-    dst_walk = [k for k, (b, e) in enumerate(dst_ranges) if e - b != ONE]
-    order = list(permutation) if permutation is not None else list(range(len(dst_walk)))
-    if len(src_walk) != len(dst_walk) or sorted(order) != list(range(len(dst_walk))) or any(
-        src_ranges[src_walk[order[p]]][1] - src_ranges[src_walk[order[p]]][0] != dst_ranges[k][1] - dst_ranges[k][0]
-        for p, k in enumerate(dst_walk)
-    ):
-        raise ViewError(f"copy '{label}' between boxes of different shapes through a view; not supported")
-    extents = [dst_ranges[k][1] - dst_ranges[k][0] for k in dst_walk]
-    op = sd.MapOp(label, [0] * len(extents), extents, [1] * len(extents), param_names=[f"i{p}" for p in range(len(extents))])
-    points = [IndexExpr.dim(p) for p in range(len(extents))]
-    src_point = [b for b, _ in src_ranges]
-    for p, k in enumerate(dst_walk):
-        src_point[src_walk[order[p]]] = src_point[src_walk[order[p]]] + points[p]
-    dst_point = [b for b, _ in dst_ranges]
-    for p, k in enumerate(dst_walk):
-        dst_point[k] = dst_point[k] + points[p]
-    read = sd.ReadOp(src_value, *sd.access_operands(op.params, src_alias.apply(src_point)))
-    write = sd.WriteOp(read.result, dst_value, *sd.access_operands(op.params, dst_alias.apply(dst_point)))
-    op.body.block.add_ops([read, write])
-    return op
 
 
 def is_transpose(node) -> bool:

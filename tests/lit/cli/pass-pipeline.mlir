@@ -22,6 +22,7 @@
 // output), --time-passes times every step, and never the pipeline as one pass.
 // RUN: ipu-opt %inputs/axpy.mlir --symbols N=6 -p sdfg-to-poplar --print-between-passes | filecheck %s --check-prefix=STEPS
 // STEPS-NOT: IR after sdfg-to-poplar
+// STEPS:      IR after sdfg-inline-nested:
 // STEPS:      IR after sdfg-specialize:
 // STEPS-NEXT: builtin.module {
 // STEPS-NEXT:   sdfg.sdfg @axpy args ["a", "x", "y"] symbols [] {
@@ -46,7 +47,8 @@
 
 // RUN: ipu-opt %inputs/axpy.mlir --symbols N=6 -p sdfg-to-poplar --time-passes | filecheck %s --check-prefix=TIME
 // TIME-NOT:  sdfg-to-poplar
-// TIME:      Pass sdfg-specialize took {{[0-9.e+-]+}} seconds
+// TIME:      Pass sdfg-inline-nested took {{[0-9.e+-]+}} seconds
+// TIME-NEXT: Pass sdfg-specialize took {{[0-9.e+-]+}} seconds
 // TIME-NEXT: Pass sdfg-fuse-maps took {{[0-9.e+-]+}} seconds
 // TIME-NEXT: Pass sdfg-write-in-place took {{[0-9.e+-]+}} seconds
 // TIME-NEXT: Pass sdfg-chunk-reductions took {{[0-9.e+-]+}} seconds

@@ -389,3 +389,19 @@ sdfg.sdfg @stale args ["x", "y", "z"] symbols [] {
 }
 
 // CHECK: ipu-tile-partition-invalid.mlir:[[# @LINE - 6]]:5: error: the value of 'x[]' is used after a step that writes it; not supported yet
+
+// -----
+
+// A nested SDFG's symbols are its own: it is inlined (sdfg-inline-nested) before this.
+sdfg.sdfg @caller args ["a"] symbols ["N"] {
+  %a = sdfg.container "a" : !sdfg.array<N x f32>
+  sdfg.state "s" {
+    sdfg.nested "f" (inout x = %a[d0]) symbols (N = N) : !sdfg.array<N x f32> {
+      sdfg.sdfg @f args ["x"] symbols ["N"] {
+        %x = sdfg.container "x" : !sdfg.array<N x f32>
+      }
+    }
+  }
+}
+
+// CHECK: ipu-tile-partition-invalid.mlir:[[# @LINE - 8]]:5: error: nested SDFG 'f' is not inlined; run sdfg-inline-nested first

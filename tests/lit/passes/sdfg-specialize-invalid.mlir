@@ -124,3 +124,19 @@ sdfg.sdfg @product args [] symbols ["N", "M"] {
 }
 
 // CHECK: sdfg-specialize-invalid.mlir:[[# @LINE - 4]]:5: error: unresolved symbol 'M' in the boxes of product 'mv'; give its value with --symbols M=... or sdfg-specialize{symbols="..."}
+
+// -----
+
+// A nested SDFG's symbols are its own: it is inlined (sdfg-inline-nested) before this.
+sdfg.sdfg @caller args ["a"] symbols ["N"] {
+  %a = sdfg.container "a" : !sdfg.array<N x f32>
+  sdfg.state "s" {
+    sdfg.nested "f" (inout x = %a[d0]) symbols (N = N) : !sdfg.array<N x f32> {
+      sdfg.sdfg @f args ["x"] symbols ["N"] {
+        %x = sdfg.container "x" : !sdfg.array<N x f32>
+      }
+    }
+  }
+}
+
+// CHECK: sdfg-specialize-invalid.mlir:[[# @LINE - 8]]:5: error: nested SDFG 'f' is not inlined; run sdfg-inline-nested first
