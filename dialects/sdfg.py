@@ -1795,48 +1795,6 @@ class LibraryReduceOp(_ReduceBoxes, IRDLOperation):
     padded = opt_prop_def(UnitAttr)
     path = opt_prop_def(StringAttr)
     traits = traits_def(HasParent(StateOp, MapOp))
-NESTED_DIRECTIONS = ("in", "out", "inout")
-"""How a nested SDFG uses an argument: DaCe's in connectors, out connectors, or both."""
-
-_OWN_DIM = 1 << 20
-"""Where the parser numbers an argument's own dimensions until it knows the operands."""
-
-
-@irdl_op_definition
-class NestedOp(IRDLOperation):
-    """DaCe's NestedSDFG node: its region holds the called SDFG (one `sdfg.sdfg`, with
-    its own containers, arguments and symbols), run where the op stands, in a state or
-    a map.
-
-    Each connector binds an argument of the inner SDFG to caller data: the container
-    operand `data[k]` and, per dimension of that container, its index as an expression
-    of the argument's own indices (`d0`, `d1`, ...), the caller's symbols and the
-    `indices` (variables of enclosing `sdfg.for` loops, parameters of enclosing maps):
-    the alias DaCe spells with the connector memlet's subset and the argument's strides,
-    made explicit. `x = %a[d0 + 1]` is `inner(a[1:])`, `y = %B[2, d0]` a row of B. A
-    direction says whether the inner SDFG reads the argument, writes it or both.
-    `symbols` maps every symbol of the inner SDFG to an expression of the caller's
-    symbols and the `indices` (DaCe's symbol_mapping).
-
-    `sdfg.nested "f" (in x = %a[d0 + 1], out y = %b[d0]) symbols (K = N - 1)
-        : !sdfg.array<N x f32>, !sdfg.array<N x f32> { sdfg.sdfg @f ... }`
-
-    In an expression of a binding, dimension j < len(indices) is `indices[j]` and
-    dimension len(indices) + k the argument's index k.
-    """
-
-    name = "sdfg.nested"
-    label = _label_prop()
-    connectors = prop_def(ArrayAttr[StringAttr])
-    directions = prop_def(ArrayAttr[StringAttr])
-    bindings = prop_def(ArrayAttr[ArrayAttr[IndexExprAttr]])
-    symbol_names = prop_def(ArrayAttr[StringAttr])
-    symbol_values = prop_def(ArrayAttr[IndexExprAttr])
-    data = var_operand_def(ArrayType)
-    indices = var_operand_def(IndexType)
-    body = region_def("single_block")
-    traits = traits_def(NoTerminator())
-    irdl_options = (AttrSizedOperandSegments(as_property=True),)
 
     def __init__(
         self,
@@ -1989,6 +1947,52 @@ class NestedOp(IRDLOperation):
         return op
 
 
+NESTED_DIRECTIONS = ("in", "out", "inout")
+"""How a nested SDFG uses an argument: DaCe's in connectors, out connectors, or both."""
+
+_OWN_DIM = 1 << 20
+"""Where the parser numbers an argument's own dimensions until it knows the operands."""
+
+
+@irdl_op_definition
+class NestedOp(IRDLOperation):
+    """DaCe's NestedSDFG node: its region holds the called SDFG (one `sdfg.sdfg`, with
+    its own containers, arguments and symbols), run where the op stands, in a state or
+    a map.
+
+    Each connector binds an argument of the inner SDFG to caller data: the container
+    operand `data[k]` and, per dimension of that container, its index as an expression
+    of the argument's own indices (`d0`, `d1`, ...), the caller's symbols and the
+    `indices` (variables of enclosing `sdfg.for` loops, parameters of enclosing maps):
+    the alias DaCe spells with the connector memlet's subset and the argument's strides,
+    made explicit. `x = %a[d0 + 1]` is `inner(a[1:])`, `y = %B[2, d0]` a row of B. A
+    direction says whether the inner SDFG reads the argument, writes it or both.
+    `symbols` maps every symbol of the inner SDFG to an expression of the caller's
+    symbols and the `indices` (DaCe's symbol_mapping).
+
+    `sdfg.nested "f" (in x = %a[d0 + 1], out y = %b[d0]) symbols (K = N - 1)
+        : !sdfg.array<N x f32>, !sdfg.array<N x f32> { sdfg.sdfg @f ... }`
+
+    In an expression of a binding, dimension j < len(indices) is `indices[j]` and
+    dimension len(indices) + k the argument's index k.
+    """
+
+    name = "sdfg.nested"
+    label = _label_prop()
+    connectors = prop_def(ArrayAttr[StringAttr])
+    directions = prop_def(ArrayAttr[StringAttr])
+    bindings = prop_def(ArrayAttr[ArrayAttr[IndexExprAttr]])
+    symbol_names = prop_def(ArrayAttr[StringAttr])
+    symbol_values = prop_def(ArrayAttr[IndexExprAttr])
+    data = var_operand_def(ArrayType)
+    indices = var_operand_def(IndexType)
+    body = region_def("single_block")
+    traits = traits_def(NoTerminator())
+    irdl_options = (AttrSizedOperandSegments(as_property=True),)
+
+    def __init__(
+        self,
+        label: str,
         arguments: Sequence[tuple[str, str, SSAValue, Sequence[IndexExpr]]],
         symbols: Sequence[tuple[str, IndexExpr]],
         indices: Sequence[SSAValue],
