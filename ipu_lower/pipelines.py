@@ -35,7 +35,7 @@ def _verify_between(previous: ModulePass | None, module: ModuleOp, following: Mo
 
 @dataclass(frozen=True)
 class SdfgToPoplarPass(PipelinePass):
-    """The whole lowering: (ipu-demote-f64,) sdfg-specialize, sdfg-fuse-maps,
+    """The whole lowering: (ipu-demote-f64,) sdfg-specialize, sdfg-collapse-maps, sdfg-fuse-maps,
     sdfg-write-in-place, sdfg-chunk-reductions, sdfg-dynamic-copies, sdfg-stream-chunks, ipu-tile-partition,
     ipu-plan-exchange, ipu-vertex-extraction, ipu-select-vertices, convert-ipu-to-poplar."""
 
@@ -58,6 +58,7 @@ class SdfgToPoplarPass(PipelinePass):
         from ipu_lower.passes.demote_f64 import IpuDemoteF64Pass
         from ipu_lower.passes.plan_exchange import IpuPlanExchangePass
         from ipu_lower.passes.sdfg_chunk_reductions import SdfgChunkReductionsPass
+        from ipu_lower.passes.sdfg_collapse_maps import SdfgCollapseMapsPass
         from ipu_lower.passes.sdfg_dynamic_copies import SdfgDynamicCopiesPass
         from ipu_lower.passes.sdfg_fuse_maps import SdfgFuseMapsPass
         from ipu_lower.passes.sdfg_specialize import SdfgSpecializePass
@@ -70,6 +71,7 @@ class SdfgToPoplarPass(PipelinePass):
         return (
             *([IpuDemoteF64Pass()] if self.demote_f64 else []),
             SdfgSpecializePass(symbols=self.symbols),
+            SdfgCollapseMapsPass(),
             SdfgFuseMapsPass(),
             SdfgWriteInPlacePass(),
             SdfgChunkReductionsPass(arch=self.arch),

@@ -26,6 +26,7 @@ _PASSES = {
     "sdfg-to-poplar": ("ipu_lower.pipelines", "SdfgToPoplarPass"),
     "ipu-demote-f64": ("ipu_lower.passes.demote_f64", "IpuDemoteF64Pass"),
     "sdfg-specialize": ("ipu_lower.passes.sdfg_specialize", "SdfgSpecializePass"),
+    "sdfg-collapse-maps": ("ipu_lower.passes.sdfg_collapse_maps", "SdfgCollapseMapsPass"),
     "sdfg-fuse-maps": ("ipu_lower.passes.sdfg_fuse_maps", "SdfgFuseMapsPass"),
     "sdfg-write-in-place": ("ipu_lower.passes.sdfg_write_in_place", "SdfgWriteInPlacePass"),
     "sdfg-chunk-reductions": ("ipu_lower.passes.sdfg_chunk_reductions", "SdfgChunkReductionsPass"),

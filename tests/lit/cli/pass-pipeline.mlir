@@ -47,6 +47,7 @@
 // RUN: ipu-opt %inputs/axpy.mlir --symbols N=6 -p sdfg-to-poplar --time-passes | filecheck %s --check-prefix=TIME
 // TIME-NOT:  sdfg-to-poplar
 // TIME:      Pass sdfg-specialize took {{[0-9.e+-]+}} seconds
+// TIME-NEXT: Pass sdfg-collapse-maps took {{[0-9.e+-]+}} seconds
 // TIME-NEXT: Pass sdfg-fuse-maps took {{[0-9.e+-]+}} seconds
 // TIME-NEXT: Pass sdfg-write-in-place took {{[0-9.e+-]+}} seconds
 // TIME-NEXT: Pass sdfg-chunk-reductions took {{[0-9.e+-]+}} seconds
