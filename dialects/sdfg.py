@@ -544,12 +544,15 @@ MAP_SCHEDULES = ("IPU_Device", "IPU_Workers")
 @irdl_op_definition
 class MapOp(IRDLOperation):
     """A parallel map scope. Each block argument of the body is one parameter, ranging
-    over [lower, upper) with step `step` (expressions of symbols). The DaCe schedule,
-    when the SDFG names one of `MAP_SCHEDULES`, says where it runs: `IPU_Workers` keeps
-    the map and the arrays it touches on one tile; otherwise ipu-tile-partition decides.
+    over [lower, upper) with step `step`: expressions of symbols and, for a map nested in
+    another, of the `indices`, parameters of enclosing maps (`0:i + 1` inside a map over
+    `i`; numbered in order of first use, as in memlets). The DaCe schedule, when the SDFG
+    names one of `MAP_SCHEDULES`, says where it runs: `IPU_Workers` keeps the map and the
+    arrays it touches on one tile; otherwise ipu-tile-partition decides.
 
     `sdfg.map "m" (%i, %j) = (0, 0) to (N, M) step (1, 1) { ... }`
     `sdfg.map "m" (%i) = (0) to (N) step (1) schedule "IPU_Workers" { ... }`
+    `sdfg.map "inner" (%j) = (0) to (%i + 1) step (1) { ... }` (in a map over `%i`)
     """
 
     name = "sdfg.map"
@@ -558,6 +561,7 @@ class MapOp(IRDLOperation):
     upper = prop_def(ArrayAttr[IndexExprAttr])
     step = prop_def(ArrayAttr[IndexExprAttr])
     schedule = opt_prop_def(StringAttr)
+    indices = var_operand_def(IndexType)
     body = region_def("single_block")
     traits = traits_def(NoTerminator())
 
@@ -570,6 +574,7 @@ class MapOp(IRDLOperation):
         body: Region | None = None,
         param_names: Sequence[str] = (),
         schedule: str | None = None,
+        indices: Sequence[SSAValue] = (),
     ):
         if body is None:
             block = Block(arg_types=[IndexType()] * len(lower))
@@ -577,6 +582,7 @@ class MapOp(IRDLOperation):
                 arg.name_hint = hint if is_identifier(hint) else None
             body = Region(block)
         super().__init__(
+            operands=[indices],
             properties={
                 "label": StringAttr(label),
                 "lower": ArrayAttr([expr_attr(e) for e in lower]),
@@ -612,8 +618,15 @@ class MapOp(IRDLOperation):
             raise VerifyException(
                 f"map '{label}' has schedule '{self.schedule.data}', not one of {', '.join(MAP_SCHEDULES)}"
             )
-        for bounds in (self.lower, self.upper, self.step):
-            _verify_no_dims(exprs(bounds), f"range of map '{label}'")
+        _verify_no_dims(exprs(self.step), f"step of map '{label}'")
+        bounds = exprs(self.lower) + exprs(self.upper)  # in the order the text names them
+        if any(d >= len(self.indices) for e in bounds for d in e.dims()):
+            raise VerifyException(f"range of map '{label}' uses a dimension that is not an operand")
+        if first_use_order(bounds) != list(range(len(self.indices))):
+            raise VerifyException(f"map '{label}' must use each index operand, in the order its ranges first name them")
+        enclosing = [p for op in _enclosing(self, MapOp) for p in op.params]  # type: ignore[attr-defined]
+        if any(index not in enclosing for index in self.indices):
+            raise VerifyException(f"the ranges of map '{label}' may use the parameters of enclosing maps only")
         for s in exprs(self.step):
             if (value := s.constant_value()) is not None and value <= 0:
                 raise VerifyException(f"map '{label}' has non-positive step {value}")
@@ -627,9 +640,9 @@ class MapOp(IRDLOperation):
         printer.print_string(" (")
         printer.print_list(self.params, printer.print_ssa_value)
         printer.print_string(") = ")
-        _print_expr_list(printer, exprs(self.lower))
+        _print_expr_list(printer, exprs(self.lower), operands=self.indices)
         printer.print_string(" to ")
-        _print_expr_list(printer, exprs(self.upper))
+        _print_expr_list(printer, exprs(self.upper), operands=self.indices)
         printer.print_string(" step ")
         _print_expr_list(printer, exprs(self.step))
         if self.schedule is not None:
@@ -646,15 +659,17 @@ class MapOp(IRDLOperation):
             parser.Delimiter.PAREN, lambda: parser.parse_argument(expect_type=False)
         )
         parser.parse_punctuation("=")
-        lower = _parse_expr_list(parser)
+        dims = _OperandDims(parser)
+        lower = parser.parse_comma_separated_list(parser.Delimiter.PAREN, lambda: parse_index_expr(parser, dims))
         parser.parse_keyword("to")
-        upper = _parse_expr_list(parser)
+        upper = parser.parse_comma_separated_list(parser.Delimiter.PAREN, lambda: parse_index_expr(parser, dims))
         parser.parse_keyword("step")
         step = _parse_expr_list(parser)
         schedule = parser.parse_str_literal() if parser.parse_optional_keyword("schedule") else None
         attrs = parser.parse_optional_attr_dict_with_keyword()
+        indices = dims.resolve()
         body = parser.parse_region([p.resolve(IndexType()) for p in params])
-        op = cls(label, lower, upper, step, body, schedule=schedule)
+        op = cls(label, lower, upper, step, body, schedule=schedule, indices=indices)
         if attrs:
             op.attributes.update(attrs.data)
         return op
@@ -1106,6 +1121,17 @@ def _verify_program_block(block: Block, what: str) -> None:
             raise VerifyException(
                 f"'{op.name}' is not allowed in {what} (expected sdfg.state, sdfg.for, sdfg.while or sdfg.if)"
             )
+
+
+def _enclosing(op: Operation, kind: type[Operation]) -> list[Operation]:
+    """The ops of type `kind` enclosing `op` inside its SDFG, innermost first."""
+    found = []
+    parent = op.parent_op()
+    while parent is not None and not isinstance(parent, SdfgOp):
+        if isinstance(parent, kind):
+            found.append(parent)
+        parent = parent.parent_op()
+    return found
 
 
 def loop_variables(op: Operation) -> list[SSAValue]:

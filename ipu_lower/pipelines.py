@@ -35,11 +35,12 @@ def _verify_between(previous: ModulePass | None, module: ModuleOp, following: Mo
 
 @dataclass(frozen=True)
 class SdfgToPoplarPass(PipelinePass):
-    """The whole lowering: sdfg-inline-nested, sdfg-weaken-literals, sdfg-hoist-reductions,
-    sdfg-choose-reductions, sdfg-copy-reduction-boxes, sdfg-expand-reductions (before
-    ipu-demote-f64: the imported Reduce nodes take the paths their element types as DaCe
-    declares them allow, before float64 turns into float32, and before the passes that
-    read `sdfg.reduce` and maps of `sdfg.accumulate`), (ipu-demote-f64,) sdfg-specialize,
+    """The whole lowering: sdfg-inline-nested, sdfg-collapse-maps, sdfg-weaken-literals,
+    sdfg-hoist-reductions, sdfg-choose-reductions, sdfg-copy-reduction-boxes,
+    sdfg-expand-reductions (before ipu-demote-f64: the imported Reduce nodes take the paths
+    their element types as DaCe declares them allow, before float64 turns into float32,
+    and before the passes that read `sdfg.reduce` and maps of `sdfg.accumulate`),
+    (ipu-demote-f64,) sdfg-specialize,
     sdfg-fuse-maps, sdfg-write-in-place, sdfg-chunk-reductions, sdfg-dynamic-copies, sdfg-stream-chunks, ipu-tile-partition,
     ipu-plan-exchange, ipu-vertex-extraction, ipu-select-vertices, convert-ipu-to-poplar."""
 
@@ -63,6 +64,7 @@ class SdfgToPoplarPass(PipelinePass):
         from ipu_lower.passes.plan_exchange import IpuPlanExchangePass
         from ipu_lower.passes.sdfg_choose_reductions import SdfgChooseReductionsPass
         from ipu_lower.passes.sdfg_chunk_reductions import SdfgChunkReductionsPass
+        from ipu_lower.passes.sdfg_collapse_maps import SdfgCollapseMapsPass
         from ipu_lower.passes.sdfg_copy_reduction_boxes import SdfgCopyReductionBoxesPass
         from ipu_lower.passes.sdfg_dynamic_copies import SdfgDynamicCopiesPass
         from ipu_lower.passes.sdfg_expand_reductions import SdfgExpandReductionsPass
@@ -79,6 +81,7 @@ class SdfgToPoplarPass(PipelinePass):
 
         return (
             SdfgInlineNestedPass(),
+            SdfgCollapseMapsPass(),
             SdfgWeakenLiteralsPass(),
             SdfgHoistReductionsPass(),
             SdfgChooseReductionsPass(),

@@ -202,6 +202,12 @@ def analyze_body(
         if isinstance(op, sd.ApplyOp):
             _check_apply(what, op, params, ops)
             continue
+        if isinstance(op, sd.MapOp):
+            raise error(
+                op,
+                f"map '{op.label.data}' inside {what} is not supported yet: sdfg-collapse-maps merges a nested map "
+                "only when the enclosing body computes values (reads, tasklets) and then runs it",
+            )
         if not isinstance(op, sd.ReadOp | sd.WriteOp | sd.AccumulateOp):
             raise error(op, f"'{op.name}' inside {what} is not supported yet")
         name = sd.container_name(op.container)

@@ -89,6 +89,12 @@ def analyze_reduction(map_op: sd.MapOp) -> ReductionMap:
             )
         if isinstance(op, sd.TaskletOp | sd.AccumulateOp):
             continue
+        if isinstance(op, sd.ApplyOp):
+            raise error(
+                op,
+                f"{what} accumulates and computes with its parameters (a tasklet that reads one, or the guard "
+                "sdfg-collapse-maps puts on a range that depends on an enclosing map); not supported yet",
+            )
         if not isinstance(op, sd.ReadOp):
             raise error(op, f"'{op.name}' inside {what} is not supported yet")
         name = sd.container_name(op.container)

@@ -11,7 +11,8 @@ computing the condition, `sdfg.condition`). Symbols assigned on interstate edges
 not counted loop variables hold data at run time (`__tmp0 = A[0]`): each becomes a
 transient scalar container, written by a state that computes the assignment.
 
-Then, in each state, the dataflow in topological order. Maps become `sdfg.map`,
+Then, in each state, the dataflow in topological order. Maps become `sdfg.map` (a map
+nested in a map inside it, its bounds over the enclosing parameters as operands),
 tasklets `sdfg.tasklet` with `arith`/`math` bodies (a symbol the code reads, such as a
 loop variable, is an extra input: `sdfg.apply` for loop variables and sizes, a read for
 symbols that hold data), memlets `sdfg.read`/`sdfg.write`, AccessNode-to-AccessNode
@@ -754,18 +755,26 @@ class _SdfgImporter:
         if memlet.dynamic:
             raise self.fail(f"dynamic memlet '{_memlet_text(memlet)}' is not supported yet", state, node)
 
-    def map(self, state: SDFGState, entry: nodes.MapEntry, scope_children) -> sd.MapOp:
+    def map(self, state: SDFGState, entry: nodes.MapEntry, scope_children, outer: dict | None = None) -> sd.MapOp:
+        """The map of `entry`, with the maps nested in it; `outer` holds the SSA values
+        of the enclosing map's scope (see `tasklet_with_memlets`)."""
         m = entry.map
+        dims = {name: k for k, name in enumerate(self.map_params)}  # an enclosing map's parameters
         lower, upper, step = [], [], []
         for begin, end, stride in m.range.ranges:
-            lower.append(self.expr(begin, "unsupported map range", state, entry))
-            upper.append(self.expr(end, "unsupported map range", state, entry) + 1)
-            step.append(self.expr(stride, "unsupported map range", state, entry))
+            lower.append(self.expr(begin, "unsupported map range", state, entry, dims))
+            upper.append(self.expr(end, "unsupported map range", state, entry, dims) + 1)
+            step.append(self.expr(stride, "unsupported map range", state, entry, dims))
+        if any(e.dims() for e in step):
+            raise self.fail("the step of the map depends on a parameter of an enclosing map; not supported yet", state, entry)
+        indices, bounds = sd.access_operands(list(self.map_params.values()), lower + upper)
+        lower, upper = bounds[: len(lower)], bounds[len(lower) :]
         schedule = m.schedule.name if m.schedule.name in sd.MAP_SCHEDULES else None
-        op = sd.MapOp(entry.label, lower, upper, step, param_names=list(m.params), schedule=schedule)
-        self.map_params = {p: arg for p, arg in zip(m.params, op.params)}
+        op = sd.MapOp(entry.label, lower, upper, step, param_names=list(m.params), schedule=schedule, indices=indices)
+        enclosing = self.map_params
+        self.map_params = {**enclosing, **dict(zip(m.params, op.params))}
         block = op.body.block
-        values: dict = {}
+        values: dict = dict(outer or {})
         inside = set(scope_children[entry])
         for node in dfs_topological_sort(state, sources=[entry]):
             if node not in inside:
@@ -779,7 +788,7 @@ class _SdfgImporter:
                         "access nodes inside a map must be transient scalars", state, node
                     )
             elif isinstance(node, nodes.MapEntry):
-                raise self.fail("nested maps are not supported yet", state, node)
+                block.add_op(self.map(state, node, scope_children, values))
             elif library_kind(node) == "reduce":
                 block.add_ops(ReductionImporter(self, state).reduce(node))
             elif isinstance(node, nodes.NestedSDFG):
@@ -788,6 +797,7 @@ class _SdfgImporter:
                 raise self.fail(
                     f"{type(node).__name__} nodes inside a map are not supported yet", state, node
                 )
+        self.map_params = enclosing
         return op
 
     def tasklet_with_memlets(
@@ -814,10 +824,12 @@ class _SdfgImporter:
                 continue
             self.check_memlet(state, edge)
             conn = edge.dst_conn
-            if isinstance(edge.src, nodes.Tasklet):  # a value passed between tasklets
-                inputs.append((conn, values[(edge.src, edge.src_conn)]))
-            elif isinstance(edge.src, nodes.AccessNode) and edge.src in values:
-                inputs.append((conn, values[edge.src]))
+            first = state.memlet_path(edge)[0]  # through the entries of nested maps
+            src = first.src
+            if isinstance(src, nodes.Tasklet):  # a value passed between tasklets
+                inputs.append((conn, values[(src, first.src_conn)]))
+            elif isinstance(src, nodes.AccessNode) and src in values:
+                inputs.append((conn, values[src]))
             else:
                 read = sd.ReadOp(*self.element_subset(state, tasklet, edge.data))
                 block.add_op(read)

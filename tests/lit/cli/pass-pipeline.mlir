@@ -48,6 +48,12 @@
 // RUN: ipu-opt %inputs/axpy.mlir --symbols N=6 -p sdfg-to-poplar --time-passes | filecheck %s --check-prefix=TIME
 // TIME-NOT:  sdfg-to-poplar
 // TIME:      Pass sdfg-inline-nested took {{[0-9.e+-]+}} seconds
+// TIME-NEXT: Pass sdfg-collapse-maps took {{[0-9.e+-]+}} seconds
+// TIME-NEXT: Pass sdfg-weaken-literals took {{[0-9.e+-]+}} seconds
+// TIME-NEXT: Pass sdfg-hoist-reductions took {{[0-9.e+-]+}} seconds
+// TIME-NEXT: Pass sdfg-choose-reductions took {{[0-9.e+-]+}} seconds
+// TIME-NEXT: Pass sdfg-copy-reduction-boxes took {{[0-9.e+-]+}} seconds
+// TIME-NEXT: Pass sdfg-expand-reductions took {{[0-9.e+-]+}} seconds
 // TIME-NEXT: Pass sdfg-specialize took {{[0-9.e+-]+}} seconds
 // TIME-NEXT: Pass sdfg-fuse-maps took {{[0-9.e+-]+}} seconds
 // TIME-NEXT: Pass sdfg-write-in-place took {{[0-9.e+-]+}} seconds

@@ -292,15 +292,73 @@ sdfg.sdfg @f args [] symbols [] {
 
 // -----
 
-// Map ranges are expressions of symbols, not of dimensions.
+// Map ranges are expressions of symbols and of the parameters of enclosing maps, which
+// are operands: a dimension that is not one is an error ...
 sdfg.sdfg @f args [] symbols [] {
   sdfg.state "s" {
-    sdfg.map "m" (%i) = (0) to (d0 + 1) step (1) {
+    "sdfg.map"() <{label = "m", lower = [#sdfg.expr<0>], upper = [#sdfg.expr<d0 + 1>], step = [#sdfg.expr<1>]}> ({
+    ^bb0(%i: index):
+    }) : () -> ()
+  }
+}
+
+// CHECK: sdfg-invalid.mlir:[[# @LINE - 6]]:5: error: range of map 'm' uses a dimension that is not an operand
+
+// -----
+
+// ... so is an operand that is not the parameter of an enclosing map (a loop variable) ...
+sdfg.sdfg @f args [] symbols ["N"] {
+  sdfg.for "loop" %t = 0 to N step 1 {
+    sdfg.state "s" {
+      sdfg.map "m" (%i) = (0) to (%t + 1) step (1) {
+      }
     }
   }
 }
 
-// CHECK: sdfg-invalid.mlir:[[# @LINE - 5]]:5: error: range of map 'm' may use symbols only, not dimensions: 'd0 + 1'
+// CHECK: sdfg-invalid.mlir:[[# @LINE - 6]]:7: error: the ranges of map 'm' may use the parameters of enclosing maps only
+
+// -----
+
+// ... as is the map's own parameter ...
+sdfg.sdfg @f args [] symbols [] {
+  sdfg.state "s" {
+    sdfg.map "m" (%i) = (0) to (%i) step (1) {
+    }
+  }
+}
+
+// CHECK: sdfg-invalid.mlir:[[# @LINE - 5]]:5: error: the ranges of map 'm' may use the parameters of enclosing maps only
+
+// -----
+
+// ... operands come in the order the ranges first name them ...
+sdfg.sdfg @f args [] symbols ["N"] {
+  sdfg.state "s" {
+    sdfg.map "m" (%i, %j) = (0, 0) to (N, N) step (1, 1) {
+      "sdfg.map"(%i, %j) <{label = "n", lower = [#sdfg.expr<d1>], upper = [#sdfg.expr<d0 + 1>], step = [#sdfg.expr<1>]}> ({
+      ^bb0(%k: index):
+      }) : (index, index) -> ()
+    }
+  }
+}
+
+// CHECK: sdfg-invalid.mlir:[[# @LINE - 7]]:7: error: map 'n' must use each index operand, in the order its ranges first name them
+
+// -----
+
+// ... and steps are expressions of symbols only.
+sdfg.sdfg @f args [] symbols ["N"] {
+  sdfg.state "s" {
+    sdfg.map "m" (%i) = (1) to (N) step (1) {
+      "sdfg.map"(%i) <{label = "n", lower = [#sdfg.expr<0>], upper = [#sdfg.expr<N>], step = [#sdfg.expr<d0>]}> ({
+      ^bb0(%k: index):
+      }) : (index) -> ()
+    }
+  }
+}
+
+// CHECK: sdfg-invalid.mlir:[[# @LINE - 7]]:7: error: step of map 'n' may use symbols only, not dimensions: 'd0'
 
 // -----
 

@@ -251,20 +251,6 @@ sdfg.sdfg @f args [] symbols [] {
 
 // -----
 
-// Map ranges are expressions of symbols: a parameter is not one.
-sdfg.sdfg @f args [] symbols [] {
-  sdfg.state "s" {
-    sdfg.map "m" (%i) = (0) to (%i) step (1) {
-    }
-  }
-}
-
-// CHECK:      sdfg.map "m" (%i) = (0) to (%i) step (1) {
-// CHECK-NEXT: ^^
-// CHECK-NEXT: expected an integer, a symbol or '(' in an index expression
-
-// -----
-
 // In a memlet subset, dimensions are SSA values: `d0` would be a symbol, and cannot be one.
 sdfg.sdfg @f args [] symbols [] {
   %x = sdfg.container "x" transient : !sdfg.array<4 x f32>

@@ -145,8 +145,9 @@ sdfg.sdfg @exprs args [] symbols ["N", "M"] {
 // CHECK-SAME:    } {
 
 // States and maps: parameters are block arguments (one and two), symbolic bounds and
-// steps, nested maps whose subsets mix the parameters of both, an empty map body, a
-// DaCe schedule, a state with attributes and an empty state.
+// steps, nested maps whose subsets mix the parameters of both, a nested map whose
+// bounds use the enclosing parameters (operands, in order of first use), an empty map
+// body, a DaCe schedule, a state with attributes and an empty state.
 
 sdfg.sdfg @maps args ["A"] symbols ["N", "M"] {
   %a = sdfg.container "A" : !sdfg.array<N x M x f32>
@@ -161,6 +162,8 @@ sdfg.sdfg @maps args ["A"] symbols ["N", "M"] {
       sdfg.map "inner" (%k) = (-1) to (N floordiv 2 + 1) step (1) {
         %v = sdfg.read %a[%p + %k, %q - 0] : !sdfg.array<N x M x f32>
         sdfg.write %v to %a[%k + %p, %q] : !sdfg.array<N x M x f32>
+      }
+      sdfg.map "band" (%b) = (%q - 1) to (%p + 1 + %q) step (1) {
       }
     }
     sdfg.map "empty" (%e) = (0) to (4) step (1) {
@@ -186,6 +189,8 @@ sdfg.sdfg @maps args ["A"] symbols ["N", "M"] {
 // CHECK-NEXT:        sdfg.map "inner" ([[K:%.*]]) = (-1) to ((N floordiv 2) + 1) step (1) {
 // CHECK-NEXT:          [[W:%.*]] = sdfg.read [[A]][[[P]] + [[K]], [[Q]]] : !sdfg.array<N x M x f32>
 // CHECK-NEXT:          sdfg.write [[W]] to [[A]][[[K]] + [[P]], [[Q]]] : !sdfg.array<N x M x f32>
+// CHECK-NEXT:        }
+// CHECK-NEXT:        sdfg.map "band" (%{{.*}}) = ([[Q]] - 1) to ([[Q]] + [[P]] + 1) step (1) {
 // CHECK-NEXT:        }
 // CHECK-NEXT:      }
 // CHECK-NEXT:      sdfg.map "empty" (%{{.*}}) = (0) to (4) step (1) {
@@ -214,6 +219,7 @@ sdfg.sdfg @maps args ["A"] symbols ["N", "M"] {
 // GENERIC-NEXT:        ^{{.*}}([[K:%.*]]: index):
 // GENERIC-NEXT:          %{{.*}} = "sdfg.read"(%{{.*}}, [[P]], [[K]], [[Q]]) <{subset = [#sdfg.expr<d0 + d1>, #sdfg.expr<d2>]}> : (!sdfg.array<N x M x f32>, index, index, index) -> f32
 // GENERIC-NEXT:          "sdfg.write"(%{{.*}}, %{{.*}}, [[K]], [[P]], [[Q]]) <{subset = [#sdfg.expr<d0 + d1>, #sdfg.expr<d2>]}> : (f32, !sdfg.array<N x M x f32>, index, index, index) -> ()
+// GENERIC:             "sdfg.map"([[Q]], [[P]]) <{label = "band", lower = [#sdfg.expr<d0 - 1>], upper = [#sdfg.expr<d0 + d1 + 1>], step = [#sdfg.expr<1>]}> ({
 // GENERIC:             "sdfg.map"() <{label = "empty", lower = [#sdfg.expr<0>], upper = [#sdfg.expr<4>], step = [#sdfg.expr<1>]}> ({
 // GENERIC-NEXT:      ^{{.*}}(%{{.*}}: index):
 // GENERIC-NEXT:      }) : () -> ()

@@ -135,6 +135,7 @@ sdfg.sdfg @sum args ["x", "s"] symbols [] {
 
 // -----
 
+// A map still nested in a map (sdfg-collapse-maps has not run, or left it).
 sdfg.sdfg @nested args ["x"] symbols [] {
   %x = sdfg.container "x" : !sdfg.array<8 x f32>
   sdfg.state "s" {
@@ -145,7 +146,7 @@ sdfg.sdfg @nested args ["x"] symbols [] {
   }
 }
 
-// CHECK: ipu-tile-partition-invalid.mlir:[[# @LINE - 6]]:7: error: 'sdfg.map' inside map 'm' is not supported yet
+// CHECK: ipu-tile-partition-invalid.mlir:[[# @LINE - 6]]:7: error: map 'n' inside map 'm' is not supported yet: sdfg-collapse-maps merges a nested map only when the enclosing body computes values (reads, tasklets) and then runs it
 
 // -----
 

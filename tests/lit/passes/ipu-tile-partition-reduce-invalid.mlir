@@ -177,3 +177,28 @@ sdfg.sdfg @constant args ["a", "s"] symbols [] {
 }
 
 // CHECK: ipu-tile-partition-reduce-invalid.mlir:[[# @LINE - 7]]:5: error: map 'm' reduces no array; its values do not depend on the point
+
+// -----
+
+// A row sum over a triangle, as sdfg-collapse-maps guards it.
+sdfg.sdfg @guarded args ["x", "s"] symbols [] {
+  %x = sdfg.container "x" : !sdfg.array<8 x 8 x f32>
+  %s = sdfg.container "s" : !sdfg.array<8 x f32>
+  sdfg.state "s0" {
+    sdfg.map "m" (%i, %j) = (0, 0) to (8, 8) step (1, 1) {
+      %margin = sdfg.apply %i - %j : i32
+      %v = sdfg.read %x[%i, %j] : !sdfg.array<8 x 8 x f32>
+      %g = sdfg.tasklet "guarded_store" ins(m = %margin, v = %v) outs(o) : (i32, f32) -> (f32) {
+      ^bb0(%m: i32, %w: f32):
+        %zero = arith.constant 0 : i32
+        %in = arith.cmpi sge, %m, %zero : i32
+        %none = arith.constant 0.000000e+00 : f32
+        %o = arith.select %in, %w, %none : f32
+        sdfg.yield %o : f32
+      }
+      sdfg.accumulate add %g to %s[%i] : !sdfg.array<8 x f32>
+    }
+  }
+}
+
+// CHECK: ipu-tile-partition-reduce-invalid.mlir:[[# @LINE - 15]]:7: error: map 'm' accumulates and computes with its parameters (a tasklet that reads one, or the guard sdfg-collapse-maps puts on a range that depends on an enclosing map); not supported yet
