@@ -25,7 +25,6 @@ rejects their float64 containers).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 from dace import nodes
 from dace.sdfg import SDFGState
@@ -35,10 +34,9 @@ from xdsl.utils.exceptions import VerifyException
 from ipu_lower.dialects import sdfg as sd
 from ipu_lower.dialects.index_expr import IndexExpr
 from ipu_lower.frontend import views
+from ipu_lower.frontend.node_import import NodeImporting
 from ipu_lower.frontend.reductions import is_dot_product, library_kind, reduction_type
 
-if TYPE_CHECKING:
-    from ipu_lower.frontend.importer import _SdfgImporter
 
 ONE = IndexExpr.constant(1)
 
@@ -80,7 +78,7 @@ def is_product(node) -> bool:
     return _connectors(node) is not None
 
 
-def stays_a_reduction(importer: _SdfgImporter, state: SDFGState, node: nodes.LibraryNode) -> bool:
+def stays_a_reduction(importer: NodeImporting, state: SDFGState, node: nodes.LibraryNode) -> bool:
     """Whether a dot product (a `Dot`, a `MatMul` of two vectors) is left to the
     reductions: one of integers. Other products are not."""
     if not _is_dot(state, node):
@@ -96,7 +94,7 @@ def _is_dot(state: SDFGState, node: nodes.LibraryNode) -> bool:
 
 
 class _Importer:
-    def __init__(self, importer: _SdfgImporter, state: SDFGState, node: nodes.LibraryNode):
+    def __init__(self, importer: NodeImporting, state: SDFGState, node: nodes.LibraryNode):
         self.importer = importer
         self.state = state
         self.node = node
@@ -231,7 +229,7 @@ class _Importer:
         return self.importer.views_copy(self.state, self.node, f"{self.node.label}_cin", *ends)
 
 
-def import_product(importer: _SdfgImporter, state: SDFGState, node: nodes.LibraryNode) -> list[Operation]:
+def import_product(importer: NodeImporting, state: SDFGState, node: nodes.LibraryNode) -> list[Operation]:
     """The `sdfg.matmul` of a BLAS product node (after a copy of C's old value into the
     result, for a `Gemm` whose `_cin` is another container)."""
     return _Importer(importer, state, node).product()

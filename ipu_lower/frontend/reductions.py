@@ -31,7 +31,6 @@ from __future__ import annotations
 import ast
 import math
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
 
 import numpy as np
 from dace import data as dt
@@ -45,9 +44,8 @@ from ipu_lower.dialects import sdfg as sd
 from ipu_lower.dialects.index_expr import IndexExpr
 from ipu_lower.dialects.reduction import signless_value, typed_value
 from ipu_lower.frontend import views
+from ipu_lower.frontend.node_import import NodeImporting
 
-if TYPE_CHECKING:
-    from ipu_lower.frontend.importer import _SdfgImporter
 
 KIND_OF_REDUCTION_TYPE = {
     dtypes.ReductionType.Sum: "add",
@@ -150,7 +148,7 @@ def fits(value: int | float, element: Attribute) -> bool:
 class ReductionImporter:
     """Imports the reduction library nodes of one state, for the SDFG importer."""
 
-    def __init__(self, importer: _SdfgImporter, state: SDFGState):
+    def __init__(self, importer: NodeImporting, state: SDFGState):
         self.importer = importer
         self.state = state
 
