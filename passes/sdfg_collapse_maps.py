@@ -233,4 +233,5 @@ class SdfgCollapseMapsPass(ModulePass):
     name = "sdfg-collapse-maps"
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        PatternRewriteWalker(CollapseNestedMap()).rewrite_module(op)
+        if any(isinstance(o, sd.MapOp) and isinstance(o.parent_op(), sd.MapOp) for o in op.walk()):
+            PatternRewriteWalker(CollapseNestedMap()).rewrite_module(op)

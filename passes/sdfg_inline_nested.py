@@ -326,5 +326,7 @@ class SdfgInlineNestedPass(ModulePass):
     name = "sdfg-inline-nested"
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
+        if sd.first_nested(op) is None:
+            return  # most programs: nothing to check or walk with patterns
         check_inlining(op)
         PatternRewriteWalker(GreedyRewritePatternApplier([_InlineNested()], dce_enabled=False)).rewrite_module(op)
