@@ -1117,9 +1117,9 @@ def _verify_in_program(op: Operation) -> None:
 
 def _verify_program_block(block: Block, what: str) -> None:
     for op in block.ops:
-        if not isinstance(op, StateOp | ForOp | WhileOp | IfOp):
+        if not isinstance(op, StateOp | ForOp | WhileOp | IfOp | BreakOp):
             raise VerifyException(
-                f"'{op.name}' is not allowed in {what} (expected sdfg.state, sdfg.for, sdfg.while or sdfg.if)"
+                f"'{op.name}' is not allowed in {what} (expected sdfg.state, sdfg.for, sdfg.while, sdfg.if or sdfg.break)"
             )
 
 
@@ -1395,6 +1395,38 @@ class WhileOp(IRDLOperation):
         op = cls(label, condition, body)  # type: ignore[arg-type]
         op.attributes.update(attrs)
         return op
+
+
+@irdl_op_definition
+class BreakOp(IRDLOperation):
+    """`break`: leaves the innermost enclosing `sdfg.for` or `sdfg.while`. It is the last
+    op of the loop's body or of an arm of an `sdfg.if` inside it (the ops after it would
+    never run); `sdfg-lower-breaks` turns it into a predicate the loop tests.
+
+    `sdfg.if "if_7" { ...; sdfg.condition %c } then { sdfg.state "found" { ... } sdfg.break } else { }`
+    """
+
+    name = "sdfg.break"
+    assembly_format = "attr-dict"
+
+    def verify_(self) -> None:
+        if self.next_op is not None:
+            raise VerifyException("sdfg.break must be the last op of its block")
+        if innermost_loop(self) is None:
+            raise VerifyException(
+                "sdfg.break must be in the body of an sdfg.for or sdfg.while, or in an arm of an sdfg.if inside one"
+            )
+
+
+def innermost_loop(op: Operation) -> ForOp | WhileOp | None:
+    """The loop whose body holds `op`, directly or in arms of `sdfg.if`s; None when
+    something else (a state, a map, a condition, an SDFG) comes first."""
+    region, parent = op.parent_region(), op.parent_op()
+    while isinstance(parent, IfOp) and region in (parent.then_region, parent.else_region):
+        region, parent = parent.parent_region(), parent.parent_op()
+    if isinstance(parent, ForOp | WhileOp) and region is parent.body:
+        return parent
+    return None
 
 
 @irdl_op_definition
@@ -2274,6 +2306,7 @@ SDFG = Dialect(
         IfOp,
         WhileOp,
         ConditionOp,
+        BreakOp,
         ApplyOp,
         AccumulateOp,
         MatmulOp,

@@ -25,6 +25,7 @@ _DIALECTS = {
 _PASSES = {
     "sdfg-to-poplar": ("ipu_lower.pipelines", "SdfgToPoplarPass"),
     "sdfg-inline-nested": ("ipu_lower.passes.sdfg_inline_nested", "SdfgInlineNestedPass"),
+    "sdfg-lower-breaks": ("ipu_lower.passes.sdfg_lower_breaks", "SdfgLowerBreaksPass"),
     "sdfg-collapse-maps": ("ipu_lower.passes.sdfg_collapse_maps", "SdfgCollapseMapsPass"),
     "sdfg-weaken-literals": ("ipu_lower.passes.sdfg_weaken_literals", "SdfgWeakenLiteralsPass"),
     "sdfg-hoist-reductions": ("ipu_lower.passes.sdfg_hoist_reductions", "SdfgHoistReductionsPass"),

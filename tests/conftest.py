@@ -15,7 +15,7 @@ os.environ.setdefault("DACE_compiler_cpu_args", "-std=c++14 -fPIC -O1")
 
 BUILDING_MODULES = {
     "test_benchmarks", "test_blas", "test_cache", "test_call_boundary", "test_constants", "test_contractions", "test_dace_direct", "test_dace_integration", "test_e2e", "test_emitted_cpp",
-    "test_emulator", "test_emulator_headers", "test_library_fallbacks", "test_loop_extents", "test_map_loops", "test_nested_maps",
+    "test_emulator", "test_emulator_headers", "test_library_fallbacks", "test_loop_extents", "test_map_loops", "test_nested_maps", "test_loop_breaks",
     "test_matmul", "test_popops_reduce", "test_program", "test_readme", "test_report_html", "test_sdfg_fusion", "test_select_vertices",
     "test_stream_chunks", "test_syntax_check", "test_tasklet_translation", "test_weak_literals",
 }

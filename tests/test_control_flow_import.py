@@ -217,14 +217,6 @@ def test_a_loop_variable_in_a_tasklet_is_an_apply():
 
 
 @dace.program
-def breaking(A: dace.float32[N]):
-    for i in range(N):
-        A[i] = A[i] * 2
-        if A[i] > 0.5:
-            break
-
-
-@dace.program
 def after_loop(A: dace.float32[N], out: dace.int32[1]):
     for i in range(N):
         A[i] = 0
@@ -253,6 +245,22 @@ def irreducible_sdfg() -> dace.SDFG:
     return sdfg
 
 
+def returning_sdfg() -> dace.SDFG:
+    """A loop whose body may end the program (a return): it leaves the loop neither
+    through its guard nor for the state its guard exits to."""
+    sdfg = dace.SDFG("returning")
+    sdfg.add_symbol("i", dace.int32)
+    sdfg.add_scalar("c", dace.int32)
+    init = sdfg.add_state("init", is_start_block=True)
+    guard, body, done, stop = (sdfg.add_state(n) for n in ("guard", "body", "done", "stop"))
+    sdfg.add_edge(init, guard, dace.InterstateEdge(assignments={"i": "0"}))
+    sdfg.add_edge(guard, body, dace.InterstateEdge("i < 10"))
+    sdfg.add_edge(guard, done, dace.InterstateEdge("not (i < 10)"))
+    sdfg.add_edge(body, guard, dace.InterstateEdge("c > 0", assignments={"i": "i + 1"}))
+    sdfg.add_edge(body, stop, dace.InterstateEdge("not (c > 0)"))
+    return sdfg
+
+
 def unreachable_sdfg() -> dace.SDFG:
     sdfg = dace.SDFG("unreach")
     sdfg.add_state("a", is_start_block=True)
@@ -261,8 +269,8 @@ def unreachable_sdfg() -> dace.SDFG:
 
 
 CANNOT = {
-    "break": (lambda: program_sdfg(breaking),
-              "SDFG 'breaking': state 'for_", "leaves the loop at 'for_", "other than through its guard (break or return)"),
+    "return": (returning_sdfg, "SDFG 'returning': state 'body' leaves the loop at 'guard' other than through its "
+               "guard or a break (a return, or a break out of several loops); not supported yet"),
     "irreducible": (irreducible_sdfg,
                     "SDFG 'irreducible': irreducible control flow: states 'left', 'right' form a loop entered at "
                     "more than one state"),

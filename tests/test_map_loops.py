@@ -356,7 +356,7 @@ DIAGNOSTICS = {
     "a view of the caller": (shifted_rows, "argument '", "is a view 'B' of the caller; not supported yet"),
     "an accumulation some points skip": (triangle_total, "accumulates into 'r' where only some points run"),
     "a local array of a square size": (square_local, "the size 'i**2' of a local array is not linear"),
-    "a break": (early_exit, "leaves the loop at 'for_", "other than through its guard (break or return)"),
+    "a break": (early_exit, "breaks out of a loop in the map; not supported yet"),
     "another node in the map": (with_other_node_in_the_map, "the map holds other nodes besides the nested SDFG"),
     "an argument not connected": (with_unconnected_argument, "is neither transient nor connected to the map"),
     "a symbol some points assign": (with_assignment_in_a_guarded_arm, ("symbol 'k' is assigned where only some "

@@ -14,16 +14,19 @@ execution order, as plain data the importer then emits as `sdfg` ops:
   it (DaCe's `t = 0` ... `t = t + 1`), else None;
 - `Branch`: a state with two out-edges under complementary conditions, whose arms meet
   again at the branch's immediate post-dominator (or, outside loops and branches, both
-  end the program).
+  end the program);
+- `Break`: the end of a path that leaves the innermost loop (`sdfg.break`).
 
 The analysis is the textbook one: dominators give the back edges (an edge to a block that
 dominates its source); the rest of the graph must be acyclic, or the control flow is
 irreducible (a cycle entered at more than one block); each back edge's header and the
 blocks that reach the back edge without passing the header form a natural loop;
-post-dominators on the graph without back edges give the merge point of a branch. A loop
-left other than through its guard (`break`, `return`), several back edges to one guard
-(`continue`), or a branch whose arms do not meet inside the enclosing loop, is reported
-as `ControlFlowError` naming the states.
+post-dominators on the graph without back edges give the merge point of a branch. An edge
+from inside a loop to the block its guard exits to is a `Break` (for the post-dominators,
+it goes to the end of the loop body instead, where the arms of a branch around it meet).
+A loop left otherwise (`return`, a break out of several loops), several back edges to
+one guard, or a branch whose arms do not meet inside the enclosing loop, is reported as
+`ControlFlowError` naming the states.
 """
 
 from __future__ import annotations
@@ -83,7 +86,14 @@ class Branch:
     otherwise: list
 
 
-Item = Block | Assign | Loop | Branch
+@dataclass
+class Break:
+    """`break`: the loop is left here, for the block its guard exits to."""
+
+    where: ControlFlowBlock
+
+
+Item = Block | Assign | Loop | Branch | Break
 
 _EXIT = "__exit__"
 
@@ -173,12 +183,50 @@ class _Structurer:
             raise ControlFlowError(
                 f"irreducible control flow: states {_names(blocks)} form a loop entered at more than one state"
             )
-        forward.add_node(_EXIT)
-        forward.add_edges_from((b, _EXIT) for b in cfg.nodes() if forward.out_degree(b) == 0)
-        self.post_idom = nx.immediate_dominators(forward.reverse(copy=False), _EXIT)
         self.loops: dict = {}
         for e in self.back_edges:
             self.loops.setdefault(e.dst, []).append(e)
+        self.breaks = self._breaks()
+        for e, header in self.breaks.items():  # for where branches meet, a break goes to the end of the loop body
+            forward.remove_edge(e.src, e.dst)
+            forward.add_edge(e.src, self.loops[header][0].src)
+        forward.add_node(_EXIT)
+        forward.add_edges_from((b, _EXIT) for b in cfg.nodes() if forward.out_degree(b) == 0)
+        self.post_idom = nx.immediate_dominators(forward.reverse(copy=False), _EXIT)
+
+    def _breaks(self) -> dict:
+        """The edges that leave a loop (of one back edge) for the block its guard exits to,
+        from a block of the loop other than its guard and its latch (`break`s), each with
+        the guard of its loop. The blocks a break path runs before it leaves (dominated by
+        the guard, not by the exit, outside the natural loop, all their successors such
+        blocks or the exit) are the loop's too (`self.bodies`)."""
+        found: dict = {}
+        self.bodies: dict = {}
+        for header, back in self.loops.items():
+            if len(back) != 1:
+                continue
+            natural = self.loop_blocks(header, back[0].src)
+            exits = {e.dst for e in self.cfg.out_edges(header) if e.dst not in natural}
+            if len(exits) != 1:
+                continue
+            (exit_block,) = exits
+            paths = {
+                b for b in self.cfg.nodes()
+                if b not in natural and header in self.dominators[b] and exit_block not in self.dominators[b]
+            }
+            while leaving := {b for b in paths if not self._ends_at(b, paths | {exit_block})}:
+                paths -= leaving  # a path that ends elsewhere (a return) is no break
+            self.bodies[header] = natural | paths
+            for block in self.bodies[header] - {header, back[0].src}:
+                for e in self.cfg.out_edges(block):
+                    if e.dst is exit_block:
+                        found[e] = header
+        return found
+
+    def _ends_at(self, block, targets: set) -> bool:
+        """Whether `block` has successors, all in `targets`."""
+        successors = {e.dst for e in self.cfg.out_edges(block)}
+        return bool(successors) and successors <= targets
 
     def loop_blocks(self, header, latch) -> set:
         blocks = {header, latch}
@@ -211,6 +259,8 @@ class _Structurer:
                         "(return); not supported yet",
                     )
                 return items
+            if len(out) == 1 and out[0] in self.breaks:
+                return items + self.follow(out[0], latch) + [Break(block)]
             if len(out) == 1:
                 edge = out[0]
                 if not edge.data.is_unconditional():
@@ -269,12 +319,18 @@ class _Structurer:
                 f"the branches out of state '{_label(block)}' never meet again (a return or break in a "
                 "branch); not supported yet",
             )
-        then = self.follow(a, latch) + self.sequence(a.dst, merge, latch) if a.dst is not merge else self.follow(a, latch)
-        otherwise = self.follow(b, latch) + self.sequence(b.dst, merge, latch) if b.dst is not merge else self.follow(b, latch)
+        then, otherwise = (self.arm(edge, merge, latch) for edge in (a, b))
         label = _label(block)
         if label.endswith("_guard"):
             label = label[: -len("_guard")]
         return Branch(label, block, ca, then, otherwise), merge
+
+    def arm(self, edge, merge, latch) -> list[Item]:
+        """The items of the branch arm that starts with `edge`, up to `merge`."""
+        items = self.follow(edge, latch)
+        if edge in self.breaks:
+            return items + [Break(edge.src)]
+        return items if edge.dst is merge else items + self.sequence(edge.dst, merge, latch)
 
     def loop(self, header) -> tuple[Loop, object]:
         back = self.loops[header]
@@ -284,7 +340,7 @@ class _Structurer:
                 "continue); not supported yet",
             )
         latch = back[0]
-        blocks = self.loop_blocks(header, latch.src)
+        blocks = self.bodies.get(header) or self.loop_blocks(header, latch.src)
         if not isinstance(header, SDFGState) or header.nodes():
             raise ControlFlowError(
                 f"the guard '{_label(header)}' of a loop is not an empty state; not supported yet"
@@ -306,10 +362,10 @@ class _Structurer:
             )
         for block in blocks - {header}:
             for e in self.cfg.out_edges(block):
-                if e.dst not in blocks:
+                if e.dst not in blocks and e not in self.breaks:
                     raise ControlFlowError(
                         f"state '{_label(block)}' leaves the loop at '{_label(header)}' other than through "
-                        "its guard (break or return); not supported yet",
+                        "its guard or a break (a return, or a break out of several loops); not supported yet",
                     )
         entries = [e for e in self.cfg.in_edges(header) if e is not latch]
         if len(entries) > 1:

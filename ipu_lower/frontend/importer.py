@@ -318,6 +318,8 @@ class _SdfgImporter:
                 ops.extend(self.assign(item.assignments, item.where))
             elif isinstance(item, cf.Loop):
                 ops.extend(self.loop(item, item.header))
+            elif isinstance(item, cf.Break):
+                ops.append(sd.BreakOp())
             else:
                 condition = self.condition_region(item.condition, item.block)
                 ops.append(sd.IfOp(item.label, condition, Region(Block(self.items(item.then))),

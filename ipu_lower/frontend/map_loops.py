@@ -425,6 +425,8 @@ class _Flow:
                 self.assign(item.assignments, guard)
             elif isinstance(item, cf.Loop):
                 self.loop(item, guard)
+            elif isinstance(item, cf.Break):
+                raise self.rewrite.fail(f"state '{item.where.label}' breaks out of a loop in the map; not supported yet")
             else:
                 self.branch(item, guard)
 

@@ -48,6 +48,7 @@
 // RUN: ipu-opt %inputs/axpy.mlir --symbols N=6 -p sdfg-to-poplar --time-passes | filecheck %s --check-prefix=TIME
 // TIME-NOT:  sdfg-to-poplar
 // TIME:      Pass sdfg-inline-nested took {{[0-9.e+-]+}} seconds
+// TIME-NEXT: Pass sdfg-lower-breaks took {{[0-9.e+-]+}} seconds
 // TIME-NEXT: Pass sdfg-collapse-maps took {{[0-9.e+-]+}} seconds
 // TIME-NEXT: Pass sdfg-weaken-literals took {{[0-9.e+-]+}} seconds
 // TIME-NEXT: Pass sdfg-hoist-reductions took {{[0-9.e+-]+}} seconds

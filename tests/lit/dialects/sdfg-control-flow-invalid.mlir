@@ -180,7 +180,7 @@ sdfg.sdfg @f args ["c"] symbols [] {
   }
 }
 
-// CHECK: error: 'sdfg.read' is not allowed in loop 'l' (expected sdfg.state, sdfg.for, sdfg.while or sdfg.if)
+// CHECK: error: 'sdfg.read' is not allowed in loop 'l' (expected sdfg.state, sdfg.for, sdfg.while, sdfg.if or sdfg.break)
 
 // -----
 
@@ -195,4 +195,54 @@ sdfg.sdfg @f args ["c"] symbols [] {
   }
 }
 
-// CHECK: error: 'sdfg.read' is not allowed in the else region of branch 'b' (expected sdfg.state, sdfg.for, sdfg.while or sdfg.if)
+// CHECK: error: 'sdfg.read' is not allowed in the else region of branch 'b' (expected sdfg.state, sdfg.for, sdfg.while, sdfg.if or sdfg.break)
+
+// -----
+
+// sdfg.break is the last op of its block ...
+sdfg.sdfg @f args [] symbols ["N"] {
+  sdfg.for "l" %i = 0 to N step 1 {
+    sdfg.break
+    sdfg.state "never" {
+    }
+  }
+}
+
+// CHECK: error: sdfg.break must be the last op of its block
+
+// -----
+
+// ... in a loop: not in a state ...
+sdfg.sdfg @f args [] symbols ["N"] {
+  sdfg.for "l" %i = 0 to N step 1 {
+    sdfg.state "s" {
+      sdfg.break
+    }
+  }
+}
+
+// CHECK: error: sdfg.break must be in the body of an sdfg.for or sdfg.while, or in an arm of an sdfg.if inside one
+
+// -----
+
+// ... nor in an sdfg.if outside loops ...
+sdfg.sdfg @f args ["c"] symbols [] {
+  %c = sdfg.container "c" : !sdfg.array<i1>
+  sdfg.if "b" {
+    %v = sdfg.read %c[] : !sdfg.array<i1>
+    sdfg.condition %v
+  } then {
+    sdfg.break
+  }
+}
+
+// CHECK: error: sdfg.break must be in the body of an sdfg.for or sdfg.while, or in an arm of an sdfg.if inside one
+
+// -----
+
+// ... nor directly in the SDFG (the op is verified before the SDFG).
+sdfg.sdfg @f args [] symbols [] {
+  sdfg.break
+}
+
+// CHECK: error: sdfg.break must be in the body of an sdfg.for or sdfg.while, or in an arm of an sdfg.if inside one

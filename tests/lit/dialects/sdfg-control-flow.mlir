@@ -141,3 +141,44 @@ sdfg.sdfg @branches args ["A", "c"] symbols ["N"] {
 // GENERIC:           "sdfg.condition"(%{{.*}}) : (i1) -> ()
 // GENERIC-NEXT:    }, {
 // GENERIC:         "sdfg.while"() <{label = "w"}> ({
+
+// sdfg.break ends the body of a loop, or an arm of an sdfg.if inside one (the arm of an
+// sdfg.if in an sdfg.if, here); it leaves the innermost loop.
+
+sdfg.sdfg @breaks args ["A", "flag"] symbols ["N"] {
+  %A = sdfg.container "A" : !sdfg.array<N x f32>
+  %flag = sdfg.container "flag" : !sdfg.array<i1>
+  sdfg.while "search" {
+    %f = sdfg.read %flag[] : !sdfg.array<i1>
+    sdfg.condition %f
+  } do {
+    sdfg.for "scan" %i = 0 to N step 1 {
+      sdfg.if "first" {
+        %g = sdfg.read %flag[] : !sdfg.array<i1>
+        sdfg.condition %g
+      } then {
+        sdfg.if "second" {
+          %h = sdfg.read %flag[] : !sdfg.array<i1>
+          sdfg.condition %h
+        } then {
+          sdfg.break
+        }
+      }
+    }
+    sdfg.break
+  }
+}
+
+// CHECK-LABEL: sdfg.sdfg @breaks
+// CHECK:         sdfg.for "scan" %{{.*}} = 0 to N step 1 {
+// CHECK:             sdfg.if "second" {
+// CHECK:             } then {
+// CHECK-NEXT:          sdfg.break
+// CHECK-NEXT:        }
+// CHECK-NEXT:      }
+// CHECK-NEXT:    }
+// CHECK-NEXT:    sdfg.break
+// CHECK-NEXT:  }
+
+// GENERIC:       "sdfg.break"() : () -> ()
+// GENERIC:       "sdfg.break"() : () -> ()
