@@ -785,8 +785,9 @@ def branches_in_maps(A: dace.float32[N], B: dace.float32[N], C: dace.float32[N],
 
 @pytest.mark.parametrize("n", [1, 1001])
 def test_branches_inside_maps_select(n):
-    # an if inside a dace.map is a nested SDFG of branch states: it becomes one tasklet
-    # computing both sides and selecting, an output no branch writes keeping its value
+    # an if inside a dace.map is a nested SDFG of branch states: sdfg-inline-nested-in-maps
+    # makes it tasklets computing both sides and selecting, an output no branch writes
+    # keeping its value
     arrays = {name: RNG.random(n, dtype=np.float32) for name in "ABCD"}
     ours, _ = run_ipu(branches_in_maps, arrays, {"N": n})
     assert_same(ours, run_dace(branches_in_maps, arrays, {"N": n}), "ABCD")
