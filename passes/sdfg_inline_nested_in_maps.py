@@ -5,11 +5,12 @@ DaCe makes the body of `for i in dace.map[0:N]: if A[i] > 0.5: B[i] = A[i]` a ne
 SDFG: a state computing the condition into a scalar, an `sdfg.if`, states of tasklets
 moving scalars. When such an `sdfg.nested` stands directly in a map, every container of
 its SDFG holds one element (a scalar, or an argument bound to one element of the
-caller), and its program is states and `sdfg.if`s of reads, writes, tasklets and
-`sdfg.apply`s, it is the same as a chain of tasklets in the map body:
+caller), and its program is states and `sdfg.if`s of reads, writes, copies, tasklets
+and `sdfg.apply`s, it is the same as a chain of tasklets in the map body:
 
-- each inner scalar is an SSA value; an argument read before it is written (on some
-  path) is read from its bound element first, whatever its direction;
+- each inner scalar is an SSA value (a copy gives its destination the source's); an
+  argument read before it is written (on some path) is read from its bound element
+  first, whatever its direction;
 - each state's tasklets are copied in order, their inputs the current values;
   `sdfg.apply`s take the node's symbol mapping (the map parameter for `i`);
 - an `sdfg.if` computes its condition, then both arms, then one tasklet that selects,
@@ -42,8 +43,8 @@ from ipu_lower.dialects.index_expr import ExprError, IndexExpr
 _VALUE_OPS = (sd.ReadOp, sd.TaskletOp, sd.ApplyOp)
 """What a condition region may hold besides its `sdfg.condition`."""
 
-_STATE_OPS = (*_VALUE_OPS, sd.WriteOp)
-"""What a state may hold."""
+_STATE_OPS = (*_VALUE_OPS, sd.WriteOp, sd.CopyOp)
+"""What a state may hold (a copy, of one element to another, moves a value)."""
 
 
 def inlinable(op: sd.NestedOp) -> bool:
@@ -92,6 +93,10 @@ def _check_values(ops: list[Operation], defined: set[SSAValue], symbols: dict[st
     for op in ops:
         if isinstance(op, sd.ReadOp) and op.container not in defined:
             return False
+        if isinstance(op, sd.CopyOp):
+            if op.source not in defined:
+                return False
+            defined.add(op.destination)
         if isinstance(op, sd.WriteOp):
             defined.add(op.container)
         if isinstance(op, sd.ApplyOp):
@@ -160,6 +165,8 @@ class _Inliner:
                 self.values[op.result] = self.value_of(op.container, current)
             elif isinstance(op, sd.WriteOp):
                 current[op.container] = self.values[op.value]
+            elif isinstance(op, sd.CopyOp):
+                current[op.destination] = self.value_of(op.source, current)
             elif isinstance(op, sd.TaskletOp):
                 copy = self.insert(op.clone(value_mapper={v: self.values[v] for v in op.inputs}))
                 self.values.update(zip(op.outputs, copy.results))

@@ -796,6 +796,29 @@ def test_branches_inside_maps_select(n):
 
 
 @dace.program
+def branches_on_locals_in_maps(A: dace.float32[N], B: dace.float32[N], C: dace.float32[N], K: dace.int32[N]):
+    for i in dace.map[0:N]:  # a local scalar read in both arms
+        t = A[i]
+        if t > dace.float32(0.5):
+            B[i] = t
+        else:
+            B[i] = C[i]
+    for i in dace.map[0:N]:  # K read and written at the same element (two connectors)
+        if K[i] > dace.int32(2):
+            K[i] = K[i] - dace.int32(1)
+        elif A[i] < dace.float32(0.25):
+            K[i] = K[i] * dace.int32(2)
+
+
+def test_branches_on_locals_and_integers_inside_maps():
+    arrays = {name: RNG.random(37, dtype=np.float32) for name in "ABC"}
+    arrays["K"] = RNG.integers(0, 5, 37).astype(np.int32)
+    ours, _ = run_ipu(branches_on_locals_in_maps, arrays, {"N": 37})
+    assert_same(ours, run_dace(branches_on_locals_in_maps, arrays, {"N": 37}), "ABCK")
+    np.testing.assert_array_equal(ours["B"], np.where(arrays["A"] > 0.5, arrays["A"], arrays["C"]))
+
+
+@dace.program
 def reductions_of_boxes(A: dace.float32[M, L], B: dace.float32[M, L, N], s: dace.float32[1],
                         c: dace.float32[L - 2], r: dace.float32[M, N], rows: dace.float32[M]):
     s[0] = np.sum(A[1:-1, :])

@@ -78,7 +78,8 @@ sdfg.sdfg @if_else args ["A", "B"] symbols ["N"] {
 
 // An elif chain with two outputs, on rows of 2-D arrays: the inner branch selects
 // first, the outer one selects between its then arm and that. The else-if condition
-// reads the output y before any arm writes it: its old element, read once.
+// reads the output y before any arm writes it: its old element, read once. A copy of
+// y into z gives z the value y has.
 
 sdfg.sdfg @elif args ["A", "B", "C"] symbols ["M", "N"] {
   %A = sdfg.container "A" : !sdfg.array<M x N x f32>
@@ -125,7 +126,7 @@ sdfg.sdfg @elif args ["A", "B", "C"] symbols ["M", "N"] {
               sdfg.state "second" {
                 %7 = sdfg.read %x[] : !sdfg.array<f32>
                 sdfg.write %7 to %y[] : !sdfg.array<f32>
-                sdfg.write %7 to %z[] : !sdfg.array<f32>
+                sdfg.copy %y[] to %z[] : !sdfg.array<f32>, !sdfg.array<f32>
               }
             } else {
               sdfg.state "third" {
