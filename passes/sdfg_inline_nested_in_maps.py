@@ -27,6 +27,7 @@ anything writes it) stays, for sdfg-inline-nested to report.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from xdsl.context import Context
@@ -159,7 +160,8 @@ class _Inliner:
                 current = self.branch(op, current)
         return current
 
-    def dataflow(self, ops, current: dict[SSAValue, SSAValue]) -> None:
+    def dataflow(self, ops: Iterable[Operation], current: dict[SSAValue, SSAValue]) -> None:
+        """The values of a state's (or a condition's) ops, in order."""
         for op in ops:
             if isinstance(op, sd.ReadOp):
                 self.values[op.result] = self.value_of(op.container, current)
@@ -210,6 +212,8 @@ def _select(label: str, condition: SSAValue, pairs: list[tuple[SSAValue, SSAValu
 
 
 class _InlineNestedInMap(RewritePattern):
+    """A nested SDFG the pass inlines (`inlinable`)."""
+
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: sd.NestedOp, rewriter: PatternRewriter) -> None:
         if inlinable(op):
