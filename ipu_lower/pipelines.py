@@ -35,7 +35,7 @@ def _verify_between(previous: ModulePass | None, module: ModuleOp, following: Mo
 
 @dataclass(frozen=True)
 class SdfgToPoplarPass(PipelinePass):
-    """The whole lowering: sdfg-inline-nested, sdfg-lower-breaks, sdfg-collapse-maps, sdfg-weaken-literals,
+    """The whole lowering: sdfg-inline-nested-in-maps, sdfg-inline-nested, sdfg-lower-breaks, sdfg-collapse-maps, sdfg-weaken-literals,
     sdfg-hoist-reductions, sdfg-choose-reductions, sdfg-copy-reduction-boxes,
     sdfg-expand-reductions (before ipu-demote-f64: the imported Reduce nodes take the paths
     their element types as DaCe declares them allow, before float64 turns into float32,
@@ -71,6 +71,7 @@ class SdfgToPoplarPass(PipelinePass):
         from ipu_lower.passes.sdfg_fuse_maps import SdfgFuseMapsPass
         from ipu_lower.passes.sdfg_hoist_reductions import SdfgHoistReductionsPass
         from ipu_lower.passes.sdfg_inline_nested import SdfgInlineNestedPass
+        from ipu_lower.passes.sdfg_inline_nested_in_maps import SdfgInlineNestedInMapsPass
         from ipu_lower.passes.sdfg_lower_breaks import SdfgLowerBreaksPass
         from ipu_lower.passes.sdfg_specialize import SdfgSpecializePass
         from ipu_lower.passes.sdfg_weaken_literals import SdfgWeakenLiteralsPass
@@ -81,6 +82,7 @@ class SdfgToPoplarPass(PipelinePass):
         from ipu_lower.passes.vertex_extraction import IpuVertexExtractionPass
 
         return (
+            SdfgInlineNestedInMapsPass(),
             SdfgInlineNestedPass(),
             SdfgLowerBreaksPass(),
             SdfgCollapseMapsPass(),

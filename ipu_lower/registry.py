@@ -24,6 +24,7 @@ _DIALECTS = {
 # In the order of the lowering, the whole pipeline first (`ipu-opt --help` lists them so).
 _PASSES = {
     "sdfg-to-poplar": ("ipu_lower.pipelines", "SdfgToPoplarPass"),
+    "sdfg-inline-nested-in-maps": ("ipu_lower.passes.sdfg_inline_nested_in_maps", "SdfgInlineNestedInMapsPass"),
     "sdfg-inline-nested": ("ipu_lower.passes.sdfg_inline_nested", "SdfgInlineNestedPass"),
     "sdfg-lower-breaks": ("ipu_lower.passes.sdfg_lower_breaks", "SdfgLowerBreaksPass"),
     "sdfg-collapse-maps": ("ipu_lower.passes.sdfg_collapse_maps", "SdfgCollapseMapsPass"),

@@ -117,10 +117,10 @@ def test_estimating_placements_grows_linearly():
 
 
 # (not --disable-verify: xdsl-opt turns attribute verification off for the whole process)
-@pytest.mark.parametrize("flags, verified", [((), 2), (("--verify-each",), 20)])
+@pytest.mark.parametrize("flags, verified", [((), 2), (("--verify-each",), 21)])
 def test_ipu_opt_verifies_the_input_and_the_result(tmp_path, monkeypatch, flags, verified):
     """The whole IR is verified before the first pass and after the last (and after
-    every one of the nineteen steps with --verify-each)."""
+    every one of the twenty steps with --verify-each)."""
     path = _chains(tmp_path, (0,), (2,))[0]
     count = 0
     verify = ModuleOp.verify

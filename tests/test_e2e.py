@@ -785,13 +785,37 @@ def branches_in_maps(A: dace.float32[N], B: dace.float32[N], C: dace.float32[N],
 
 @pytest.mark.parametrize("n", [1, 1001])
 def test_branches_inside_maps_select(n):
-    # an if inside a dace.map is a nested SDFG of branch states: it becomes one tasklet
-    # computing both sides and selecting, an output no branch writes keeping its value
+    # an if inside a dace.map is a nested SDFG of branch states: sdfg-inline-nested-in-maps
+    # makes it tasklets computing both sides and selecting, an output no branch writes
+    # keeping its value
     arrays = {name: RNG.random(n, dtype=np.float32) for name in "ABCD"}
     ours, _ = run_ipu(branches_in_maps, arrays, {"N": n})
     assert_same(ours, run_dace(branches_in_maps, arrays, {"N": n}), "ABCD")
     untouched = np.arange(n) % 3 != 0
     np.testing.assert_array_equal(ours["D"][untouched], arrays["D"][untouched])
+
+
+@dace.program
+def branches_on_locals_in_maps(A: dace.float32[N], B: dace.float32[N], C: dace.float32[N], K: dace.int32[N]):
+    for i in dace.map[0:N]:  # a local scalar read in both arms
+        t = A[i]
+        if t > dace.float32(0.5):
+            B[i] = t
+        else:
+            B[i] = C[i]
+    for i in dace.map[0:N]:  # K read and written at the same element (two connectors)
+        if K[i] > dace.int32(2):
+            K[i] = K[i] - dace.int32(1)
+        elif A[i] < dace.float32(0.25):
+            K[i] = K[i] * dace.int32(2)
+
+
+def test_branches_on_locals_and_integers_inside_maps():
+    arrays = {name: RNG.random(37, dtype=np.float32) for name in "ABC"}
+    arrays["K"] = RNG.integers(0, 5, 37).astype(np.int32)
+    ours, _ = run_ipu(branches_on_locals_in_maps, arrays, {"N": 37})
+    assert_same(ours, run_dace(branches_on_locals_in_maps, arrays, {"N": 37}), "ABCK")
+    np.testing.assert_array_equal(ours["B"], np.where(arrays["A"] > 0.5, arrays["A"], arrays["C"]))
 
 
 @dace.program

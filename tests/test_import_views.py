@@ -323,13 +323,12 @@ def copy_of_two() -> dace.SDFG:
 
 def test_nested_sdfg_left_in_a_map_is_imported_in_the_map(monkeypatch):
     # the rewrites before import take the nested SDFGs out of most maps; one they leave
-    # (here: with those rewrites off) is an sdfg.nested in the sdfg.map, its argument at
+    # (here: with interchange_map_loops off) is an sdfg.nested in the sdfg.map, its argument at
     # the map parameter, and sdfg-inline-nested says it cannot inline it yet
     from ipu_lower.diagnostics import IpuLowerError
     from ipu_lower.frontend import importer
 
     monkeypatch.setattr(importer, "interchange_map_loops", lambda sdfg: None)
-    monkeypatch.setattr(importer, "tasklets_from_branches", lambda sdfg: None)
     sdfg = dace.SDFG("outer")
     sdfg.add_array("x", [N, 2], dace.float32)
     sdfg.add_array("y", [N, 2], dace.float32)

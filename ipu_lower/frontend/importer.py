@@ -66,7 +66,6 @@ from ipu_lower.element_table import element_type_of_numpy
 from ipu_lower.element_types import element_type, mlir_type
 from ipu_lower.frontend import control_flow as cf
 from ipu_lower.frontend import views
-from ipu_lower.frontend.branches import tasklets_from_branches
 from ipu_lower.frontend.library_fallbacks import expand_library_fallbacks
 from ipu_lower.frontend.loop_extents import LoopExtentError, static_loop_extents
 from ipu_lower.frontend.map_loops import MapLoopError, interchange_map_loops
@@ -178,7 +177,6 @@ class _SdfgImporter:
         return SdfgImportError(where, message)
 
     def run(self) -> sd.SdfgOp:
-        tasklets_from_branches(self.sdfg)
         expand_library_fallbacks(self.sdfg)
         try:
             interchange_map_loops(self.sdfg)

@@ -1,14 +1,16 @@
 """Loops inside maps, turned inside out: `for i in dace.map[0:M]: for j in range(N): ...`.
 
 DaCe makes the body of such a map a nested SDFG whose states loop (guard states, or
-`LoopRegion`s). The `sdfg` dialect has no control flow inside maps, and Poplar runs
-control flow on the host between compute sets; so this rewrite of the SDFG, before
-import, interchanges them (loop interchange with scalar expansion): the nested SDFG's
-control flow, structured (`control_flow.structure`), is written again in the enclosing
-SDFG in place of the map's state, and each of its states becomes one map over the
-points, holding that state's tasklets. The map's iterations are independent by DaCe's
-semantics, so running every point's step j before any point's step j + 1 computes the
-same values:
+`LoopRegion`s). A nested SDFG with no loop that only moves scalars through Python
+tasklets (an `if` on data of the point) is left as it is: the importer keeps it as an
+`sdfg.nested` in the map, which `sdfg-inline-nested-in-maps` inlines. The `sdfg` dialect
+has no control flow inside maps, and Poplar runs control flow on the host between
+compute sets; so this rewrite of the SDFG, before import, interchanges them (loop
+interchange with scalar expansion): the nested SDFG's control flow, structured
+(`control_flow.structure`), is written again in the enclosing SDFG in place of the map's
+state, and each of its states becomes one map over the points, holding that state's
+tasklets. The map's iterations are independent by DaCe's semantics, so running every
+point's step j before any point's step j + 1 computes the same values:
 
 - each transient the nested SDFG keeps per point (`s` of `s += A[i, j]`, a local array)
   becomes a transient with one element (or copy) per point, indexed by the map's
@@ -42,6 +44,7 @@ import ast
 import copy
 from dataclasses import dataclass, field
 
+import networkx as nx
 from dace import Memlet, dtypes, nodes, subsets, symbolic
 from dace import data as dt
 from dace.properties import CodeBlock
@@ -78,9 +81,26 @@ def _nested_map_body(state: SDFGState):
     for node in state.nodes():
         if isinstance(node, nodes.NestedSDFG):
             entry = state.entry_node(node)
-            if isinstance(entry, nodes.MapEntry) and state.entry_node(entry) is None:
+            if isinstance(entry, nodes.MapEntry) and state.entry_node(entry) is None and not _branches_on_scalars(node):
                 return entry, node
     return None
+
+
+def _branches_on_scalars(node: nodes.NestedSDFG) -> bool:
+    """Whether the nested SDFG has no loop and only moves scalars through Python
+    tasklets: the importer keeps it as it is, for sdfg-inline-nested-in-maps to inline
+    into the map body."""
+    inner = node.sdfg
+    for region in inner.all_control_flow_regions():
+        if isinstance(region, LoopRegion) or not nx.is_directed_acyclic_graph(region.nx):
+            return False
+    if any(desc.total_size != 1 or isinstance(desc, dt.View) for desc in inner.arrays.values()):
+        return False
+    return all(
+        isinstance(n, nodes.AccessNode) or (isinstance(n, nodes.Tasklet) and n.language == dtypes.Language.Python)
+        for state in inner.all_states()
+        for n in state.nodes()
+    ) and not any(e.data.wcr is not None for state in inner.all_states() for e in state.edges())
 
 
 # -- what a condition or a value depends on ------------------------------------------

@@ -22,6 +22,7 @@
 // output), --time-passes times every step, and never the pipeline as one pass.
 // RUN: ipu-opt %inputs/axpy.mlir --symbols N=6 -p sdfg-to-poplar --print-between-passes | filecheck %s --check-prefix=STEPS
 // STEPS-NOT: IR after sdfg-to-poplar
+// STEPS:      IR after sdfg-inline-nested-in-maps:
 // STEPS:      IR after sdfg-inline-nested:
 // STEPS:      IR after sdfg-specialize:
 // STEPS-NEXT: builtin.module {
@@ -47,7 +48,8 @@
 
 // RUN: ipu-opt %inputs/axpy.mlir --symbols N=6 -p sdfg-to-poplar --time-passes | filecheck %s --check-prefix=TIME
 // TIME-NOT:  sdfg-to-poplar
-// TIME:      Pass sdfg-inline-nested took {{[0-9.e+-]+}} seconds
+// TIME:      Pass sdfg-inline-nested-in-maps took {{[0-9.e+-]+}} seconds
+// TIME-NEXT: Pass sdfg-inline-nested took {{[0-9.e+-]+}} seconds
 // TIME-NEXT: Pass sdfg-lower-breaks took {{[0-9.e+-]+}} seconds
 // TIME-NEXT: Pass sdfg-collapse-maps took {{[0-9.e+-]+}} seconds
 // TIME-NEXT: Pass sdfg-weaken-literals took {{[0-9.e+-]+}} seconds
