@@ -624,7 +624,7 @@ class MapOp(IRDLOperation):
             raise VerifyException(f"range of map '{label}' uses a dimension that is not an operand")
         if first_use_order(bounds) != list(range(len(self.indices))):
             raise VerifyException(f"map '{label}' must use each index operand, in the order its ranges first name them")
-        enclosing = [p for op in _enclosing(self, MapOp) for p in op.params]  # type: ignore[attr-defined]
+        enclosing = map_parameters(self)
         if any(index not in enclosing for index in self.indices):
             raise VerifyException(f"the ranges of map '{label}' may use the parameters of enclosing maps only")
         for s in exprs(self.step):
@@ -1121,17 +1121,6 @@ def _verify_program_block(block: Block, what: str) -> None:
             raise VerifyException(
                 f"'{op.name}' is not allowed in {what} (expected sdfg.state, sdfg.for, sdfg.while, sdfg.if or sdfg.break)"
             )
-
-
-def _enclosing(op: Operation, kind: type[Operation]) -> list[Operation]:
-    """The ops of type `kind` enclosing `op` inside its SDFG, innermost first."""
-    found = []
-    parent = op.parent_op()
-    while parent is not None and not isinstance(parent, SdfgOp):
-        if isinstance(parent, kind):
-            found.append(parent)
-        parent = parent.parent_op()
-    return found
 
 
 def loop_variables(op: Operation) -> list[SSAValue]:
@@ -1783,20 +1772,6 @@ def kept_shape_error(in_sizes: Sequence[IndexExpr], axes: Sequence[int], out_siz
     )
 
 
-def enclosing_indices(op: Operation) -> list[SSAValue]:
-    """The variables of the `sdfg.for` loops and the parameters of the `sdfg.map`s
-    enclosing `op`."""
-    found: list[SSAValue] = []
-    parent = op.parent_op()
-    while parent is not None and not isinstance(parent, SdfgOp):
-        if isinstance(parent, ForOp):
-            found.append(parent.variable)
-        elif isinstance(parent, MapOp):
-            found.extend(parent.params)
-        parent = parent.parent_op()
-    return found
-
-
 def constant_tasklet(label: str, value: IntegerAttr | FloatAttr) -> TaskletOp:
     """A tasklet without inputs yielding `value` (an unsigned one is a signless constant
     cast to its type: arith has no unsigned constants)."""
@@ -1908,7 +1883,7 @@ class LibraryReduceOp(_ReduceBoxes, IRDLOperation):
             sizes.append([end - begin for begin, end in _pairs(subset)])
         if first_use_order(exprs(self.input_subset) + exprs(self.output_subset)) != list(range(len(self.indices))):
             raise VerifyException("must use each index operand, in the order its subsets first name them")
-        enclosing = enclosing_indices(self)
+        enclosing = loop_variables(self) + map_parameters(self)
         if any(value not in enclosing for value in self.indices):
             raise VerifyException("index operands must be variables of enclosing sdfg.for loops or parameters of enclosing maps")
         axes, rank = self.axis_list(), len(sizes[0])
